@@ -1,0 +1,59 @@
+/**
+ * The error codes a client can rely on (`extensions.code`), see DESIGN.md "Errors".
+ * This file is a leaf: it imports nothing from the rest of src/.
+ */
+export const ErrorCode = {
+  BAD_USER_INPUT: 'BAD_USER_INPUT',
+  UNAUTHENTICATED: 'UNAUTHENTICATED',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  CONFLICT: 'CONFLICT',
+  RATE_LIMITED: 'RATE_LIMITED',
+  UPSTREAM_ERROR: 'UPSTREAM_ERROR',
+  UPSTREAM_TIMEOUT: 'UPSTREAM_TIMEOUT',
+  UPSTREAM_UNAVAILABLE: 'UPSTREAM_UNAVAILABLE',
+  UPSTREAM_BAD_RESPONSE: 'UPSTREAM_BAD_RESPONSE',
+  NOT_CONFIGURED: 'NOT_CONFIGURED',
+  INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** The upstreams the gateway talks to; used in `extensions.upstream.service`. */
+export type UpstreamService = 'auth-v1' | 'rest-v1' | 'identity-v1' | 'core-v2' | 'search';
+
+/** Where a failed call went: safe to show to clients (no token, no query secrets). */
+export interface UpstreamCallInfo {
+  service: UpstreamService;
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  /** HTTP status, or null when no response arrived. */
+  status: number | null;
+}
+
+/**
+ * A failed upstream call, already classified. The HTTP layer and the clients throw it;
+ * `toGraphQLError` (errors/to-graphql-error.ts) turns it into a GraphQLError.
+ */
+export class UpstreamError extends Error {
+  readonly code: ErrorCode;
+  readonly upstream: UpstreamCallInfo;
+
+  constructor(code: ErrorCode, message: string, upstream: UpstreamCallInfo, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'UpstreamError';
+    this.code = code;
+    this.upstream = upstream;
+  }
+}
+
+/** Input rejected before any upstream call. `field` is the argument path, e.g. `input.name`. */
+export class BadInputError extends Error {
+  readonly code = ErrorCode.BAD_USER_INPUT;
+  readonly field: string;
+  constructor(field: string, message: string) {
+    super(message);
+    this.name = 'BadInputError';
+    this.field = field;
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * Typed reading of upstream JSON. Upstream bodies are `unknown` until a parser turns them
+ * into the wire records (`XxxRecord`) that codegen mappers point to; a body that does not fit
+ * throws `ShapeError`, which the clients turn into UPSTREAM_BAD_RESPONSE.
+ *
+ * Leniency rule: required fields (an `id`) must be present and of the right type; every other
+ * field reads as null when absent, null, or of a type we cannot use, so a new or odd upstream
+ * value never breaks a whole response.
+ */
+export class ShapeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ShapeError';
+  }
+}
+
+export type JsonObject = { [key: string]: unknown };
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function asObject(value: unknown, what: string): JsonObject {
+  if (!isObject(value)) throw new ShapeError(`${what}: expected an object`);
+  return value;
+}
+
+export function asArray(value: unknown, what: string): unknown[] {
+  if (!Array.isArray(value)) throw new ShapeError(`${what}: expected an array`);
+  return value;
+}
+
+/** Field readers over one JSON object; `what` names the record in error messages. */
+export class Fields {
+  constructor(
+    readonly obj: JsonObject,
+    readonly what: string,
+  ) {}
+
+  static of(value: unknown, what: string): Fields {
+    return new Fields(asObject(value, what), what);
+  }
+
+  /** A required string (ids, names the contract says are never null). */
+  id(key: string): string {
+    const v = this.obj[key];
+    if (typeof v !== 'string' || v === '') throw new ShapeError(`${this.what}.${key}: expected a non-empty string`);
+    return v;
+  }
+
+  str(key: string): string | null {
+    const v = this.obj[key];
+    if (typeof v === 'string') return v;
+    if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+    return null;
+  }
+
+  int(key: string): number | null {
+    const v = this.obj[key];
+    if (typeof v === 'number' && Number.isFinite(v)) return Math.trunc(v);
+    if (typeof v === 'string' && /^-?\d+$/.test(v.trim())) return Number(v);
+    return null;
+  }
+
+  bool(key: string): boolean | null {
+    const v = this.obj[key];
+    if (typeof v === 'boolean') return v;
+    if (v === 'true' || v === 'YES') return true;
+    if (v === 'false' || v === 'NO') return false;
+    return null;
+  }
+
+  strList(key: string): string[] {
+    const v = this.obj[key];
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  }
+
+  object(key: string): JsonObject | null {
+    const v = this.obj[key];
+    return isObject(v) ? v : null;
+  }
+
+  /** Raw value, for free-form maps exposed as the JSON scalar. */
+  raw(key: string): unknown {
+    return this.obj[key] ?? null;
+  }
+}
