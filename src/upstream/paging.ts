@@ -1,0 +1,138 @@
+/**
+ * Mapping a connection window (offset + count) onto an upstream's numbered pages
+ * (`page`/`size`, 0-based) with the fewest calls.
+ *
+ * Shared by every paginated upstream (rest/v1 HAL lists, auth/v1 Spring pages). It never assumes
+ * the upstream's default or maximum page size: it asks for the size it wants, reads back what the
+ * upstream actually used (`page.size`, else the item count), and when the upstream clamped the
+ * size it keeps fetching with the clamped size, following `page.totalPages`.
+ */
+
+/** What one upstream page said about the whole list; null when the answer was not paginated. */
+export interface PageMeta {
+  number: number | null;
+  size: number | null;
+  totalElements: number | null;
+  totalPages: number | null;
+}
+
+export interface UpstreamPage<T> {
+  items: T[];
+  /** Null for a bare or unpaginated list: such a list is complete. */
+  page: PageMeta | null;
+}
+
+/** Fetches one upstream page (0-based number, requested size). */
+export type PageFetcher<T> = (page: number, size: number) => Promise<UpstreamPage<T>>;
+
+export interface PageWindow {
+  /** Items to skip from the start of the (sorted) list. */
+  offset: number;
+  /** Items wanted; `Infinity` for the whole list. */
+  count: number;
+}
+
+export interface PagedResult<T> {
+  /** The items of the window, in upstream order. */
+  items: T[];
+  /** Size of the whole list as the upstream reported it (or as counted when complete). */
+  totalCount: number;
+}
+
+/** Page size asked for when the whole list is wanted; the upstream may clamp it (we follow). */
+export const WHOLE_LIST_PAGE_SIZE = 1000;
+
+/**
+ * The one-call plan for a window: the smallest page size `s >= count` such that the whole window
+ * lies on a single page, and that page's number. Offsets that are multiples of the count map to
+ * `page = offset / count` exactly (no over-fetch); others widen the page just enough.
+ */
+export function planFirstPage(window: PageWindow): { page: number; size: number } {
+  const { offset } = window;
+  if (!Number.isFinite(window.count)) return { page: 0, size: WHOLE_LIST_PAGE_SIZE };
+  const count = Math.max(1, window.count);
+  for (let size = count; size <= offset + count; size++) {
+    if ((offset % size) + count <= size) return { page: Math.floor(offset / size), size };
+  }
+  return { page: 0, size: offset + count };
+}
+
+/**
+ * Fetches exactly the pages a window needs. First call per `planFirstPage`; if the upstream
+ * answered with a smaller page than asked (clamping), the remaining pages are fetched with the
+ * size it used, in parallel, stopping at `page.totalPages`.
+ */
+export async function fetchWindow<T>(fetchPage: PageFetcher<T>, window: PageWindow): Promise<PagedResult<T>> {
+  const first = planFirstPage(window);
+  const answer = await fetchPage(first.page, first.size);
+  const end = window.offset + window.count;
+
+  // Not paginated: the list is complete, whatever page we asked for.
+  if (answer.page === null) {
+    return { items: sliceWindow(answer.items, 0, window), totalCount: answer.items.length };
+  }
+
+  const used = effectiveSize(answer, first.size);
+  const startIndex = (answer.page.number ?? first.page) * used;
+  const totalCount = answer.page.totalElements ?? null;
+  const totalPages = answer.page.totalPages ?? null;
+
+  // Collect items by absolute index so pages of any size stitch together.
+  const byIndex = new Map<number, T>();
+  answer.items.forEach((item, i) => byIndex.set(startIndex + i, item));
+
+  // The last index that exists, as far as the upstream told us; with no totals, nothing to follow.
+  const lastExisting =
+    totalCount !== null
+      ? totalCount - 1
+      : totalPages !== null
+        ? totalPages * used - 1
+        : startIndex + answer.items.length - 1;
+  const lastWanted = Math.min(end - 1, lastExisting);
+  const missing = neededPages(window.offset, lastWanted, used, byIndex);
+  const pages = totalPages === null ? missing : missing.filter((p) => p < totalPages);
+
+  if (pages.length > 0 && used > 0) {
+    const more = await Promise.all(pages.map((p) => fetchPage(p, used)));
+    more.forEach((extra, k) => {
+      const base = (extra.page?.number ?? pages[k] ?? 0) * used;
+      extra.items.forEach((item, i) => byIndex.set(base + i, item));
+    });
+  }
+
+  const items: T[] = [];
+  for (let i = window.offset; i <= lastWanted; i++) {
+    const item = byIndex.get(i);
+    if (item === undefined) break; // the list ended early (changed between calls, or short count)
+    items.push(item);
+  }
+  return { items, totalCount: totalCount ?? window.offset + items.length };
+}
+
+/** Convenience: every item of the list. */
+export async function fetchAll<T>(fetchPage: PageFetcher<T>): Promise<T[]> {
+  const { items } = await fetchWindow(fetchPage, { offset: 0, count: Infinity });
+  return items;
+}
+
+function effectiveSize<T>(answer: UpstreamPage<T>, asked: number): number {
+  const reported = answer.page?.size ?? null;
+  if (reported !== null && reported > 0) return Math.min(reported, asked);
+  // No size reported: a full-looking page tells us the size it used.
+  return answer.items.length > 0 ? Math.min(answer.items.length, asked) : asked;
+}
+
+function neededPages<T>(from: number, to: number, size: number, have: Map<number, T>): number[] {
+  if (to < from || size <= 0) return [];
+  const pages: number[] = [];
+  for (let p = Math.floor(from / size); p <= Math.floor(to / size); p++) {
+    const pageStart = Math.max(p * size, from);
+    if (!have.has(pageStart)) pages.push(p);
+  }
+  return pages;
+}
+
+function sliceWindow<T>(items: T[], startIndex: number, window: PageWindow): T[] {
+  const from = window.offset - startIndex;
+  return Number.isFinite(window.count) ? items.slice(from, from + window.count) : items.slice(from);
+}
