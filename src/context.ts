@@ -1,0 +1,62 @@
+/**
+ * The per-request context every resolver receives. Built once per GraphQL operation (and once per
+ * subscription event) so DataLoader caches never outlive a request or cross callers.
+ */
+import type { HttpClient } from './upstream/http-types';
+import type { LoaderOptions } from './upstream/loader-options';
+import { createNetworkLoaders, type NetworkLoaders } from './upstream/network/loaders';
+import { createAuthLoaders, type AuthLoaders } from './upstream/auth/loaders';
+import type { UpstreamCheck } from './upstream/probe';
+
+/** Facts about the running gateway that resolvers may show (nothing secret). */
+export interface GatewayInfo {
+  version: string;
+  sandbox: boolean;
+  batching: boolean;
+  searchConfigured: boolean;
+}
+
+/** Gateway-level services shared by all requests (they hold no caller data). */
+export interface GatewayServices {
+  info: GatewayInfo;
+  /** Probe every upstream origin without credentials (backs /readyz and `checkUpstreams`). */
+  probeUpstreams(signal: AbortSignal): Promise<UpstreamCheck[]>;
+}
+
+/** Counts the upstream calls of one request, for the request log line and tests. */
+export interface CallCounter {
+  count: number;
+}
+
+export interface GatewayContext {
+  /** The caller's HTTP client: their Authorization header, this request's signal and concurrency cap. */
+  http: HttpClient;
+  /** Fresh per request: batching and caching never cross requests or callers. */
+  loaders: { network: NetworkLoaders; auth: AuthLoaders };
+  options: LoaderOptions;
+  /** Aborted when the client goes away; pass it on to anything long-running. */
+  signal: AbortSignal;
+  /** True when the caller sent an Authorization header (its value is only inside `http`). */
+  authenticated: boolean;
+  calls: CallCounter;
+  gateway: GatewayServices;
+}
+
+export interface ContextInput {
+  http: HttpClient;
+  options: LoaderOptions;
+  signal: AbortSignal;
+  authenticated: boolean;
+  calls: CallCounter;
+  gateway: GatewayServices;
+}
+
+export function createContext(input: ContextInput): GatewayContext {
+  return {
+    ...input,
+    loaders: {
+      network: createNetworkLoaders(input.http, input.options),
+      auth: createAuthLoaders(input.http, input.options),
+    },
+  };
+}

@@ -1,0 +1,23 @@
+/** Resolvers of schema/common.graphql: scalars and the gateway's own root fields. */
+import type { Resolvers } from '../../generated/graphql';
+import { DateTimeScalar, JsonScalar, UuidScalar } from './scalars';
+import { heartbeat } from './heartbeat';
+
+export const commonResolvers: Resolvers = {
+  DateTime: DateTimeScalar,
+  JSON: JsonScalar,
+  UUID: UuidScalar,
+  Query: {
+    gatewayInfo: (_root, _args, ctx) => ctx.gateway.info,
+  },
+  Mutation: {
+    checkUpstreams: (_root, _args, ctx) => ctx.gateway.probeUpstreams(ctx.signal),
+  },
+  Subscription: {
+    heartbeat: {
+      subscribe: async function* (_root, args, ctx) {
+        for await (const tick of heartbeat(args.intervalSeconds ?? 10, ctx.signal)) yield { heartbeat: tick };
+      },
+    },
+  },
+};
