@@ -1,9 +1,187 @@
-// PLACEHOLDER owned by the auth-area work: replaced by the real loaders.
+/**
+ * Per-request DataLoaders of the auth area (created by the context, one set per GraphQL request,
+ * never shared between callers).
+ *
+ * - by-id loaders per resource (`domain` takes an id or a code, like `GET /domains/{idOrCode}`);
+ * - list loaders keyed by the canonical filter: the same list asked twice costs one call, and every
+ *   list primes the by-id loaders (a domain under both its id and its code);
+ * - `children` and `actions` of resource types follow the plan rule in plan.ts, so a domain's type
+ *   tree with every type's actions costs the same few calls whatever the number of types.
+ */
+import DataLoader from 'dataloader';
 import type { HttpClient } from '../http-types';
 import type { LoaderOptions } from '../loader-options';
+import { AuthClient } from './client';
+import { chooseRelationPlan } from './plan';
+import { AUTH_RESOURCES, type AuthResource, type ListFilter, filterKey } from './resources';
+import type {
+  DomainRecord,
+  GrantRecord,
+  PublicGrantRecord,
+  ResourceActionRecord,
+  ResourceTypeRecord,
+  SuperUserRecord,
+} from './types';
 
-export type AuthLoaders = Record<string, never>;
+export interface AuthLoaders {
+  client: AuthClient;
+  /** By id or by code. */
+  domain: DataLoader<string, DomainRecord>;
+  resourceType: DataLoader<string, ResourceTypeRecord>;
+  resourceAction: DataLoader<string, ResourceActionRecord>;
+  superUser: DataLoader<string, SuperUserRecord>;
+  publicGrant: DataLoader<string, PublicGrantRecord>;
+  domains: DataLoader<ListFilter, DomainRecord[], string>;
+  resourceTypes: DataLoader<ListFilter, ResourceTypeRecord[], string>;
+  resourceActions: DataLoader<ListFilter, ResourceActionRecord[], string>;
+  grants: DataLoader<ListFilter, GrantRecord[], string>;
+  superUsers: DataLoader<ListFilter, SuperUserRecord[], string>;
+  publicGrants: DataLoader<ListFilter, PublicGrantRecord[], string>;
+  /** Direct children of a type, in `childrenIds` order when known. */
+  children: DataLoader<ResourceTypeRecord, ResourceTypeRecord[], string>;
+  /** Actions defined on a type. */
+  actions: DataLoader<ResourceTypeRecord, ResourceActionRecord[], string>;
+}
 
-export function createAuthLoaders(_http: HttpClient, _options: LoaderOptions): AuthLoaders {
-  return {};
+export function createAuthLoaders(http: HttpClient, options: LoaderOptions): AuthLoaders {
+  const client = new AuthClient(http);
+  // With batching off, loaders neither batch nor cache (the benchmark's baseline).
+  const mode = options.batching ? {} : { batch: false, cache: false };
+  /** Filter keys of the lists this request has asked for (feeds the plan rule). */
+  const requested = new Set<string>();
+
+  function byId<T>(res: AuthResource<T>): DataLoader<string, T> {
+    return new DataLoader<string, T>((ids) => settle(ids.map((id) => client.get(res, id))), mode);
+  }
+
+  function list<T>(res: AuthResource<T>, prime: (item: T) => void): DataLoader<ListFilter, T[], string> {
+    return new DataLoader<ListFilter, T[], string>(
+      (filters) =>
+        settle(
+          filters.map(async (filter) => {
+            const items = await client.list(res, filter);
+            items.forEach(prime);
+            return items;
+          }),
+        ),
+      { ...mode, cacheKeyFn: (filter) => trackedKey(res, filter) },
+    );
+  }
+
+  function trackedKey(res: AuthResource<unknown>, filter: ListFilter): string {
+    const key = filterKey(res, filter);
+    requested.add(key);
+    return key;
+  }
+
+  const R = AUTH_RESOURCES;
+  const domain = byId(R.domain);
+  const resourceType = byId(R.resourceType);
+  const resourceAction = byId(R.resourceAction);
+  const superUser = byId(R.superUser);
+  const publicGrant = byId(R.publicGrant);
+
+  const primeDomain = (d: DomainRecord): void => {
+    domain.prime(d.id, d);
+    if (d.code !== null) domain.prime(d.code, d);
+  };
+  const domains = list(R.domain, primeDomain);
+  const resourceTypes = list(R.resourceType, (t) => resourceType.prime(t.id, t));
+  const resourceActions = list(R.resourceAction, (a) => resourceAction.prime(a.id, a));
+  const grants = list(R.grant, () => undefined);
+  const superUsers = list(R.superUser, (s) => superUser.prime(s.id, s));
+  const publicGrants = list(R.publicGrant, (p) => publicGrant.prime(p.id, p));
+
+  /**
+   * Answers a per-type relation for a batch of types: grouped by domain, each group planned
+   * by chooseRelationPlan, then either one domain list or one filtered list per type.
+   */
+  function relation<T>(
+    res: AuthResource<unknown>,
+    byDomain: (domainId: string) => Promise<T[]>,
+    perParent: (type: ResourceTypeRecord) => Promise<T[]>,
+    belongs: (item: T, type: ResourceTypeRecord) => boolean,
+  ) {
+    return async (types: readonly ResourceTypeRecord[]): Promise<Array<T[] | Error>> => {
+      const groups = new Map<string | null, ResourceTypeRecord[]>();
+      for (const t of types) groups.set(t.domainId, [...(groups.get(t.domainId) ?? []), t]);
+      const answers = new Map<string, Promise<T[]>>();
+      for (const [domainId, group] of groups) {
+        const plan = chooseRelationPlan({
+          batching: options.batching,
+          domainId,
+          typesInBatch: group.length,
+          domainListLoaded: domainId !== null && requested.has(filterKey(res, { domainId })),
+        });
+        if (plan === 'domain-list' && domainId !== null) {
+          const all = byDomain(domainId);
+          for (const t of group) answers.set(t.id, all.then((items) => items.filter((item) => belongs(item, t))));
+        } else {
+          for (const t of group) answers.set(t.id, perParent(t));
+        }
+      }
+      return settle(types.map((t) => answers.get(t.id) ?? Promise.resolve([])));
+    };
+  }
+
+  const children = new DataLoader<ResourceTypeRecord, ResourceTypeRecord[], string>(
+    async (types) => {
+      // A type whose childrenIds the upstream sent empty is a leaf: no call needed.
+      const open = types.filter((t) => t.childrenIds === null || t.childrenIds.length > 0);
+      const answer = relation<ResourceTypeRecord>(
+        R.resourceType,
+        (domainId) => resourceTypes.load({ domainId }),
+        (t) => resourceTypes.load({ parentId: t.id }),
+        (item, t) => item.parentId === t.id,
+      );
+      const found = await answer(open);
+      const byType = new Map(open.map((t, i) => [t.id, found[i] ?? []] as const));
+      return types.map((t) => {
+        const result = byType.get(t.id) ?? [];
+        return result instanceof Error ? result : inChildrenOrder(result, t.childrenIds);
+      });
+    },
+    { ...mode, cacheKeyFn: (t) => t.id },
+  );
+
+  const actions = new DataLoader<ResourceTypeRecord, ResourceActionRecord[], string>(
+    relation<ResourceActionRecord>(
+      R.resourceAction,
+      (domainId) => resourceActions.load({ domainId }),
+      (t) => resourceActions.load({ resourceTypeId: t.id }),
+      (item, t) => item.resourceTypeId === t.id,
+    ),
+    { ...mode, cacheKeyFn: (t) => t.id },
+  );
+
+  return {
+    client,
+    domain,
+    resourceType,
+    resourceAction,
+    superUser,
+    publicGrant,
+    domains,
+    resourceTypes,
+    resourceActions,
+    grants,
+    superUsers,
+    publicGrants,
+    children,
+    actions,
+  };
+}
+
+/** Results in key order with an Error in the slot of a failed key (DataLoader's contract). */
+async function settle<T>(promises: Array<Promise<T>>): Promise<Array<T | Error>> {
+  const results = await Promise.allSettled(promises);
+  return results.map((r) =>
+    r.status === 'fulfilled' ? r.value : r.reason instanceof Error ? r.reason : new Error(String(r.reason)),
+  );
+}
+
+function inChildrenOrder(items: ResourceTypeRecord[], childrenIds: string[] | null): ResourceTypeRecord[] {
+  if (childrenIds === null) return items;
+  const rank = new Map(childrenIds.map((id, i) => [id, i] as const));
+  return [...items].sort((a, b) => (rank.get(a.id) ?? Infinity) - (rank.get(b.id) ?? Infinity));
 }
