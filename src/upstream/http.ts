@@ -1,0 +1,335 @@
+/**
+ * The one HTTP layer every upstream client goes through (DESIGN.md "Upstream calls"):
+ * a keep-alive undici Pool per origin with explicit timeouts, the caller's credentials,
+ * a per-request concurrency cap, GET-only retries with backoff + full jitter, outcome → UpstreamError
+ * mapping, per-request call counting and a Prometheus histogram.
+ */
+import { Pool } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Histogram, type Registry } from 'prom-client';
+import { ErrorCode, UpstreamError, type UpstreamCallInfo, type UpstreamService } from '../errors/codes';
+import type { HttpClient, UpstreamRequest, UpstreamResponse } from './http-types';
+import { codeForStatus, codeForTransportError, transportErrorCode, upstreamErrorMessage } from './http-errors';
+import { backoffDelay, isRetryableErrorCode, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from './retry';
+
+export interface HttpLayerConfig {
+  /** The platform's `{base_url}` (may carry a path prefix). */
+  upstreamBaseUrl: string;
+  /** The search service's address; null when not configured. */
+  searchUrl: string | null;
+  searchCredentials: { username: string; password: string } | null;
+  timeouts: { connectMs: number; headersMs: number; bodyMs: number };
+  retry: RetryPolicy;
+  /** Upstream calls one GraphQL request may have in flight at once. */
+  maxConcurrentPerRequest: number;
+  /** Where the histogram registers; tests pass their own registry. */
+  registry?: Registry;
+}
+
+export interface CallerOptions {
+  /** The caller's Authorization header, forwarded verbatim to every service except search. */
+  authorization?: string | undefined;
+  /** The GraphQL request's signal: aborting it cancels queued and running upstream calls. */
+  signal: AbortSignal;
+  /** Incremented once per HTTP request sent (retries included). */
+  calls?: { count: number };
+}
+
+export interface HttpLayer {
+  forCaller(options: CallerOptions): HttpClient;
+  /** Base URL of each configured service (for the readiness probe). */
+  serviceUrls(): ReadonlyArray<{ service: UpstreamService; url: string }>;
+  close(): Promise<void>;
+}
+
+const SERVICE_PATHS: Record<Exclude<UpstreamService, 'search'>, string> = {
+  'auth-v1': '/auth/v1',
+  'rest-v1': '/rest/v1',
+  'identity-v1': '/identity/v1',
+  'core-v2': '/core/v2',
+};
+
+interface ServiceBase {
+  origin: string;
+  /** Path prefix without a trailing slash. */
+  basePath: string;
+}
+
+export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
+  const bases = serviceBases(config);
+  const pools = new Map<string, Pool>();
+  const histogram = new Histogram({
+    name: 'netgraph_upstream_request_duration_seconds',
+    help: 'Duration of upstream HTTP requests (each attempt), by service, method and status class.',
+    labelNames: ['service', 'method', 'status_class'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: config.registry ? [config.registry] : [],
+  });
+  const searchAuth = config.searchCredentials
+    ? `Basic ${Buffer.from(`${config.searchCredentials.username}:${config.searchCredentials.password}`).toString('base64')}`
+    : null;
+
+  function poolFor(origin: string): Pool {
+    let pool = pools.get(origin);
+    if (!pool) {
+      pool = new Pool(origin, {
+        connections: 64,
+        connectTimeout: config.timeouts.connectMs,
+        headersTimeout: config.timeouts.headersMs,
+        bodyTimeout: config.timeouts.bodyMs,
+      });
+      pools.set(origin, pool);
+    }
+    return pool;
+  }
+
+  function forCaller(caller: CallerOptions): HttpClient {
+    const limit = createLimiter(config.maxConcurrentPerRequest);
+    return {
+      send: (request) =>
+        limit(caller.signal, () => {
+          const base = bases.get(request.service);
+          if (!base) {
+            throw new UpstreamError(ErrorCode.NOT_CONFIGURED, `${request.service} is not configured on this gateway`, {
+              service: request.service,
+              method: request.method,
+              path: request.path.split('?')[0] ?? '',
+              status: null,
+            });
+          }
+          const authorization = request.service === 'search' ? searchAuth : (caller.authorization ?? null);
+          return sendWithRetries(request, base, authorization, caller);
+        }),
+    };
+  }
+
+  async function sendWithRetries(request: UpstreamRequest, base: ServiceBase, authorization: string | null, caller: CallerOptions): Promise<UpstreamResponse> {
+    const target = resolveTarget(request, base);
+    const attempts = request.method === 'GET' ? Math.max(1, config.retry.attempts) : 1;
+    for (let attempt = 1; ; attempt += 1) {
+      const outcome = await attemptOnce(request, target, authorization, caller);
+      if (outcome.ok) return outcome.response;
+      const last = attempt >= attempts;
+      if (last || !outcome.retryable) throw outcome.error;
+      let delay = backoffDelay(config.retry, attempt);
+      if (outcome.retryAfterMs !== null) {
+        // Honour Retry-After; when it asks for longer than we may wait, give up now.
+        if (outcome.retryAfterMs > config.retry.maxRetryAfterMs) throw outcome.error;
+        delay = outcome.retryAfterMs;
+      }
+      try {
+        await sleep(delay, caller.signal);
+      } catch {
+        throw cancelled(target.info);
+      }
+    }
+  }
+
+  type Outcome =
+    | { ok: true; response: UpstreamResponse }
+    | { ok: false; error: UpstreamError; retryable: boolean; retryAfterMs: number | null };
+
+  async function attemptOnce(request: UpstreamRequest, target: Target, authorization: string | null, caller: CallerOptions): Promise<Outcome> {
+    if (caller.signal.aborted) return { ok: false, error: cancelled(target.info), retryable: false, retryAfterMs: null };
+    if (caller.calls) caller.calls.count += 1;
+    const started = performance.now();
+    const observe = (statusClass: string): void => {
+      histogram.observe({ service: request.service, method: request.method, status_class: statusClass }, (performance.now() - started) / 1000);
+    };
+    let statusCode: number;
+    let headers: Record<string, string>;
+    let text: string;
+    try {
+      const res = await poolFor(target.origin).request({
+        method: request.method,
+        path: target.pathAndQuery,
+        headers: buildHeaders(request, authorization),
+        body: requestBody(request),
+        signal: caller.signal,
+      });
+      statusCode = res.statusCode;
+      headers = flattenHeaders(res.headers);
+      text = await res.body.text();
+    } catch (error) {
+      observe('error');
+      if (caller.signal.aborted) return { ok: false, error: cancelled(target.info), retryable: false, retryAfterMs: null };
+      const code = transportErrorCode(error);
+      const errorCode = codeForTransportError(code);
+      const message =
+        errorCode === ErrorCode.UPSTREAM_TIMEOUT
+          ? `${request.service} did not answer in time`
+          : `${request.service} is unreachable${code ? ` (${code})` : ''}`;
+      return {
+        ok: false,
+        error: new UpstreamError(errorCode, message, target.info, { cause: error }),
+        retryable: isRetryableErrorCode(code),
+        retryAfterMs: null,
+      };
+    }
+    observe(`${Math.floor(statusCode / 100)}xx`);
+    const info: UpstreamCallInfo = { ...target.info, status: statusCode };
+    const isJson = /[/+]json\b/i.test(headers['content-type'] ?? '');
+    if (statusCode >= 200 && statusCode < 300) {
+      let body: unknown = text === '' ? null : text;
+      if (isJson && text.trim() !== '') {
+        try {
+          body = JSON.parse(text);
+        } catch (error) {
+          const bad = new UpstreamError(ErrorCode.UPSTREAM_BAD_RESPONSE, `${request.service} sent a JSON body that does not parse`, info, { cause: error });
+          return { ok: false, error: bad, retryable: false, retryAfterMs: null };
+        }
+      }
+      return { ok: true, response: { status: statusCode, headers, body, text } };
+    }
+    const upstreamMessage = isJson || looksLikeJson(text) ? upstreamErrorMessage(safeJson(text)) : null;
+    const message = `${request.service} answered ${statusCode}${upstreamMessage ? `: ${upstreamMessage}` : ''}`;
+    return {
+      ok: false,
+      error: new UpstreamError(codeForStatus(statusCode), message, info),
+      retryable: isRetryableStatus(statusCode),
+      retryAfterMs: statusCode === 429 || statusCode === 503 ? parseRetryAfter(headers['retry-after']) : null,
+    };
+  }
+
+  return {
+    forCaller,
+    serviceUrls: () => [...bases].map(([service, base]) => ({ service, url: `${base.origin}${base.basePath}/` })),
+    async close() {
+      await Promise.all([...pools.values()].map((pool) => pool.close()));
+      pools.clear();
+    },
+  };
+}
+
+function serviceBases(config: HttpLayerConfig): Map<UpstreamService, ServiceBase> {
+  const bases = new Map<UpstreamService, ServiceBase>();
+  const upstream = new URL(config.upstreamBaseUrl);
+  const prefix = upstream.pathname.replace(/\/+$/, '');
+  for (const [service, path] of Object.entries(SERVICE_PATHS)) {
+    bases.set(service as keyof typeof SERVICE_PATHS, { origin: upstream.origin, basePath: `${prefix}${path}` });
+  }
+  if (config.searchUrl !== null) {
+    const search = new URL(config.searchUrl);
+    bases.set('search', { origin: search.origin, basePath: search.pathname.replace(/\/+$/, '') });
+  }
+  return bases;
+}
+
+interface Target {
+  origin: string;
+  pathAndQuery: string;
+  info: UpstreamCallInfo;
+}
+
+/** Where a request goes. An absolute URL (a HAL href) must stay on the service's origin. */
+function resolveTarget(request: UpstreamRequest, base: ServiceBase): Target {
+  let pathname: string;
+  let search: URLSearchParams;
+  if (/^https?:\/\//i.test(request.path)) {
+    const url = new URL(request.path);
+    if (url.origin !== base.origin) {
+      throw new UpstreamError(ErrorCode.UPSTREAM_BAD_RESPONSE, `${request.service} linked to another origin`, {
+        service: request.service,
+        method: request.method,
+        path: url.pathname,
+        status: null,
+      });
+    }
+    pathname = url.pathname;
+    search = url.searchParams;
+  } else {
+    const [path = '', query = ''] = request.path.split('?', 2);
+    pathname = `${base.basePath}${path.startsWith('/') ? '' : '/'}${path}`;
+    search = new URLSearchParams(query);
+  }
+  for (const [key, value] of Object.entries(request.query ?? {})) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) for (const v of value) search.append(key, String(v));
+    else search.set(key, String(value));
+  }
+  const query = search.toString();
+  return {
+    origin: base.origin,
+    pathAndQuery: query === '' ? pathname : `${pathname}?${query}`,
+    info: { service: request.service, method: request.method, path: pathname, status: null },
+  };
+}
+
+function buildHeaders(request: UpstreamRequest, authorization: string | null): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json', ...lowerKeys(request.headers ?? {}) };
+  delete headers['authorization'];
+  if (authorization !== null) headers['authorization'] = authorization;
+  if (request.json !== undefined) headers['content-type'] = 'application/json';
+  else if (request.raw) headers['content-type'] = request.raw.contentType;
+  return headers;
+}
+
+function requestBody(request: UpstreamRequest): string | undefined {
+  if (request.json !== undefined) return JSON.stringify(request.json);
+  return request.raw?.data;
+}
+
+function lowerKeys(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    flat[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+function looksLikeJson(text: string): boolean {
+  const t = text.trimStart();
+  return t.startsWith('{') || t.startsWith('[');
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+function cancelled(info: UpstreamCallInfo): UpstreamError {
+  return new UpstreamError(ErrorCode.UPSTREAM_UNAVAILABLE, 'the request was cancelled before the upstream answered', info);
+}
+
+/** A small semaphore: at most `max` tasks run at once; queued tasks leave when the signal aborts. */
+function createLimiter(max: number): <T>(signal: AbortSignal, task: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const queue: Array<() => void> = [];
+  // A finishing task hands its slot straight to the next queued one, so `running` never overshoots.
+  const release = (): void => {
+    const next = queue.shift();
+    if (next) next();
+    else running -= 1;
+  };
+  return async (signal, task) => {
+    if (running < max) running += 1;
+    else {
+      await new Promise<void>((resolve, reject) => {
+        const start = (): void => {
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        };
+        const onAbort = (): void => {
+          const i = queue.indexOf(start);
+          if (i >= 0) queue.splice(i, 1);
+          reject(signal.reason);
+        };
+        queue.push(start);
+        signal.addEventListener('abort', onAbort, { once: true });
+      });
+    }
+    try {
+      return await task();
+    } finally {
+      release();
+    }
+  };
+}
