@@ -154,7 +154,7 @@ describe('retries', () => {
   });
 
   it('retries a reset connection on GET', async () => {
-    const { up, send } = await setup((_req, res, i) => (i === 0 ? res.socket?.destroy() : json(res, 200, { ok: 1 })));
+    const { up, send } = await setup((_req, res, i) => (i === 0 ? void res.socket?.destroy() : json(res, 200, { ok: 1 })));
     expect(await send({})).toMatchObject({ body: { ok: 1 } });
     expect(up.requests).toHaveLength(2);
   });
