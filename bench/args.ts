@@ -1,0 +1,112 @@
+/**
+ * Command-line flags of `npm run bench`. Every flag has a default that gives the documented full
+ * run; the smoke test passes the same options object directly.
+ */
+export type GatewayMode = 'child' | 'in-process';
+
+export interface BenchOptions {
+  /** Sandbox data set. */
+  seed: 'large' | 'demo' | 'tiny';
+  /** Fixed latency the sandbox adds to every call during the latency phase. */
+  latencyMs: number;
+  /** Timed iterations per query at concurrency 1. */
+  iterations: number;
+  /** Length of each throughput phase. */
+  durationMs: number;
+  /** Workers in the throughput phase. */
+  concurrency: number;
+  /** Query names to run (empty: all). */
+  only: string[];
+  /** Where results.json goes (null: not written). */
+  out: string | null;
+  /** Gateway in a child process (default for real runs: its CPU is not shared with the load generator's event loop) or in this process. */
+  gateway: GatewayMode;
+  /** Skip the pass-through baseline. */
+  skipPassthrough: boolean;
+}
+
+export const DEFAULT_OPTIONS: BenchOptions = {
+  seed: 'large',
+  latencyMs: 10,
+  iterations: 50,
+  durationMs: 5000,
+  concurrency: 32,
+  only: [],
+  out: 'bench/results.json',
+  gateway: 'child',
+  skipPassthrough: false,
+};
+
+export const USAGE = `usage: npm run bench -- [flags]
+  --seed large|demo|tiny   sandbox data (default large)
+  --latency-ms N           per-call upstream latency for the latency phase (default 10)
+  --iterations N           timed runs per query at concurrency 1 (default 50)
+  --duration T             each throughput phase, e.g. 5, 5s, 500ms (default 5s)
+  --concurrency N          workers in the throughput phase (default 32)
+  --only NAME[,NAME]       run only these queries (repeatable)
+  --out PATH               results file (default bench/results.json; "-" to skip)
+  --gateway child|in-process  where the gateway runs (default child)
+  --no-passthrough         skip the pass-through baseline`;
+
+export class UsageError extends Error {}
+
+function nonNegativeInt(flag: string, raw: string): number {
+  if (!/^\d+$/.test(raw)) throw new UsageError(`${flag}: expected a whole number, got "${raw}"`);
+  return Number(raw);
+}
+
+function positiveInt(flag: string, raw: string): number {
+  const n = nonNegativeInt(flag, raw);
+  if (n === 0) throw new UsageError(`${flag}: must be at least 1`);
+  return n;
+}
+
+/** "5", "5s", "2.5s" are seconds; "500ms" is milliseconds. */
+export function parseDuration(flag: string, raw: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(raw.trim());
+  if (!m || m[1] === undefined) throw new UsageError(`${flag}: expected a duration like 5s or 500ms, got "${raw}"`);
+  const ms = m[2] === 'ms' ? Number(m[1]) : Number(m[1]) * 1000;
+  if (ms <= 0) throw new UsageError(`${flag}: must be more than 0`);
+  return Math.round(ms);
+}
+
+type Setter = (options: BenchOptions, value: string, flag: string) => void;
+
+// One row per flag that takes a value, so parsing and the usage text stay side by side.
+const VALUE_FLAGS: Record<string, Setter> = {
+  '--seed': (o, v, f) => {
+    if (v !== 'large' && v !== 'demo' && v !== 'tiny') throw new UsageError(`${f}: expected large, demo or tiny`);
+    o.seed = v;
+  },
+  '--latency-ms': (o, v, f) => (o.latencyMs = nonNegativeInt(f, v)),
+  '--iterations': (o, v, f) => (o.iterations = positiveInt(f, v)),
+  '--duration': (o, v, f) => (o.durationMs = parseDuration(f, v)),
+  '--concurrency': (o, v, f) => (o.concurrency = positiveInt(f, v)),
+  '--only': (o, v) => o.only.push(...v.split(',').map((s) => s.trim()).filter((s) => s !== '')),
+  '--out': (o, v) => (o.out = v === '-' ? null : v),
+  '--gateway': (o, v, f) => {
+    if (v !== 'child' && v !== 'in-process') throw new UsageError(`${f}: expected child or in-process`);
+    o.gateway = v;
+  },
+};
+
+export function parseArgs(argv: readonly string[]): BenchOptions {
+  const options: BenchOptions = { ...DEFAULT_OPTIONS, only: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--no-passthrough') {
+      options.skipPassthrough = true;
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const setter = VALUE_FLAGS[flag];
+    if (!setter) throw new UsageError(`unknown flag "${arg}"`);
+    let value: string | undefined;
+    if (eq > 0) value = arg.slice(eq + 1);
+    else value = argv[++i];
+    if (value === undefined) throw new UsageError(`${flag}: missing value`);
+    setter(options, value, flag);
+  }
+  return options;
+}

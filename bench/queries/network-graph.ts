@@ -1,0 +1,90 @@
+import type { JsonObject } from '../../src/upstream/parse';
+import type { NetworkFacts, UpstreamFacts } from '../facts';
+import { allNodes, CheckError, idsOf, pagingTrip, sameIds, sum } from './check';
+import { loadDocument } from './load-document';
+import type { BenchQuery } from './types';
+
+/** AppWANs with at least one endpoint: the only ones the graph reaches. */
+function reachedAppWans(n: NetworkFacts): NetworkFacts['appWans'] {
+  return n.appWans.filter((a) => a.endpointIds.length > 0);
+}
+
+/** Endpoint → AppWAN ids, inverted from the AppWANs' member lists. */
+function appWansByEndpoint(n: NetworkFacts): Map<string, string[]> {
+  const map = new Map<string, string[]>();
+  for (const a of n.appWans) for (const e of a.endpointIds) map.set(e, [...(map.get(e) ?? []), a.id]);
+  return map;
+}
+
+/** Cheaper of: the network's AppWAN list + each AppWAN's member list, or one AppWAN list per endpoint. */
+function endpointAppWanCalls(n: NetworkFacts): number {
+  if (n.endpointIds.length === 0) return 0;
+  const perNetwork = n.appWanPages + sum(n.appWans.map((a) => a.endpointPages));
+  return Math.min(perNetwork, n.endpointIds.length);
+}
+
+export const networkGraph: BenchQuery = {
+  name: 'networkGraph',
+  document: loadDocument('network-graph.graphql'),
+  unavailable: (facts) => (facts.networks.length === 0 ? 'the sandbox has no networks' : null),
+  variables: () => ({ first: 1000 }),
+  lowerBoundCalls(facts) {
+    const perNetworkEndpoints = sum(facts.networks.map((n) => n.endpointPages));
+    const endpointLists =
+      facts.groupEndpointPages === null ? perNetworkEndpoints : Math.min(perNetworkEndpoints, sum(facts.groupEndpointPages));
+    const value =
+      facts.groupPages +
+      facts.networkPages +
+      endpointLists +
+      sum(facts.networks.map(endpointAppWanCalls)) +
+      sum(facts.networks.flatMap((n) => reachedAppWans(n).map((a) => a.servicePages)));
+    return {
+      value,
+      reason:
+        'group list + network list + endpoint lists (per network or per group, fewer) + per network the cheaper of AppWAN list with member lists or one call per endpoint + one services list per reached AppWAN',
+    };
+  },
+  roundTrips(facts) {
+    const level1 = 1 + pagingTrip(facts.groupPages, facts.networkPages);
+    const level2 = 1 + pagingTrip(...facts.networks.flatMap((n) => [n.endpointPages, n.appWanPages]));
+    const level3 = 1 + pagingTrip(...facts.networks.flatMap((n) => n.appWans.flatMap((a) => [a.endpointPages, a.servicePages])));
+    return {
+      value: level1 + level2 + level3,
+      reason:
+        'groups ‖ networks, then endpoints ‖ AppWANs of each network, then members ‖ services of each AppWAN (+1 per level whose lists span pages)',
+    };
+  },
+  check(data: JsonObject, facts: UpstreamFacts) {
+    const groups = allNodes(data, 'networkGroups', 'data');
+    sameIds(idsOf(groups, 'networkGroups'), facts.groupIds, 'networkGroups');
+    const byId = new Map(facts.networks.map((n) => [n.id, n]));
+    const seen: string[] = [];
+    groups.forEach((g, gi) => {
+      const gPath = `networkGroups[${gi}]`;
+      allNodes(g, 'networks', gPath).forEach((net, ni) => {
+        const nPath = `${gPath}.networks[${ni}]`;
+        const id = idsOf([net], nPath)[0] ?? '';
+        const expected = byId.get(id);
+        if (!expected) throw new CheckError(`${nPath}: network ${id} is not in the sandbox's network list`);
+        seen.push(id);
+        const endpoints = allNodes(net, 'endpoints', nPath);
+        sameIds(idsOf(endpoints, `${nPath}.endpoints`), expected.endpointIds, `${nPath}.endpoints`);
+        const appWansOf = appWansByEndpoint(expected);
+        const servicesOf = new Map(expected.appWans.map((a) => [a.id, a.serviceIds]));
+        endpoints.forEach((e, ei) => {
+          const ePath = `${nPath}.endpoints[${ei}]`;
+          const appWans = allNodes(e, 'appWans', ePath);
+          const appWanIds = idsOf(appWans, `${ePath}.appWans`);
+          sameIds(appWanIds, appWansOf.get(idsOf([e], ePath)[0] ?? '') ?? [], `${ePath}.appWans`);
+          appWans.forEach((a, ai) => {
+            const aPath = `${ePath}.appWans[${ai}]`;
+            sameIds(idsOf(allNodes(a, 'services', aPath), `${aPath}.services`), servicesOf.get(appWanIds[ai] ?? '') ?? [], `${aPath}.services`);
+          });
+        });
+      });
+    });
+    sameIds(seen, [...byId.keys()], 'networks across all groups');
+  },
+  // Unbatched, every endpoint costs its own AppWAN call and every AppWAN its own services call.
+  unbatchedCaps: { iterations: 5, maxMs: 20_000 },
+};

@@ -1,0 +1,70 @@
+/**
+ * The shape of bench/results.json (fields fixed by issue #5) and the machine description.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { dirname } from 'node:path';
+
+export interface UnbatchedResult {
+  upstreamCalls: number;
+  p50Ms: number;
+  rps: number;
+}
+
+export interface QueryResult {
+  name: string;
+  /** Upstream calls of one execution, from the sandbox's call log. */
+  upstreamCalls: number;
+  /** Fewest calls the REST interfaces allow for this query over this data. */
+  lowerBoundCalls: number;
+  lowerBoundReason: string;
+  /** Calls that must happen one after another. */
+  roundTrips: number;
+  roundTripsReason: string;
+  p50Ms: number;
+  p99Ms: number;
+  /** roundTrips × per-call latency: no gateway can answer faster. */
+  boundMs: number;
+  /** p50Ms / boundMs and p99Ms / boundMs (null when the per-call latency is 0). */
+  p50Ratio: number | null;
+  p99Ratio: number | null;
+  /** Timed iterations behind p50/p99 (fewer than asked when the phase hit its time cap). */
+  iterations: number;
+  rps: number;
+  unbatched: UnbatchedResult & { iterations: number };
+}
+
+export interface PassthroughResult {
+  /** rps of `network(id:) { id name }` through the gateway. */
+  gatewayRps: number;
+  /** rps of a plain undici GET /rest/v1/networks/{id} against the sandbox. */
+  directRps: number;
+}
+
+export interface BenchResults {
+  date: string;
+  seed: string;
+  latencyMs: number;
+  concurrency: number;
+  durationMs: number;
+  gatewayMode: string;
+  queries: QueryResult[];
+  /** gatewayRps / directRps: the share of the upstream's own throughput the gateway keeps. */
+  passthroughRatio: number | null;
+  passthrough: PassthroughResult | null;
+  /** Queries not measured this run, with the reason. */
+  skipped: { name: string; reason: string }[];
+  cpu: { model: string; cores: number };
+  node: string;
+  elapsedMs: number;
+}
+
+export function machineInfo(): { cpu: { model: string; cores: number }; node: string } {
+  const list = cpus();
+  return { cpu: { model: list[0]?.model.trim() ?? 'unknown', cores: list.length }, node: process.version };
+}
+
+export function writeResults(path: string, results: BenchResults): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, JSON.stringify(results, null, 2) + '\n');
+}
