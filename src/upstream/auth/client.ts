@@ -5,7 +5,7 @@
  */
 import { ErrorCode, UpstreamError } from '../../errors/codes';
 import type { HttpClient, HttpMethod, UpstreamRequest } from '../http-types';
-import { fetchAll } from '../paging';
+import { type PageFetcher, WHOLE_LIST_PAGE_SIZE, fetchAll } from '../paging';
 import { ShapeError, asArray } from '../parse';
 import { parseListBody } from './list-body';
 import { parseMasquerade } from './records';
@@ -32,14 +32,32 @@ export interface ResourceTypeDefinition {
 export class AuthClient {
   constructor(private readonly http: HttpClient) {}
 
-  /** The whole list, following a page object's `totalPages` when the upstream pages. */
+  /**
+   * The whole list. A page object is followed through its `totalPages` (paging.ts). A bare array
+   * as long as the size asked for may be a clamped page (the seed pages some lists without saying
+   * which): the next page is asked until a shorter one, an empty one, or a repeat (an upstream
+   * that ignores `page`) comes back.
+   */
   async list<T>(res: AuthResource<T>, filter: ListFilter = {}): Promise<T[]> {
     const params = Object.fromEntries(canonicalFilter(res, filter));
-    return fetchAll(async (page, size) => {
+    const fetchPage: PageFetcher<T> = async (page, size) => {
       const request: UpstreamRequest = { service: SERVICE, method: 'GET', path: res.path, query: { ...params, page, size } };
       const answer = await this.http.send(request);
       return this.parsed(request, answer.status, () => parseListBody(answer.body, res.parse, `${res.name} list`));
-    });
+    };
+    const first = await fetchPage(0, WHOLE_LIST_PAGE_SIZE);
+    if (first.page !== null) {
+      return fetchAll((page, size) => (page === 0 && size === WHOLE_LIST_PAGE_SIZE ? Promise.resolve(first) : fetchPage(page, size)));
+    }
+    const items = [...first.items];
+    let last = first.items;
+    for (let page = 1; last.length >= WHOLE_LIST_PAGE_SIZE; page++) {
+      const next = (await fetchPage(page, WHOLE_LIST_PAGE_SIZE)).items;
+      if (next.length === 0 || JSON.stringify(next[0]) === JSON.stringify(last[0])) break;
+      items.push(...next);
+      last = next;
+    }
+    return items;
   }
 
   async get<T>(res: AuthResource<T>, id: string): Promise<T> {

@@ -90,3 +90,23 @@ describe('AuthClient lists', () => {
     expect(http.calls[0]?.json).toEqual({ resourceTypeId: 't1', actions: [{ name: 'Read', code: 'read' }] });
   });
 });
+
+describe('AuthClient lists: bare arrays as long as the page size', () => {
+  const many = (from: number, n: number) => Array.from({ length: n }, (_, i) => domain(`d${from + i}`, `c${from + i}`));
+
+  it('asks for the next page until a shorter one', async () => {
+    const http = new FakeAuthHttp({
+      'GET /domains': (req) => (queryOf(req, 'page') === '0' ? many(0, 1000) : many(1000, 5)),
+    });
+    const items = await new AuthClient(http).list(AUTH_RESOURCES.domain);
+    expect(items).toHaveLength(1005);
+    expect(http.calls.map((c) => queryOf(c, 'page'))).toEqual(['0', '1']);
+  });
+
+  it('stops when the upstream ignores page and repeats itself', async () => {
+    const http = new FakeAuthHttp({ 'GET /domains': () => many(0, 1000) });
+    const items = await new AuthClient(http).list(AUTH_RESOURCES.domain);
+    expect(items).toHaveLength(1000);
+    expect(http.calls).toHaveLength(2);
+  });
+});
