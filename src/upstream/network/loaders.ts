@@ -1,9 +1,254 @@
-// PLACEHOLDER owned by the network-graph work: replaced by the real loaders.
+/**
+ * Per-request loaders over rest/v1 and identity/v1 (created by the context, never shared between
+ * requests or callers). Resolvers use these; these use the clients; the clients use the HTTP layer.
+ *
+ * - `byId`: one DataLoader per resource kind, keyed `networkId/id` (or `id` for root kinds);
+ *   every list and member list primes it, so a record seen once is never fetched again.
+ * - `list`/`listAt`/`all`: windows of lists (paging.ts picks the upstream pages), cached by
+ *   their full key (kind, parent, window, sort, filters).
+ * - `members`: one member list of one parent (AppWAN endpoints, …), cached.
+ * - `appWansOf`: `Endpoint.appWans`/`Service.appWans`, batched per network and answered by the
+ *   plan `chooseRelationPlan` (plan.ts) picks.
+ *
+ * With `options.batching === false` nothing is batched or cached and every parent takes its own
+ * call: the naive plan the benchmark compares against.
+ */
+import DataLoader from 'dataloader';
 import type { HttpClient } from '../http-types';
 import type { LoaderOptions } from '../loader-options';
+import type { PagedResult, PageWindow } from '../paging';
+import { IdentityV1Client } from '../identity/client';
+import type { OrganizationRecord } from '../identity/records';
+import { RestV1Client, type ListTarget, type RelationParent, type SortSpec } from './client';
+import { chooseRelationPlan, type RelationPlan } from './plan';
+import type { ProcessRecord } from './processes';
+import type { AppWanRecord, NetworkConfigMetadataRecord, NetworkGroupRecord } from './records';
+import { relations, resources, type RecordFor, type RelationDef, type ResourceKind } from './resources';
 
-export type NetworkLoaders = Record<string, never>;
+export interface ListOptions {
+  networkId?: string;
+  sort?: readonly SortSpec[];
+  query?: Record<string, string>;
+}
 
-export function createNetworkLoaders(_http: HttpClient, _options: LoaderOptions): NetworkLoaders {
-  return {};
+/** Which side of the AppWAN membership a parent is on. */
+export type MemberSide = 'endpoint' | 'service';
+
+/** What the plan rule decided in this request (for logs, tests and the benchmark). */
+export interface PlanRecord {
+  side: MemberSide;
+  networkId: string;
+  parents: number;
+  plan: RelationPlan;
+}
+
+export interface NetworkLoaders {
+  readonly rest: RestV1Client;
+  byId<K extends ResourceKind>(kind: K, id: string, networkId?: string): Promise<RecordFor<K>>;
+  list<K extends ResourceKind>(kind: K, window: PageWindow, opts?: ListOptions): Promise<PagedResult<RecordFor<K>>>;
+  /** A window of a list at a followed HAL href (or any built path), items of `kind`. */
+  listAt<K extends ResourceKind>(kind: K, target: ListTarget, window: PageWindow, networkId?: string): Promise<PagedResult<RecordFor<K>>>;
+  /** The whole list of a kind (e.g. all AppWANs of a network). */
+  all<K extends ResourceKind>(kind: K, networkId?: string): Promise<RecordFor<K>[]>;
+  members<C extends ResourceKind>(rel: RelationDef<C>, parent: RelationParent): Promise<RecordFor<C>[]>;
+  appWansOf(side: MemberSide, parent: RelationParent): Promise<AppWanRecord[]>;
+  networkConfigMetadataOf(networkId: string): Promise<NetworkConfigMetadataRecord>;
+  networkGroupByBillingAccount(billingAccountId: string): Promise<NetworkGroupRecord>;
+  text(path: string): Promise<string>;
+  processes(path: string): Promise<ProcessRecord[]>;
+  myOrganization(): Promise<OrganizationRecord>;
+  /** Decisions of the plan rule so far in this request. */
+  readonly plans: readonly PlanRecord[];
+}
+
+export function recordKey(id: string, networkId?: string | null): string {
+  return networkId ? `${networkId}/${id}` : id;
+}
+
+function splitKey(key: string): { id: string; networkId?: string } {
+  const slash = key.indexOf('/');
+  return slash < 0 ? { id: key } : { networkId: key.slice(0, slash), id: key.slice(slash + 1) };
+}
+
+type ByIdTable = { [K in ResourceKind]: DataLoader<string, RecordFor<K>> };
+
+export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): NetworkLoaders {
+  const rest = new RestV1Client(http);
+  const identity = new IdentityV1Client(http);
+  const batching = options.batching;
+  const dlOptions = batching ? {} : { batch: false, cache: false };
+  const cache = new Map<string, Promise<unknown>>();
+  const plans: PlanRecord[] = [];
+
+  /** Cached per request when batching; a fresh call every time otherwise. */
+  function memo<T>(key: string, run: () => Promise<T>): Promise<T> {
+    if (!batching) return run();
+    const hit = cache.get(key) as Promise<T> | undefined; // only `memo` writes this map, with the same key → same T
+    if (hit !== undefined) return hit;
+    const started = run();
+    cache.set(key, started);
+    started.catch(() => cache.delete(key)); // a failure is not remembered: a later field may retry
+    return started;
+  }
+
+  function makeByIdLoader<K extends ResourceKind>(kind: K): DataLoader<string, RecordFor<K>> {
+    return new DataLoader<string, RecordFor<K>>(
+      // No batch endpoint exists upstream: the batch fans out, DataLoader still dedupes and caches.
+      (keys) =>
+        Promise.all(
+          keys.map((key) => {
+            const { id, networkId } = splitKey(key);
+            return rest.get(kind, id, networkId).catch(toError);
+          }),
+        ),
+      dlOptions,
+    );
+  }
+  // Created up front (DataLoaders are cheap) so each kind's loader keeps its record type.
+  const byIdTable: ByIdTable = {
+    networkGroup: makeByIdLoader('networkGroup'),
+    network: makeByIdLoader('network'),
+    dataCenter: makeByIdLoader('dataCenter'),
+    geoRegion: makeByIdLoader('geoRegion'),
+    host: makeByIdLoader('host'),
+    networkConfigMetadata: makeByIdLoader('networkConfigMetadata'),
+    cloudSubscription: makeByIdLoader('cloudSubscription'),
+    endpoint: makeByIdLoader('endpoint'),
+    service: makeByIdLoader('service'),
+    appWan: makeByIdLoader('appWan'),
+    endpointGroup: makeByIdLoader('endpointGroup'),
+    gatewayCluster: makeByIdLoader('gatewayCluster'),
+    certificateAuthority: makeByIdLoader('certificateAuthority'),
+    serviceGroup: makeByIdLoader('serviceGroup'),
+    transferNodePool: makeByIdLoader('transferNodePool'),
+    networkControllerHost: makeByIdLoader('networkControllerHost'),
+  };
+  const byIdLoader = <K extends ResourceKind>(kind: K): ByIdTable[K] => byIdTable[kind];
+
+  function prime<K extends ResourceKind>(kind: K, records: readonly RecordFor<K>[], networkId?: string): void {
+    if (!batching || resources[kind].item === null) return;
+    const loader = byIdLoader(kind);
+    const scoped = resources[kind].scope === 'network';
+    for (const record of records) loader.prime(recordKey(record.id, scoped ? networkId : undefined), record);
+  }
+
+  function list<K extends ResourceKind>(kind: K, window: PageWindow, opts: ListOptions = {}): Promise<PagedResult<RecordFor<K>>> {
+    const key = `list:${kind}:${JSON.stringify([opts.networkId ?? null, window.offset, window.count, opts.sort ?? [], opts.query ?? {}])}`;
+    return memo(key, async () => {
+      const result = await rest.listWindow(kind, window, opts);
+      prime(kind, result.items, opts.networkId);
+      return result;
+    });
+  }
+
+  function listAt<K extends ResourceKind>(kind: K, target: ListTarget, window: PageWindow, networkId?: string): Promise<PagedResult<RecordFor<K>>> {
+    const key = `listAt:${kind}:${JSON.stringify([target, window.offset, window.count])}`;
+    return memo(key, async () => {
+      const row = resources[kind];
+      const result = await rest.listWindowAt(target, row.embedded, row.parse, window);
+      prime(kind, result.items, networkId);
+      return result;
+    });
+  }
+
+  async function all<K extends ResourceKind>(kind: K, networkId?: string): Promise<RecordFor<K>[]> {
+    const opts: ListOptions = networkId === undefined ? {} : { networkId };
+    return (await list(kind, { offset: 0, count: Infinity }, opts)).items;
+  }
+
+  function members<C extends ResourceKind>(rel: RelationDef<C>, parent: RelationParent): Promise<RecordFor<C>[]> {
+    return memo(`members:${rel.parent}.${rel.rel}:${recordKey(parent.id, parent.networkId)}`, async () => {
+      const items = await rest.relationAll(rel, parent);
+      prime(rel.child, items, parent.networkId);
+      return items;
+    });
+  }
+
+  /** memberId → AppWANs holding it, for one network and one side; built from cached calls. */
+  function membershipIndex(side: MemberSide, networkId: string): Promise<Map<string, AppWanRecord[]>> {
+    return memo(indexKey(side, networkId), async () => {
+      const appWans = await all('appWan', networkId);
+      const rel = side === 'endpoint' ? relations.appWanEndpoints : relations.appWanServices;
+      const memberLists = await Promise.all(appWans.map((a) => members<'endpoint' | 'service'>(rel, { id: a.id, networkId, links: a.links })));
+      const index = new Map<string, AppWanRecord[]>();
+      memberLists.forEach((list, i) => {
+        const appWan = appWans[i];
+        if (appWan === undefined) return;
+        for (const member of list) index.set(member.id, [...(index.get(member.id) ?? []), appWan]);
+      });
+      return index;
+    });
+  }
+  const indexKey = (side: MemberSide, networkId: string): string => `index:${side}:${networkId}`;
+
+  const parentsByKey = new Map<string, RelationParent>();
+  function appWansLoader(side: MemberSide): DataLoader<string, AppWanRecord[]> {
+    const rel = side === 'endpoint' ? relations.endpointAppWans : relations.serviceAppWans;
+    return new DataLoader<string, AppWanRecord[]>(async (keys) => {
+      const results = new Map<string, AppWanRecord[] | Error>();
+      const byNetwork = new Map<string, string[]>();
+      for (const key of keys) {
+        const networkId = parentsByKey.get(`${side}:${key}`)?.networkId ?? '';
+        byNetwork.set(networkId, [...(byNetwork.get(networkId) ?? []), key]);
+      }
+      await Promise.all(
+        [...byNetwork].map(async ([networkId, group]) => {
+          const plan = chooseRelationPlan({ batching, parentsInBatch: group.length, indexLoaded: cache.has(indexKey(side, networkId)) });
+          plans.push({ side, networkId, parents: group.length, plan });
+          if (plan === 'membership-index') {
+            try {
+              const index = await membershipIndex(side, networkId);
+              for (const key of group) results.set(key, index.get(splitKey(key).id) ?? []);
+            } catch (err) {
+              for (const key of group) results.set(key, toError(err));
+            }
+            return;
+          }
+          await Promise.all(
+            group.map(async (key) => {
+              const parent = parentsByKey.get(`${side}:${key}`);
+              if (parent === undefined) return;
+              try {
+                results.set(key, await members(rel, parent));
+              } catch (err) {
+                results.set(key, toError(err));
+              }
+            }),
+          );
+        }),
+      );
+      return keys.map((key) => results.get(key) ?? new Error(`no AppWAN answer for ${key}`));
+    }, dlOptions);
+  }
+  const appWanLoaders = { endpoint: appWansLoader('endpoint'), service: appWansLoader('service') };
+
+  let organization: Promise<OrganizationRecord> | null = null;
+
+  return {
+    rest,
+    plans,
+    byId: (kind, id, networkId) => byIdLoader(kind).load(recordKey(id, resources[kind].scope === 'network' ? networkId : undefined)),
+    list,
+    listAt,
+    all,
+    members,
+    appWansOf(side, parent) {
+      const key = recordKey(parent.id, parent.networkId);
+      parentsByKey.set(`${side}:${key}`, parent);
+      return appWanLoaders[side].load(key);
+    },
+    networkConfigMetadataOf: (networkId) => memo(`ncm-of:${networkId}`, () => rest.networkConfigMetadataOf(networkId)),
+    networkGroupByBillingAccount: (id) => memo(`billing:${id}`, () => rest.networkGroupByBillingAccount(id)),
+    text: (path) => memo(`text:${path}`, () => rest.text(path)),
+    processes: (path) => memo(`processes:${path}`, () => rest.processes(path)),
+    myOrganization() {
+      if (!batching) return identity.myOrganization();
+      organization ??= identity.myOrganization();
+      return organization;
+    },
+  };
+}
+
+function toError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
 }

@@ -1,0 +1,66 @@
+/**
+ * An in-memory rest/v1 behind the HttpClient interface, for unit tests of the client and the
+ * loaders: one network with endpoints, services and AppWANs, HAL bodies, a call log.
+ */
+import { UpstreamError } from '../../../src/errors/codes';
+import type { HttpClient, UpstreamRequest, UpstreamResponse } from '../../../src/upstream/http-types';
+
+export interface FakeRest extends HttpClient {
+  calls: string[];
+  /** Calls whose path matches, e.g. count(/\/appWans$/). */
+  count(pattern: RegExp): number;
+}
+
+const ok = (body: unknown): UpstreamResponse => ({ status: 200, headers: {}, body, text: JSON.stringify(body) });
+const hal = (key: string, items: unknown[]) => ({ _embedded: { [key]: items } });
+
+export function fakeNetwork(opts: { endpoints: number; appWans: number; pageMax?: number }): FakeRest {
+  const net = 'net-1';
+  const endpoints = Array.from({ length: opts.endpoints }, (_, i) => ({ id: `ep-${i}`, name: `ep ${i}`, networkId: net, status: 300, _links: { self: { href: `/networks/${net}/endpoints/ep-${i}` } } }));
+  const services = [0, 1].map((i) => ({ id: `svc-${i}`, name: `svc ${i}`, serviceClass: 'CS', networkId: net, endpointId: 'ep-0' }));
+  // AppWAN k holds every endpoint whose index ≡ k (mod appWans) and service k % 2.
+  const appWans = Array.from({ length: opts.appWans }, (_, k) => ({ id: `aw-${k}`, name: `aw ${k}`, networkId: net, status: 600 }));
+  const epOf = (k: number) => endpoints.filter((_, i) => i % opts.appWans === k);
+  const svcOf = (k: number) => [services[k % 2]];
+  const max = opts.pageMax ?? 1000;
+
+  function page(key: string, items: unknown[], req: UpstreamRequest) {
+    const size = Math.min(Number(req.query?.['size'] ?? 20), max);
+    const number = Number(req.query?.['page'] ?? 0);
+    return {
+      ...hal(key, items.slice(number * size, number * size + size)),
+      page: { number, size, totalElements: items.length, totalPages: Math.ceil(items.length / size) },
+    };
+  }
+
+  const calls: string[] = [];
+  const fake: FakeRest = {
+    calls,
+    count: (pattern) => calls.filter((c) => pattern.test(c)).length,
+    async send(req) {
+      calls.push(req.path);
+      const p = req.path;
+      let m: RegExpMatchArray | null;
+      if (p === `/networks/${net}`) return ok({ id: net, name: 'net', status: 300 });
+      if (p === `/networks/${net}/endpoints`) return ok(page('endpoints', endpoints, req));
+      if (p === `/networks/${net}/appWans`) return ok(page('appWans', appWans, req));
+      if ((m = p.match(/^\/networks\/net-1\/endpoints\/(ep-\d+)\/appWans$/))) {
+        const i = endpoints.findIndex((e) => e.id === m?.[1]);
+        return ok(hal('appWans', appWans.filter((_, k) => i % opts.appWans === k)));
+      }
+      if ((m = p.match(/^\/networks\/net-1\/services\/(svc-\d+)\/appWans$/))) {
+        const s = Number(m[1]?.slice(4));
+        return ok(hal('appWans', appWans.filter((_, k) => k % 2 === s)));
+      }
+      if ((m = p.match(/^\/networks\/net-1\/appWans\/aw-(\d+)\/endpoints$/))) return ok(hal('endpoints', epOf(Number(m[1]))));
+      if ((m = p.match(/^\/networks\/net-1\/appWans\/aw-(\d+)\/services$/))) return ok(hal('services', svcOf(Number(m[1]))));
+      if ((m = p.match(/^\/networks\/net-1\/endpoints\/(ep-\d+)$/))) {
+        const e = endpoints.find((x) => x.id === m?.[1]);
+        if (e !== undefined) return ok(e);
+      }
+      if (p === '/bad-shape') return ok({ _embedded: 'nope' });
+      throw new UpstreamError('NOT_FOUND', 'not found', { service: 'rest-v1', method: 'GET', path: p, status: 404 });
+    },
+  };
+  return fake;
+}
