@@ -1,0 +1,12 @@
+/**
+ * The sandbox clock: wall time, plus the length of one asynchronous step. Asynchronous progress
+ * is computed from timestamps when read (no timers), so a closed sandbox leaves nothing running.
+ */
+import type { Clock } from './types';
+
+/** Default step length: long enough to observe PROVISIONING by hand, short enough for demos. */
+export const DEFAULT_STEP_MS = 2000;
+
+export function createClock(stepMs: number = DEFAULT_STEP_MS): Clock {
+  return { now: () => Date.now(), stepMs };
+}

@@ -1,0 +1,81 @@
+/**
+ * The sandbox-only control path, `/__sandbox/…` (no auth, never logged, never faulted), and the
+ * same operations in-process through `SandboxControl`:
+ *
+ * | method | path | body / answer |
+ * |---|---|---|
+ * | POST | /__sandbox/reset | `{ seed?: 'tiny'\|'demo'\|'large' }` → 200 `{ seed }`: reseeds every area, clears the call log |
+ * | GET | /__sandbox/faults | the active rules |
+ * | POST | /__sandbox/faults | a rule, an array of rules or `{ rules: [...] }` (replaces the rules) → 200 `{ rules }` |
+ * | DELETE | /__sandbox/faults | removes every rule → 204 |
+ * | GET, POST | /__sandbox/latency | `{ latencyMs }`: the fixed latency added to every contract call |
+ * | GET | /__sandbox/calls | `{ total, byRoute: { "GET /rest/v1/networks": 3 } }` |
+ * | DELETE | /__sandbox/calls | resets the call log → 204 |
+ * | GET | /__sandbox/describe | the seed's key facts (ids of the first network group, network, …) |
+ */
+import type { CallCounts } from './call-log';
+import { isRecord, parseFaultRules, type FaultRule } from './faults';
+import { HttpError, type SandboxRoute, type SeedSize } from './types';
+
+export interface SandboxFacts {
+  seed: SeedSize;
+  /** Facts per area (rest/v1's are RestV1Facts, see rest-v1/seed.ts). */
+  areas: Record<string, unknown>;
+}
+
+export interface SandboxControl {
+  reset(seed?: SeedSize): void;
+  setFaults(rules: FaultRule[]): void;
+  clearFaults(): void;
+  faults(): FaultRule[];
+  setLatency(ms: number): void;
+  latency(): number;
+  calls(): CallCounts;
+  resetCalls(): void;
+  describe(): SandboxFacts;
+}
+
+export const SEED_SIZES: readonly SeedSize[] = ['tiny', 'demo', 'large'];
+
+export function isSeedSize(value: unknown): value is SeedSize {
+  return typeof value === 'string' && (SEED_SIZES as readonly string[]).includes(value);
+}
+
+export function createControlRoutes(control: SandboxControl): SandboxRoute[] {
+  const route = (method: SandboxRoute['method'], name: string, handle: SandboxRoute['handle']): SandboxRoute => ({
+    method,
+    template: `/__sandbox/${name}`,
+    auth: 'none',
+    handle,
+  });
+  return [
+    route('POST', 'reset', (req) => {
+      const seed = isRecord(req.json) ? req.json['seed'] : undefined;
+      if (seed !== undefined && !isSeedSize(seed)) throw new HttpError(400, `seed must be one of ${SEED_SIZES.join(', ')}`);
+      control.reset(seed);
+      return { status: 200, json: { seed: control.describe().seed } };
+    }),
+    route('GET', 'faults', () => ({ status: 200, json: { rules: control.faults() } })),
+    route('POST', 'faults', (req) => {
+      control.setFaults(parseFaultRules(req.json));
+      return { status: 200, json: { rules: control.faults() } };
+    }),
+    route('DELETE', 'faults', () => {
+      control.clearFaults();
+      return { status: 204 };
+    }),
+    route('GET', 'latency', () => ({ status: 200, json: { latencyMs: control.latency() } })),
+    route('POST', 'latency', (req) => {
+      const ms = isRecord(req.json) ? req.json['latencyMs'] : undefined;
+      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw new HttpError(400, 'latencyMs must be a number >= 0');
+      control.setLatency(ms);
+      return { status: 200, json: { latencyMs: ms } };
+    }),
+    route('GET', 'calls', () => ({ status: 200, json: control.calls() })),
+    route('DELETE', 'calls', () => {
+      control.resetCalls();
+      return { status: 204 };
+    }),
+    route('GET', 'describe', () => ({ status: 200, json: control.describe() })),
+  ];
+}

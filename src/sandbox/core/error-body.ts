@@ -1,0 +1,23 @@
+/**
+ * Error bodies of the sandbox: the Spring shape on record in PUBLIC-RECORD.md,
+ * `{ timestamp, status, error, message, path }`, for every non-2xx answer of every area.
+ */
+import { STATUS_CODES } from 'node:http';
+
+export interface ErrorBody {
+  timestamp: string;
+  status: number;
+  error: string;
+  message: string;
+  path: string;
+}
+
+export function errorBody(status: number, message: string, path: string): ErrorBody {
+  return {
+    timestamp: new Date().toISOString(),
+    status,
+    error: STATUS_CODES[status] ?? 'Error',
+    message,
+    path,
+  };
+}

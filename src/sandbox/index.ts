@@ -1,0 +1,148 @@
+/**
+ * Starts the sandbox upstream: creates the areas over one AreaContext, seeds them, and serves
+ * them with the control path on one node:http server. Imports nothing from the gateway.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAuthArea } from './auth';
+import type { BasicCredentials } from './core/auth-check';
+import { CallLog } from './core/call-log';
+import { createClock, DEFAULT_STEP_MS } from './core/clock';
+import { createControlRoutes, type SandboxControl, type SandboxFacts } from './core/control';
+import { Faults } from './core/faults';
+import { ADMIN_IDENTITY_ID, NOBODY_IDENTITY_ID, READER_IDENTITY_ID } from './core/identities';
+import { LateAuthz } from './core/late-authz';
+import { createRandom, type Random } from './core/random';
+import { createRequestListener } from './core/server';
+import { TokenService } from './core/tokens';
+import type { AreaContext, SandboxArea, SeedSize } from './core/types';
+import { createRestV1Area } from './rest-v1';
+
+export type { SandboxControl, SandboxFacts } from './core/control';
+export type { FaultRule } from './core/faults';
+export type { CallCounts } from './core/call-log';
+export type { RestV1Facts } from './rest-v1';
+export type { SeedSize } from './core/types';
+export { ADMIN_IDENTITY_ID, READER_IDENTITY_ID, NOBODY_IDENTITY_ID } from './core/identities';
+
+export interface SandboxOptions {
+  /** Port to listen on; 0 (default) picks a free one. */
+  port?: number;
+  /** @default '127.0.0.1' */
+  host?: string;
+  /** @default 'demo' */
+  seed?: SeedSize;
+  /** Length of one asynchronous step in ms. @default 2000 */
+  stepMs?: number;
+  /** Fixed latency added to every contract call in ms. @default 0 */
+  latencyMs?: number;
+  /** Basic credentials of the search service; generated when left out. */
+  searchCredentials?: BasicCredentials;
+}
+
+export interface RunningSandbox {
+  /** Origin: auth at /auth/v1, rest at /rest/v1, identity at /identity/v1, core at /core/v2. */
+  baseUrl: string;
+  /** `${baseUrl}/search` */
+  searchUrl: string;
+  searchCredentials: BasicCredentials;
+  /** Demo tokens (valid 30 days). */
+  tokens: { admin: string; reader: string; nobody: string };
+  /** Signs more tokens (e.g. an expired one for tests). */
+  tokenService: TokenService;
+  control: SandboxControl;
+  close(): Promise<void>;
+}
+
+/** Fixed generator seed: the same seed size always gives the same data. */
+const RANDOM_SEED = 20240301;
+const DEMO_TOKEN_LIFETIME_S = 30 * 24 * 3600;
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const clock = createClock(options.stepMs ?? DEFAULT_STEP_MS);
+  let random: Random = createRandom(RANDOM_SEED);
+  const authz = new LateAuthz();
+  const ctx: AreaContext = { clock, authz, random: () => random.next(), uuid: () => random.uuid() };
+  const tokens = new TokenService('netgraph-sandbox');
+
+  const auth = createAuthArea(ctx, tokens);
+  authz.bind(auth.authz);
+  const rest = createRestV1Area(ctx);
+  const areas: SandboxArea[] = [auth, rest];
+
+  let seed: SeedSize = options.seed ?? 'demo';
+  const reseed = (size: SeedSize): void => {
+    random = createRandom(RANDOM_SEED);
+    for (const area of areas) area.seed(size);
+    seed = size;
+  };
+  reseed(seed);
+
+  const calls = new CallLog();
+  const faults = new Faults();
+  let latencyMs = options.latencyMs ?? 0;
+  const control: SandboxControl = {
+    reset(size) {
+      reseed(size ?? seed);
+      calls.reset();
+    },
+    setFaults: (rules) => faults.set(rules),
+    clearFaults: () => faults.clear(),
+    faults: () => faults.list(),
+    setLatency(ms) {
+      latencyMs = ms;
+    },
+    latency: () => latencyMs,
+    calls: () => calls.snapshot(),
+    resetCalls: () => calls.reset(),
+    describe(): SandboxFacts {
+      return { seed, areas: { 'rest-v1': rest.facts() } };
+    },
+  };
+
+  const searchCredentials = options.searchCredentials ?? { username: 'sandbox', password: randomBytes(12).toString('hex') };
+  const server = createServer(
+    createRequestListener({
+      routes: areas.flatMap((a) => a.routes),
+      controlRoutes: createControlRoutes(control),
+      tokens,
+      basic: searchCredentials,
+      faults,
+      calls,
+      latencyMs: () => latencyMs,
+    }),
+  );
+  const address = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
+  const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const baseUrl = `http://${hostPart}:${address.port}`;
+  const sign = (sub: string): string => tokens.sign({ sub }, DEMO_TOKEN_LIFETIME_S);
+  return {
+    baseUrl,
+    searchUrl: `${baseUrl}/search`,
+    searchCredentials,
+    tokens: { admin: sign(ADMIN_IDENTITY_ID), reader: sign(READER_IDENTITY_ID), nobody: sign(NOBODY_IDENTITY_ID) },
+    tokenService: tokens,
+    control,
+    close: () => close(server),
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const address = server.address();
+      if (address === null || typeof address === 'string') reject(new Error('sandbox: no TCP address'));
+      else resolve(address);
+    });
+  });
+}
+
+function close(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.close((err) => (err ? reject(err) : resolve()));
+    server.closeAllConnections();
+  });
+}

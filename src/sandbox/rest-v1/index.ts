@@ -1,0 +1,38 @@
+/**
+ * The rest/v1 + identity/v1 area of the sandbox: routes from the resource table plus the special
+ * operations (relations, memberships, CSV uploads, blueprints, processes, search proxy).
+ */
+import type { AreaContext, SandboxArea, SeedSize } from '../core/types';
+import type { AreaState, SearchService } from './area-state';
+import { organizationRoutes } from './organization-routes';
+import { seedRestV1, type RestV1Facts } from './seed';
+import { Store } from './store';
+import { tableRoutes } from './table-routes';
+
+export type { RestV1Facts } from './seed';
+export type { SearchService } from './area-state';
+
+export interface RestV1Area extends SandboxArea {
+  /** Key facts of the current seed. */
+  facts(): RestV1Facts | null;
+  /** Binds the search service the `/elastic/ncentityevent/...` proxy calls. */
+  bindSearch(service: SearchService): void;
+}
+
+export function createRestV1Area(ctx: AreaContext): RestV1Area {
+  let search: SearchService | null = null;
+  let facts: RestV1Facts | null = null;
+  const state: AreaState = { store: new Store(), ctx, search: () => search };
+  return {
+    name: 'rest-v1',
+    routes: [...tableRoutes(state, {}), ...organizationRoutes(state)],
+    seed(size: SeedSize) {
+      state.store = new Store();
+      facts = seedRestV1(state.store, ctx, size);
+    },
+    facts: () => facts,
+    bindSearch(service) {
+      search = service;
+    },
+  };
+}

@@ -1,0 +1,148 @@
+/**
+ * Routes generated from the resource table: list, create, fetch, redefine and delete, each
+ * with the success status, permission code and life cycle of its row.
+ */
+import { HttpError, type SandboxRequest, type SandboxResponse, type SandboxRoute } from '../core/types';
+import { findEntity, findParent, render, route, type AreaState } from './area-state';
+import type { Env } from './env';
+import { readFields, sortableFields } from './fields';
+import { STATUS, timestamp } from './format';
+import { collection } from './hal';
+import { requireObject, type JsonObject } from './json';
+import { RESOURCES, type ResourceSpec } from './resources';
+
+/** Alternative create handlers by kind and request media type (CSV uploads). */
+export type CreateOverrides = Record<string, Record<string, (env: Env, req: SandboxRequest) => SandboxResponse>>;
+
+export function tableRoutes(state: AreaState, overrides: CreateOverrides): SandboxRoute[] {
+  return RESOURCES.flatMap((spec) => specRoutes(state, spec, overrides[spec.kind] ?? {}));
+}
+
+function fillPath(template: string, params: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+}
+
+export function listEntities(env: Env, spec: ResourceSpec, req: SandboxRequest): JsonObject[] {
+  const parent = findParent(env, spec);
+  let items = env.store.all(spec.kind);
+  if (parent !== null && spec.parent !== null) items = items.filter((e) => e.data[spec.parent?.field ?? ''] === parent.id);
+  for (const filter of spec.filters ?? []) {
+    const wanted = req.query.get(filter);
+    if (wanted !== null && wanted !== '') items = items.filter((e) => e.data[filter] === wanted);
+  }
+  return items.map((e) => render(spec, e, req.origin));
+}
+
+function specRoutes(
+  state: AreaState,
+  spec: ResourceSpec,
+  overrides: Record<string, (env: Env, req: SandboxRequest) => SandboxResponse>,
+): SandboxRoute[] {
+  const item = `${spec.path}/{${spec.idParam}}`;
+  const read = { code: spec.code, action: 'read' as const };
+  const write = { code: spec.code, action: 'write' as const };
+  const routes: SandboxRoute[] = [];
+  const { ops } = spec;
+
+  if (ops.list !== undefined) {
+    const status = ops.list;
+    routes.push(
+      route(state, 'GET', spec.path, read, (env, req) => ({
+        status,
+        json: collection(listEntities(env, spec, req), {
+          origin: req.origin,
+          path: fillPath(spec.path, req.params),
+          plural: spec.plural,
+          query: req.query,
+          sortable: spec.paginated ? sortableFields(spec.fields) : null,
+        }),
+      })),
+    );
+  }
+  if (ops.create !== undefined) {
+    const status = ops.create;
+    routes.push(
+      route(state, 'POST', spec.path, write, (env, req) => {
+        const override = overrides[req.contentType];
+        if (override !== undefined) return override(env, req);
+        const entity = createEntity(env, spec, requireObject(req.json));
+        return { status, json: render(spec, entity, req.origin) };
+      }),
+    );
+  }
+  if (ops.get !== undefined) {
+    const status = ops.get;
+    routes.push(route(state, 'GET', item, read, (env, req) => ({ status, json: render(spec, findEntity(env, spec), req.origin) })));
+  }
+  if (ops.put !== undefined) {
+    const status = ops.put;
+    routes.push(
+      route(state, 'PUT', item, write, (env, req) => {
+        const entity = findEntity(env, spec);
+        const fields = readFields(spec.fields, requireObject(req.json), entity.data);
+        const merged = { ...entity.data, ...fields };
+        spec.check?.(env, merged, entity);
+        // Validated: from here on nothing throws.
+        Object.assign(entity.data, fields, { updatedAt: timestamp(env.now) });
+        if (spec.asyncUpdate === true && typeof entity.data['status'] === 'number') {
+          const previous = entity.data['status'];
+          entity.data['status'] = STATUS.UPDATING;
+          env.store.schedule(entity, [{ at: env.now + env.ctx.clock.stepMs, set: { status: previous } }]);
+        }
+        return { status, json: render(spec, entity, req.origin) };
+      }),
+    );
+  }
+  if (ops.delete !== undefined) {
+    const status = ops.delete;
+    routes.push(
+      route(state, 'DELETE', item, write, (env, req) => {
+        const entity = findEntity(env, spec);
+        if (spec.deleteSteps !== undefined) {
+          if (entity.data['status'] !== STATUS.DELETING) {
+            entity.scheduled = [];
+            entity.data['status'] = STATUS.DELETING;
+            entity.data['updatedAt'] = timestamp(env.now);
+            env.store.scheduleRemoval(entity, env.now + spec.deleteSteps * env.ctx.clock.stepMs);
+          }
+        } else {
+          env.store.remove(entity);
+        }
+        return { status, json: render(spec, entity, req.origin) };
+      }),
+    );
+  }
+  return routes;
+}
+
+/**
+ * Creates one entity of a table row from a request body: fields, server values, checks, then
+ * insertion and scheduled progress. Throws (400/404) before any change.
+ */
+export function createEntity(env: Env, spec: ResourceSpec, input: JsonObject): ReturnType<AreaState['store']['insert']> {
+  const data = prepareEntity(env, spec, input);
+  return commitEntity(env, spec, data);
+}
+
+/** Validates and builds the data of a new entity without storing it (used by bulk uploads). */
+export function prepareEntity(env: Env, spec: ResourceSpec, input: JsonObject): JsonObject & { id: string } {
+  const parent = findParent(env, spec);
+  const fields = readFields(spec.fields, input);
+  if (parent !== null && spec.parent !== null) fields[spec.parent.field] = parent.id;
+  const stamp = timestamp(env.now);
+  const data: JsonObject & { id: string } = { id: '', ...fields, ...(spec.initial?.(env, fields) ?? {}), createdAt: stamp, updatedAt: stamp };
+  spec.check?.(env, data);
+  data.id = env.ctx.uuid();
+  return data;
+}
+
+export function commitEntity(env: Env, spec: ResourceSpec, data: JsonObject & { id: string }): ReturnType<AreaState['store']['insert']> {
+  const entity = env.store.insert(spec.kind, data);
+  const progress = spec.progress?.(env, data);
+  if (progress !== undefined) env.store.schedule(entity, progress);
+  return entity;
+}
+
+export function notFound(what: string): never {
+  throw new HttpError(404, `${what} not found`);
+}
