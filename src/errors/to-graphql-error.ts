@@ -1,0 +1,31 @@
+/**
+ * The one table from the gateway's typed errors to GraphQL errors with a stable `extensions.code`
+ * (DESIGN.md "Errors"). Anything not in the table is unexpected and gets masked by format-error.ts.
+ */
+import { GraphQLError } from 'graphql';
+import { ShapeError } from '../upstream/parse';
+import { BadInputError, ErrorCode, UpstreamError } from './codes';
+
+/** One row per error class: returns null when the error is not of that class. */
+type Rule = (error: unknown) => GraphQLError | null;
+
+function rule<E>(cls: abstract new (...args: never[]) => E, convert: (error: E) => GraphQLError): Rule {
+  return (error) => (error instanceof cls ? convert(error) : null);
+}
+
+const RULES: readonly Rule[] = [
+  rule(UpstreamError, (e) => new GraphQLError(e.message, { extensions: { code: e.code, upstream: { ...e.upstream } } })),
+  rule(BadInputError, (e) => new GraphQLError(e.message, { extensions: { code: ErrorCode.BAD_USER_INPUT, field: e.field } })),
+  // A client's parser met a body outside the contract's shape; clients wrap it in UpstreamError
+  // when they know the call, this covers the rest.
+  rule(ShapeError, (e) => new GraphQLError(`the upstream answered with an unexpected shape (${e.message})`, { extensions: { code: ErrorCode.UPSTREAM_BAD_RESPONSE } })),
+];
+
+/** The GraphQL form of a known gateway error; null when the error is not one of ours. */
+export function toGraphQLError(error: unknown): GraphQLError | null {
+  for (const convert of RULES) {
+    const converted = convert(error);
+    if (converted) return converted;
+  }
+  return null;
+}
