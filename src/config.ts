@@ -1,0 +1,137 @@
+/**
+ * The gateway's configuration: the only module that reads `process.env`. Every variable is
+ * validated at start-up; a bad value throws ConfigError with a one-line message naming it.
+ */
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export type SandboxSeed = 'tiny' | 'demo' | 'large';
+
+export interface Config {
+  /**
+   * `UPSTREAM_BASE_URL`: the platform's `{base_url}` (auth at `/auth/v1`, network management at
+   * `/rest/v1`, identity at `/identity/v1`, management at `/core/v2`).
+   * @default null — run the embedded sandbox upstream in-process
+   */
+  upstreamBaseUrl: string | null;
+  /**
+   * `SEARCH_URL`: the event search service's address.
+   * @default null — the sandbox's search service in sandbox mode; otherwise event fields answer NOT_CONFIGURED
+   */
+  searchUrl: string | null;
+  /**
+   * `SEARCH_USERNAME` + `SEARCH_PASSWORD`: basic credentials for the search service (both or neither).
+   * Never sent to clients, never logged.
+   * @default null
+   */
+  searchCredentials: { username: string; password: string } | null;
+  /** `PORT`: where the gateway listens (0 picks a free port). @default 4000 */
+  port: number;
+  /** `HOST`: the interface the gateway listens on. @default '127.0.0.1' */
+  host: string;
+  /** `UPSTREAM_CONNECT_TIMEOUT_MS`: time to open a connection to an upstream. @default 5000 */
+  connectTimeoutMs: number;
+  /** `UPSTREAM_HEADERS_TIMEOUT_MS`: time from sending a request to the response headers. @default 10000 */
+  headersTimeoutMs: number;
+  /** `UPSTREAM_BODY_TIMEOUT_MS`: longest pause while reading a response body. @default 10000 */
+  bodyTimeoutMs: number;
+  /** `UPSTREAM_RETRY_ATTEMPTS`: attempts per upstream GET, first one included (1 = no retries; 1..10). @default 3 */
+  retryAttempts: number;
+  /** `UPSTREAM_RETRY_BASE_MS`: base of the exponential backoff between GET attempts (full jitter). @default 50 */
+  retryBaseDelayMs: number;
+  /** `UPSTREAM_RETRY_MAX_DELAY_MS`: upper bound of one backoff delay. @default 1000 */
+  retryMaxDelayMs: number;
+  /** `UPSTREAM_RETRY_AFTER_MAX_MS`: longest `Retry-After` the gateway waits for; a longer one ends the retries. @default 5000 */
+  retryAfterMaxMs: number;
+  /** `UPSTREAM_MAX_CONCURRENCY`: upstream calls one GraphQL request may have in flight at once (1..256). @default 16 */
+  maxConcurrentPerRequest: number;
+  /**
+   * `NETGRAPH_BATCHING`: `on` or `off`. Off disables DataLoader batching and caching and the
+   * cheaper relationship plans; it exists for the benchmark's comparison.
+   * @default true (`on`)
+   */
+  batching: boolean;
+  /** `SANDBOX_SEED`: data set of the embedded sandbox (`tiny`, `demo`, `large`). @default 'demo' */
+  sandboxSeed: SandboxSeed;
+  /** `NODE_ENV=development`: unexpected errors show their message and stack to clients. @default false */
+  development: boolean;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function url(env: Env, name: string): string | null {
+  const value = read(env, name);
+  if (value === undefined) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL; got ${JSON.stringify(value)}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ConfigError(`${name} must be an http(s) URL; got ${JSON.stringify(value)}`);
+  if (parsed.username || parsed.password) throw new ConfigError(`${name} must not carry credentials (use SEARCH_USERNAME/SEARCH_PASSWORD)`);
+  if (parsed.search || parsed.hash) throw new ConfigError(`${name} must not have a query string or fragment`);
+  return parsed.href.replace(/\/+$/, '');
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const value = read(env, name);
+  if (value === undefined) return fallback;
+  const n = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}; got ${JSON.stringify(value)}`);
+  return n;
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const value = read(env, name);
+  if (value === undefined) return fallback;
+  const match = allowed.find((a) => a === value.toLowerCase());
+  if (match === undefined) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}; got ${JSON.stringify(value)}`);
+  return match;
+}
+
+function credentials(env: Env): Config['searchCredentials'] {
+  const username = read(env, 'SEARCH_USERNAME');
+  const password = env['SEARCH_PASSWORD'] === '' ? undefined : env['SEARCH_PASSWORD'];
+  if (username === undefined && password === undefined) return null;
+  // Never echo the password, not even in a config error.
+  if (username === undefined) throw new ConfigError('SEARCH_USERNAME must be set when SEARCH_PASSWORD is');
+  if (password === undefined) throw new ConfigError('SEARCH_PASSWORD must be set when SEARCH_USERNAME is');
+  return { username, password };
+}
+
+const MAX_MS = 600_000;
+
+/** Read and validate the configuration (from `process.env` unless given another map). */
+export function loadConfig(env: Env = process.env): Config {
+  const host = read(env, 'HOST') ?? '127.0.0.1';
+  if (/\s|\//.test(host)) throw new ConfigError(`HOST must be a host name or IP address; got ${JSON.stringify(host)}`);
+  return {
+    upstreamBaseUrl: url(env, 'UPSTREAM_BASE_URL'),
+    searchUrl: url(env, 'SEARCH_URL'),
+    searchCredentials: credentials(env),
+    port: int(env, 'PORT', 4000, 0, 65535),
+    host,
+    connectTimeoutMs: int(env, 'UPSTREAM_CONNECT_TIMEOUT_MS', 5000, 1, MAX_MS),
+    headersTimeoutMs: int(env, 'UPSTREAM_HEADERS_TIMEOUT_MS', 10_000, 1, MAX_MS),
+    bodyTimeoutMs: int(env, 'UPSTREAM_BODY_TIMEOUT_MS', 10_000, 1, MAX_MS),
+    retryAttempts: int(env, 'UPSTREAM_RETRY_ATTEMPTS', 3, 1, 10),
+    retryBaseDelayMs: int(env, 'UPSTREAM_RETRY_BASE_MS', 50, 0, MAX_MS),
+    retryMaxDelayMs: int(env, 'UPSTREAM_RETRY_MAX_DELAY_MS', 1000, 0, MAX_MS),
+    retryAfterMaxMs: int(env, 'UPSTREAM_RETRY_AFTER_MAX_MS', 5000, 0, MAX_MS),
+    maxConcurrentPerRequest: int(env, 'UPSTREAM_MAX_CONCURRENCY', 16, 1, 256),
+    batching: oneOf(env, 'NETGRAPH_BATCHING', ['on', 'off'] as const, 'on') === 'on',
+    sandboxSeed: oneOf(env, 'SANDBOX_SEED', ['tiny', 'demo', 'large'] as const, 'demo'),
+    development: read(env, 'NODE_ENV') === 'development',
+  };
+}

@@ -1,0 +1,77 @@
+import { ConfigError, loadConfig } from '../../src/config';
+
+function configError(env: Record<string, string>): string {
+  try {
+    loadConfig(env);
+  } catch (e) {
+    if (e instanceof ConfigError) return e.message;
+    throw e;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('has documented defaults: sandbox mode on 127.0.0.1:4000 with batching on', () => {
+    expect(loadConfig({})).toMatchObject({
+      upstreamBaseUrl: null,
+      searchUrl: null,
+      searchCredentials: null,
+      port: 4000,
+      host: '127.0.0.1',
+      retryAttempts: 3,
+      batching: true,
+      sandboxSeed: 'demo',
+      development: false,
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      UPSTREAM_BASE_URL: 'https://platform.example/api/',
+      SEARCH_URL: 'https://search.example:9200',
+      SEARCH_USERNAME: 'svc',
+      SEARCH_PASSWORD: 'p w',
+      PORT: '0',
+      HOST: '0.0.0.0',
+      UPSTREAM_RETRY_ATTEMPTS: '1',
+      UPSTREAM_HEADERS_TIMEOUT_MS: '250',
+      NETGRAPH_BATCHING: 'OFF',
+      SANDBOX_SEED: 'large',
+      NODE_ENV: 'development',
+    });
+    expect(config).toMatchObject({
+      upstreamBaseUrl: 'https://platform.example/api',
+      searchUrl: 'https://search.example:9200',
+      searchCredentials: { username: 'svc', password: 'p w' },
+      port: 0,
+      host: '0.0.0.0',
+      retryAttempts: 1,
+      headersTimeoutMs: 250,
+      batching: false,
+      sandboxSeed: 'large',
+      development: true,
+    });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ UPSTREAM_BASE_URL: 'ftp://x' }, 'UPSTREAM_BASE_URL'],
+    [{ UPSTREAM_BASE_URL: 'not a url' }, 'UPSTREAM_BASE_URL'],
+    [{ SEARCH_URL: 'http://user:pw@search' }, 'SEARCH_URL'],
+    [{ NETGRAPH_BATCHING: 'maybe' }, 'NETGRAPH_BATCHING'],
+    [{ SANDBOX_SEED: 'huge' }, 'SANDBOX_SEED'],
+    [{ UPSTREAM_RETRY_ATTEMPTS: '0' }, 'UPSTREAM_RETRY_ATTEMPTS'],
+    [{ UPSTREAM_CONNECT_TIMEOUT_MS: '-5' }, 'UPSTREAM_CONNECT_TIMEOUT_MS'],
+    [{ SEARCH_USERNAME: 'svc' }, 'SEARCH_PASSWORD'],
+    [{ HOST: 'a b' }, 'HOST'],
+  ])('rejects %j with a one-line message naming %s', (env, name) => {
+    const message = configError(env);
+    expect(message.startsWith(name)).toBe(true);
+    expect(message).not.toContain('\n');
+  });
+
+  it('never puts the search password in a message', () => {
+    expect(configError({ SEARCH_PASSWORD: 'hunter2' })).not.toContain('hunter2');
+  });
+});
