@@ -17,7 +17,7 @@ import { createRandom, type Random } from './core/random';
 import { createRequestListener } from './core/server';
 import { TokenService } from './core/tokens';
 import type { AreaContext, SandboxArea, SeedSize } from './core/types';
-import { createRestV1Area } from './rest-v1';
+import { createRestV1Area, type RestV1Facts } from './rest-v1';
 
 export type { SandboxControl, SandboxFacts } from './core/control';
 export type { FaultRule } from './core/faults';
@@ -52,6 +52,8 @@ export interface RunningSandbox {
   /** Signs more tokens (e.g. an expired one for tests). */
   tokenService: TokenService;
   control: SandboxControl;
+  /** Key facts of the current rest/v1 seed (ids of the first network group, networks, members…). */
+  restFacts(): RestV1Facts;
   close(): Promise<void>;
 }
 
@@ -124,6 +126,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     tokens: { admin: sign(ADMIN_IDENTITY_ID), reader: sign(READER_IDENTITY_ID), nobody: sign(NOBODY_IDENTITY_ID) },
     tokenService: tokens,
     control,
+    restFacts() {
+      const facts = rest.facts();
+      if (facts === null) throw new Error('sandbox: rest/v1 is not seeded');
+      return facts;
+    },
     close: () => close(server),
   };
 }

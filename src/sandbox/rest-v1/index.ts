@@ -4,7 +4,12 @@
  */
 import type { AreaContext, SandboxArea, SeedSize } from '../core/types';
 import type { AreaState, SearchService } from './area-state';
+import { csvOverrides } from './csv-uploads';
+import { memberRoutes } from './member-routes';
+import { miscRoutes } from './misc-routes';
 import { organizationRoutes } from './organization-routes';
+import { processRoutes } from './process-routes';
+import { relationRoutes } from './relations';
 import { seedRestV1, type RestV1Facts } from './seed';
 import { Store } from './store';
 import { tableRoutes } from './table-routes';
@@ -25,7 +30,14 @@ export function createRestV1Area(ctx: AreaContext): RestV1Area {
   const state: AreaState = { store: new Store(), ctx, search: () => search };
   return {
     name: 'rest-v1',
-    routes: [...tableRoutes(state, {}), ...organizationRoutes(state)],
+    routes: [
+      ...tableRoutes(state, csvOverrides()),
+      ...organizationRoutes(state),
+      ...relationRoutes(state),
+      ...memberRoutes(state),
+      ...processRoutes(state),
+      ...miscRoutes(state),
+    ],
     seed(size: SeedSize) {
       state.store = new Store();
       facts = seedRestV1(state.store, ctx, size);

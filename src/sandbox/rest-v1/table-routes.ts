@@ -125,13 +125,18 @@ export function createEntity(env: Env, spec: ResourceSpec, input: JsonObject): R
 }
 
 /** Validates and builds the data of a new entity without storing it (used by bulk uploads). */
-export function prepareEntity(env: Env, spec: ResourceSpec, input: JsonObject): JsonObject & { id: string } {
-  const parent = findParent(env, spec);
+export function prepareEntity(
+  env: Env,
+  spec: ResourceSpec,
+  input: JsonObject,
+  options: { parentId?: string; skipCheck?: boolean } = {},
+): JsonObject & { id: string } {
+  const parentId = options.parentId ?? findParent(env, spec)?.id;
   const fields = readFields(spec.fields, input);
-  if (parent !== null && spec.parent !== null) fields[spec.parent.field] = parent.id;
+  if (parentId !== undefined && spec.parent !== null) fields[spec.parent.field] = parentId;
   const stamp = timestamp(env.now);
   const data: JsonObject & { id: string } = { id: '', ...fields, ...(spec.initial?.(env, fields) ?? {}), createdAt: stamp, updatedAt: stamp };
-  spec.check?.(env, data);
+  if (options.skipCheck !== true) spec.check?.(env, data);
   data.id = env.ctx.uuid();
   return data;
 }
