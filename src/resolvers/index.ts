@@ -5,11 +5,13 @@
 import type { Resolvers } from '../generated/graphql';
 import { commonResolvers } from './common';
 import { networkResolvers } from './network';
+import { workflowResolvers } from './workflow';
 import { authResolvers } from './auth';
 
 export const areaResolvers: ReadonlyArray<readonly [string, Resolvers]> = [
   ['common', commonResolvers],
   ['network', networkResolvers],
+  ['workflow', workflowResolvers],
   ['auth', authResolvers],
 ];
 

@@ -1,4 +1,9 @@
-// PLACEHOLDER owned by the network-graph work: replaced by the real resolvers.
+/** The network area's resolvers (schema/network.graphql): root queries and type fields. */
 import type { Resolvers } from '../../generated/graphql';
+import { networkQueries } from './queries';
+import { networkTypes } from './types';
 
-export const networkResolvers: Resolvers = {};
+export const networkResolvers: Resolvers = {
+  ...networkTypes,
+  Query: networkQueries,
+};

@@ -22,7 +22,7 @@ import type { OrganizationRecord } from '../identity/records';
 import { RestV1Client, type ListTarget, type RelationParent, type SortSpec } from './client';
 import { chooseRelationPlan, type RelationPlan } from './plan';
 import type { ProcessRecord } from './processes';
-import type { AppWanRecord, NetworkConfigMetadataRecord, NetworkGroupRecord } from './records';
+import { parseVirtualWanSite, type AppWanRecord, type NetworkConfigMetadataRecord, type NetworkGroupRecord, type VirtualWanSiteRecord } from './records';
 import { relations, resources, type RecordFor, type RelationDef, type ResourceKind } from './resources';
 
 export interface ListOptions {
@@ -52,6 +52,8 @@ export interface NetworkLoaders {
   all<K extends ResourceKind>(kind: K, networkId?: string): Promise<RecordFor<K>[]>;
   members<C extends ResourceKind>(rel: RelationDef<C>, parent: RelationParent): Promise<RecordFor<C>[]>;
   appWansOf(side: MemberSide, parent: RelationParent): Promise<AppWanRecord[]>;
+  /** Virtual WAN sites of one cloud subscription. */
+  sites(subscriptionId: string, window: PageWindow): Promise<PagedResult<VirtualWanSiteRecord>>;
   networkConfigMetadataOf(networkId: string): Promise<NetworkConfigMetadataRecord>;
   networkGroupByBillingAccount(billingAccountId: string): Promise<NetworkGroupRecord>;
   text(path: string): Promise<string>;
@@ -129,7 +131,11 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
     if (!batching || resources[kind].item === null) return;
     const loader = byIdLoader(kind);
     const scoped = resources[kind].scope === 'network';
-    for (const record of records) loader.prime(recordKey(record.id, scoped ? networkId : undefined), record);
+    for (const record of records) {
+      // Lists across networks (a group's endpoints) carry each record's own network id.
+      const own = 'networkId' in record && typeof record.networkId === 'string' ? record.networkId : undefined;
+      loader.prime(recordKey(record.id, scoped ? (own ?? networkId) : undefined), record);
+    }
   }
 
   function list<K extends ResourceKind>(kind: K, window: PageWindow, opts: ListOptions = {}): Promise<PagedResult<RecordFor<K>>> {
@@ -237,6 +243,10 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
       parentsByKey.set(`${side}:${key}`, parent);
       return appWanLoaders[side].load(key);
     },
+    sites: (subscriptionId, window) =>
+      memo(`sites:${JSON.stringify([subscriptionId, window.offset, window.count])}`, () =>
+        rest.listWindowAt({ path: `/azureSubscriptions/${encodeURIComponent(subscriptionId)}/virtualWanSites` }, 'virtualWanSites', parseVirtualWanSite, window),
+      ),
     networkConfigMetadataOf: (networkId) => memo(`ncm-of:${networkId}`, () => rest.networkConfigMetadataOf(networkId)),
     networkGroupByBillingAccount: (id) => memo(`billing:${id}`, () => rest.networkGroupByBillingAccount(id)),
     text: (path) => memo(`text:${path}`, () => rest.text(path)),

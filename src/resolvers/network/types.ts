@@ -1,0 +1,141 @@
+/**
+ * Field resolvers of the rest/v1 types: names of numeric codes and typed links. Links go through
+ * the loaders (by id, lists, member lists, the AppWAN plan rule), never to the client directly.
+ */
+import type { Resolvers } from '../../generated/graphql';
+import { hrefTarget } from '../../upstream/network/hal';
+import { relations } from '../../upstream/network/resources';
+import type { OpaqueRecord } from '../../upstream/network/records';
+import type { GatewayContext } from '../../context';
+import { arrayConnection, listConnection, relationParent, SORTABLE, sortSpecs } from './lists';
+import { currentStateName, sessionStatusName, statusName } from './status-names';
+
+const enc = encodeURIComponent;
+
+/** Resolves to null without a call when the referenced id is absent. */
+function maybe<T>(id: string | null, load: (id: string) => Promise<T>): Promise<T> | null {
+  return id === null || id === '' ? null : load(id);
+}
+
+/** The fields every resource with a field list not in the contract shares. */
+function opaqueFields() {
+  return {
+    statusName: (r: OpaqueRecord) => statusName(r.status),
+    network: (r: OpaqueRecord, _args: unknown, { loaders }: GatewayContext) => maybe(r.networkId, (id) => loaders.network.byId('network', id)),
+  };
+}
+
+export const networkTypes: Resolvers = {
+  NetworkGroup: {
+    networks: (group, args, { loaders }) => {
+      const sort = sortSpecs(args.sort, SORTABLE.network);
+      // Follow the group's `networks` relation; without one, filter the networks list by group.
+      const href = group.links['networks'];
+      const base = href === undefined ? { path: '/networks', query: { organizationId: group.id } } : hrefTarget(href);
+      return listConnection(args, (w) => loaders.network.listAt('network', { ...base, sort }, w));
+    },
+    endpoints: (group, args, { loaders }) =>
+      listConnection(args, (w) => loaders.network.listAt('endpoint', { path: `/networkgroups/${enc(group.id)}/endpoints` }, w)),
+    services: (group, args, { loaders }) =>
+      listConnection(args, (w) => loaders.network.listAt('service', { path: `/networkgroups/${enc(group.id)}/services` }, w)),
+  },
+
+  Network: {
+    statusName: (n) => statusName(n.status),
+    networkGroup: (n, _a, { loaders }) => maybe(n.organizationId, (id) => loaders.network.byId('networkGroup', id)),
+    // Many networks share a template: by id is cached across them; the per-network path is the fallback.
+    networkConfigMetadata: (n, _a, { loaders }) =>
+      n.networkConfigMetadataId !== null
+        ? loaders.network.byId('networkConfigMetadata', n.networkConfigMetadataId)
+        : loaders.network.networkConfigMetadataOf(n.id),
+    endpoints: (n, args, { loaders }) => {
+      const sort = sortSpecs(args.sort, SORTABLE.endpoint);
+      return listConnection(args, (w) => loaders.network.list('endpoint', w, { networkId: n.id, sort }));
+    },
+    services: (n, args, { loaders }) => {
+      const sort = sortSpecs(args.sort, SORTABLE.service);
+      return listConnection(args, (w) => loaders.network.list('service', w, { networkId: n.id, sort }));
+    },
+    appWans: (n, args, { loaders }) => {
+      const sort = sortSpecs(args.sort, SORTABLE.appWan);
+      return listConnection(args, (w) => loaders.network.list('appWan', w, { networkId: n.id, sort }));
+    },
+    endpointGroups: (n, args, { loaders }) => listConnection(args, (w) => loaders.network.list('endpointGroup', w, { networkId: n.id })),
+    endpointGroup: (n, { id }, { loaders }) => loaders.network.byId('endpointGroup', id, n.id),
+    gatewayClusters: (n, args, { loaders }) => listConnection(args, (w) => loaders.network.list('gatewayCluster', w, { networkId: n.id })),
+    gatewayCluster: (n, { id }, { loaders }) => loaders.network.byId('gatewayCluster', id, n.id),
+    certificateAuthorities: (n, args, { loaders }) =>
+      listConnection(args, (w) => loaders.network.list('certificateAuthority', w, { networkId: n.id })),
+    certificateAuthority: (n, { id }, { loaders }) => loaders.network.byId('certificateAuthority', id, n.id),
+    serviceGroups: (n, args, { loaders }) => listConnection(args, (w) => loaders.network.list('serviceGroup', w, { networkId: n.id })),
+    serviceGroup: (n, { id }, { loaders }) => loaders.network.byId('serviceGroup', id, n.id),
+    transferNodePools: (n, args, { loaders }) => listConnection(args, (w) => loaders.network.list('transferNodePool', w, { networkId: n.id })),
+    transferNodePool: (n, { id }, { loaders }) => loaders.network.byId('transferNodePool', id, n.id),
+    networkControllerHosts: (n, args, { loaders }) =>
+      listConnection(args, (w) => loaders.network.list('networkControllerHost', w, { networkId: n.id })),
+    blueprint: (n, _a, { loaders }) => loaders.network.text(`/networks/${enc(n.id)}/blueprint`),
+  },
+
+  Endpoint: {
+    statusName: (e) => statusName(e.status),
+    currentStateName: (e) => currentStateName(e.currentState),
+    sessionStatusName: (e) => sessionStatusName(e.sessionStatus),
+    network: (e, _a, { loaders }) => maybe(e.networkId, (id) => loaders.network.byId('network', id)),
+    geoRegion: (e, _a, { loaders }) => maybe(e.geoRegionId, (id) => loaders.network.byId('geoRegion', id)),
+    dataCenter: (e, _a, { loaders }) => maybe(e.dataCenterId, (id) => loaders.network.byId('dataCenter', id)),
+    gatewayCluster: (e, _a, { loaders }) =>
+      maybe(e.gatewayClusterId, (id) => loaders.network.byId('gatewayCluster', id, e.networkId ?? undefined)),
+    appWans: (e, args, { loaders }) => arrayConnection(args, () => loaders.network.appWansOf('endpoint', relationParent(e))),
+    services: (e, args, { loaders }) => arrayConnection(args, () => loaders.network.members(relations.endpointServices, relationParent(e))),
+    endpointGroups: (e, args, { loaders }) =>
+      arrayConnection(args, () => loaders.network.members(relations.endpointEndpointGroups, relationParent(e))),
+    registrationToken: (e, _a, { loaders }) => {
+      const { networkId, id } = relationParent(e);
+      return loaders.network.text(`/networks/${enc(networkId)}/endpoints/${enc(id)}/downloadRegistrationKey`);
+    },
+  },
+
+  Service: {
+    serviceClass: (s) => (s.serviceClass === 'CS' || s.serviceClass === 'GW' || s.serviceClass === 'ICMP' ? s.serviceClass : null),
+    serviceClassCode: (s) => s.serviceClass,
+    statusName: (s) => statusName(s.status),
+    network: (s, _a, { loaders }) => maybe(s.networkId, (id) => loaders.network.byId('network', id)),
+    endpoint: (s, _a, { loaders }) => maybe(s.endpointId, (id) => loaders.network.byId('endpoint', id, s.networkId ?? undefined)),
+    gatewayCluster: (s, _a, { loaders }) =>
+      maybe(s.gatewayClusterId, (id) => loaders.network.byId('gatewayCluster', id, s.networkId ?? undefined)),
+    appWans: (s, args, { loaders }) => arrayConnection(args, () => loaders.network.appWansOf('service', relationParent(s))),
+  },
+
+  AppWan: {
+    statusName: (a) => statusName(a.status),
+    network: (a, _x, { loaders }) => maybe(a.networkId, (id) => loaders.network.byId('network', id)),
+    endpoints: (a, args, { loaders }) => arrayConnection(args, () => loaders.network.members(relations.appWanEndpoints, relationParent(a))),
+    services: (a, args, { loaders }) => arrayConnection(args, () => loaders.network.members(relations.appWanServices, relationParent(a))),
+    endpointGroups: (a, args, { loaders }) =>
+      arrayConnection(args, () => loaders.network.members(relations.appWanEndpointGroups, relationParent(a))),
+    blueprint: (a, _x, { loaders }) => {
+      const { networkId, id } = relationParent(a);
+      return loaders.network.text(`/networks/${enc(networkId)}/appWans/${enc(id)}/blueprint`);
+    },
+  },
+
+  EndpointGroup: opaqueFields(),
+  CertificateAuthority: opaqueFields(),
+  ServiceGroup: opaqueFields(),
+  TransferNodePool: opaqueFields(),
+  NetworkControllerHost: opaqueFields(),
+  GatewayCluster: {
+    ...opaqueFields(),
+    endpoints: (g, args, { loaders }) => arrayConnection(args, () => loaders.network.members(relations.gatewayClusterEndpoints, relationParent(g))),
+    services: (g, args, { loaders }) => arrayConnection(args, () => loaders.network.members(relations.gatewayClusterServices, relationParent(g))),
+  },
+  Host: { statusName: (h) => statusName(h.status) },
+
+  CloudSubscription: {
+    virtualWanSites: (c, args, { loaders }) =>
+      listConnection(args, (w) => loaders.network.sites(c.id, w)),
+  },
+  VirtualWanSite: {
+    dataCenter: (v, _a, { loaders }) => maybe(v.dataCenterId, (id) => loaders.network.byId('dataCenter', id)),
+  },
+};

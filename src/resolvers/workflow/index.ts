@@ -1,0 +1,41 @@
+/**
+ * Workflow status and processes of rest/v1 (schema/workflow.graphql). A business key may name
+ * several upstream entries: they are merged into one workflow (processes.ts `mergeProcesses`).
+ */
+import type { Resolvers } from '../../generated/graphql';
+import { mergeProcesses, processState, type ProcessRecord } from '../../upstream/network/processes';
+import { arrayConnection } from '../network/lists';
+
+const enc = encodeURIComponent;
+
+const derived = {
+  state: (p: ProcessRecord) => processState(p.steps),
+  done: (p: ProcessRecord) => processState(p.steps) !== 'RUNNING',
+};
+
+/** One entry per business key, in upstream order (the list endpoints may repeat a key per sub-process). */
+function byBusinessKey(entries: readonly ProcessRecord[]): ProcessRecord[] {
+  const keys = [...new Set(entries.map((e) => e.businessKey))];
+  return keys.flatMap((key) => mergeProcesses(key, [...entries]) ?? []);
+}
+
+export const workflowResolvers: Resolvers = {
+  Query: {
+    workflow: async (_root, { businessKey }, { loaders }) =>
+      mergeProcesses(businessKey, await loaders.network.processes(`/workflow-status/${enc(businessKey)}`)),
+    workflows: (_root, args, { loaders }) =>
+      arrayConnection(args, async () => byBusinessKey(await loaders.network.processes('/workflow-status'))),
+    networkProcesses: (_root, args, { loaders }) =>
+      arrayConnection(args, async () => byBusinessKey(await loaders.network.processes('/network-processes'))),
+    networkProcess: async (_root, { businessKey }, { loaders }) =>
+      mergeProcesses(businessKey, await loaders.network.processes(`/network-processes/${enc(businessKey)}`)),
+  },
+  Network: {
+    appWanProcesses: (n, args, { loaders }) =>
+      arrayConnection(args, async () => byBusinessKey(await loaders.network.processes(`/networks/${enc(n.id)}/appWan-processes`))),
+    appWanProcess: async (n, { businessKey }, { loaders }) =>
+      mergeProcesses(businessKey, await loaders.network.processes(`/networks/${enc(n.id)}/appWan-processes/${enc(businessKey)}`)),
+  },
+  Workflow: derived,
+  NetworkProcess: derived,
+};
