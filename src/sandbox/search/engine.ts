@@ -1,0 +1,217 @@
+/**
+ * One `_search` request end to end: resolve the index pattern, match documents, aggregate,
+ * sort and page the hits, and build the ordinary Elasticsearch response. Failures are
+ * Elasticsearch-style error bodies with their status; nothing here throws to the caller.
+ */
+import { TIMESTAMP_FIELD, type DocStore } from './doc-store';
+import { EsError, illegalArgument, parsingError } from './es-error';
+import { docValueField, type FieldRef } from './fields';
+import { parseAggs, runAggs } from './aggregations';
+import { compileQuery } from './query';
+
+export interface SearchResult {
+  status: number;
+  json: unknown;
+}
+
+type Json = { [key: string]: unknown };
+
+function isJson(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Elasticsearch's default `index.max_result_window`. */
+export const MAX_RESULT_WINDOW = 10_000;
+/** Hits counted exactly up to this many unless `track_total_hits` says otherwise. */
+const TRACK_TOTAL_DEFAULT = 10_000;
+
+const BODY_KEYS = new Set(['query', 'size', 'from', 'sort', 'aggs', 'aggregations', 'track_total_hits', '_source', 'timeout', 'track_scores']);
+
+interface SortKey {
+  kind: 'field' | '_score' | '_doc';
+  field: FieldRef | null;
+  desc: boolean;
+}
+
+function parseSort(store: DocStore, raw: unknown): SortKey[] {
+  if (raw === undefined) return [];
+  const items = Array.isArray(raw) ? raw : [raw];
+  return items.map((item): SortKey => {
+    let name: string;
+    let order: unknown;
+    let unmappedType: unknown;
+    if (typeof item === 'string') {
+      name = item;
+    } else if (isJson(item) && Object.keys(item).length === 1) {
+      const [key, spec] = Object.entries(item)[0] as [string, unknown];
+      name = key;
+      if (isJson(spec)) {
+        order = spec['order'];
+        unmappedType = spec['unmapped_type'];
+      } else order = spec;
+    } else {
+      throw parsingError('[sort] malformed: expected a field name or { field: order }');
+    }
+    if (order !== undefined && order !== 'asc' && order !== 'desc') throw illegalArgument(`[sort] order must be asc or desc, found [${String(order)}]`);
+    if (name === '_score') return { kind: '_score', field: null, desc: order !== 'asc' };
+    if (name === '_doc') return { kind: '_doc', field: null, desc: order === 'desc' };
+    const field = docValueField(store, name);
+    if (!field && unmappedType === undefined) throw new EsError(400, 'query_shard_exception', `No mapping found for [${name}] in order to sort on`);
+    return { kind: 'field', field, desc: order === 'desc' };
+  });
+}
+
+function sortValue(store: DocStore, key: SortKey, i: number): string | number | null {
+  if (key.kind === '_doc') return i;
+  if (key.kind === '_score') return 1;
+  const column = key.field?.column;
+  if (!column || column.kind === 'any') return null;
+  if (column.kind === 'str') return column.value(i) ?? null;
+  const v = column.values[i] ?? NaN;
+  return Number.isNaN(v) ? null : v;
+}
+
+function wildcard(pattern: string): RegExp {
+  return new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+}
+
+export interface EngineOptions {
+  /** Index names that answer empty instead of 404 when absent (per-organization event indices). */
+  lenientPrefixes?: string[];
+  /** Called with the index expression before it is resolved (lazy per-index data). */
+  beforeResolve?: (expression: string) => void;
+}
+
+export class SearchEngine {
+  constructor(
+    private readonly store: () => DocStore,
+    private readonly now: () => number,
+    private readonly options: EngineOptions = {},
+  ) {}
+
+  search(expression: string, body: unknown): SearchResult {
+    try {
+      return { status: 200, json: this.run(expression, body) };
+    } catch (err) {
+      if (err instanceof EsError) return { status: err.status, json: err.body() };
+      throw err;
+    }
+  }
+
+  /** Index codes named by a comma-separated list of names and `*` patterns. */
+  private resolve(store: DocStore, expression: string): Set<number> {
+    this.options.beforeResolve?.(expression);
+    const names = store.indexNames();
+    const codes = new Set<number>();
+    for (const part of expression.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
+      if (part === '_all' || part.includes('*')) {
+        const re = part === '_all' ? /.*/ : wildcard(part);
+        names.forEach((n, c) => re.test(n) && codes.add(c));
+        continue;
+      }
+      const code = store.index.codeOf(part);
+      if (code >= 0) codes.add(code);
+      else if (!(this.options.lenientPrefixes ?? []).some((p) => part.startsWith(p))) {
+        throw new EsError(404, 'index_not_found_exception', `no such index [${part}]`);
+      }
+    }
+    return codes;
+  }
+
+  private run(expression: string, rawBody: unknown): Json {
+    const started = Date.now();
+    const store = this.store();
+    const body = rawBody === undefined || rawBody === null ? {} : rawBody;
+    if (!isJson(body)) throw parsingError('request body must be a JSON object');
+    for (const key of Object.keys(body)) if (!BODY_KEYS.has(key)) throw parsingError(`Unknown key for a START_OBJECT in [${key}].`);
+    const size = body['size'] ?? 10;
+    const from = body['from'] ?? 0;
+    if (typeof size !== 'number' || !Number.isInteger(size) || size < 0) throw illegalArgument(`[size] parameter cannot be negative or fractional, found [${String(size)}]`);
+    if (typeof from !== 'number' || !Number.isInteger(from) || from < 0) throw illegalArgument(`[from] parameter cannot be negative or fractional, found [${String(from)}]`);
+    if (from + size > MAX_RESULT_WINDOW) {
+      throw illegalArgument(`Result window is too large, from + size must be less than or equal to: [${MAX_RESULT_WINDOW}] but was [${from + size}].`);
+    }
+
+    const indexCodes = this.resolve(store, expression);
+    const predicate = body['query'] === undefined ? () => true : compileQuery(store, body['query'], this.now());
+    const aggs = parseAggs(store, body['aggs'] ?? body['aggregations']);
+    const sort = parseSort(store, body['sort']);
+
+    const matched: number[] = [];
+    const indexOf = store.index.codes;
+    for (let i = 0; i < store.size; i++) if (indexCodes.has(indexOf[i] ?? -1) && predicate(i)) matched.push(i);
+    const docs = Int32Array.from(matched);
+
+    let page: number[] = [];
+    if (size > 0) {
+      const order = [...matched];
+      if (sort.length > 0) {
+        const keys = sort.map((key) => ({ key, values: new Map<number, string | number | null>() }));
+        const valueOf = (k: (typeof keys)[number], i: number) => {
+          if (!k.values.has(i)) k.values.set(i, sortValue(store, k.key, i));
+          return k.values.get(i) ?? null;
+        };
+        order.sort((a, b) => {
+          for (const k of keys) {
+            const va = valueOf(k, a);
+            const vb = valueOf(k, b);
+            if (va === vb) continue;
+            if (va === null) return 1; // missing values last
+            if (vb === null) return -1;
+            const diff = va < vb ? -1 : 1;
+            return k.key.desc ? -diff : diff;
+          }
+          return a - b;
+        });
+      }
+      page = order.slice(from, from + size);
+    }
+
+    const sourceSpec = body['_source'];
+    const includes = Array.isArray(sourceSpec) ? sourceSpec.filter((s): s is string => typeof s === 'string') : typeof sourceSpec === 'string' ? [sourceSpec] : null;
+    const names = store.indexNames();
+    const scored = sort.length === 0;
+    const hits = page.map((i) => {
+      const hit: Json = { _index: names[indexOf[i] ?? 0], _id: store.id(i), _score: scored ? 1 : null };
+      if (sourceSpec !== false) hit['_source'] = includes ? pick(store.source(i), includes) : store.source(i);
+      if (!scored) hit['sort'] = sort.map((k) => sortValue(store, k, i));
+      return hit;
+    });
+
+    const track = body['track_total_hits'];
+    const limit = track === true ? Infinity : typeof track === 'number' ? track : TRACK_TOTAL_DEFAULT;
+    const hitsOut: Json = {};
+    if (track !== false) hitsOut['total'] = { value: Math.min(docs.length, limit), relation: docs.length > limit ? 'gte' : 'eq' };
+    hitsOut['max_score'] = scored && hits.length > 0 ? 1 : null;
+    hitsOut['hits'] = hits;
+
+    const out: Json = {
+      took: Date.now() - started,
+      timed_out: false,
+      _shards: { total: indexCodes.size, successful: indexCodes.size, skipped: 0, failed: 0 },
+      hits: hitsOut,
+    };
+    if (aggs.length > 0) out['aggregations'] = runAggs(store, aggs, docs);
+    return out;
+  }
+}
+
+/** `_source` includes: keep fields whose dotted path equals or lies under an include (`*` allowed). */
+function pick(source: Json, includes: string[]): Json {
+  const tests = includes.map(wildcard);
+  const walk = (node: Json, prefix: string): Json => {
+    const out: Json = {};
+    for (const [key, value] of Object.entries(node)) {
+      const path = prefix === '' ? key : `${prefix}.${key}`;
+      if (tests.some((t) => t.test(path))) out[key] = value;
+      else if (isJson(value) && includes.some((inc) => inc.startsWith(`${path}.`) || inc.includes('*'))) {
+        const inner = walk(value, path);
+        if (Object.keys(inner).length > 0) out[key] = inner;
+      }
+    }
+    return out;
+  };
+  return walk(source, '');
+}
+
+export { TIMESTAMP_FIELD };
