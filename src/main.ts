@@ -1,0 +1,64 @@
+/**
+ * `npm start`: read the configuration, start the embedded sandbox when no upstream is configured,
+ * serve the gateway, and drain on SIGTERM/SIGINT.
+ */
+import { ConfigError, loadConfig, type Config } from './config';
+import { startSandbox, type RunningSandbox } from './sandbox';
+import { startGateway, type RunningGateway } from './server';
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`config error: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  let sandbox: RunningSandbox | null = null;
+  if (config.upstreamBaseUrl === null) {
+    sandbox = await startSandbox({ port: 0, seed: config.sandboxSeed });
+  }
+  let gateway: RunningGateway;
+  try {
+    gateway = await startGateway(config, { ...(sandbox ? { sandbox } : {}), processMetrics: true });
+  } catch (error) {
+    await sandbox?.close();
+    throw error;
+  }
+
+  const lines = [`netgraph listening: ${gateway.url}`, `  GraphQL IDE: open ${gateway.url} in a browser`, `  subscriptions: ${gateway.wsUrl}`];
+  if (sandbox) {
+    lines.push(
+      `  upstream: embedded sandbox (seed ${config.sandboxSeed}) at ${sandbox.baseUrl}`,
+      '  demo tokens (send as `Authorization: Bearer <token>`; the IDE is prefilled with the admin token):',
+      `admin token: ${sandbox.tokens.admin}`,
+      `reader token: ${sandbox.tokens.reader}`,
+    );
+  } else {
+    lines.push(`  upstream: ${config.upstreamBaseUrl}`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`${signal}: draining\n`);
+    void (async () => {
+      await gateway.close();
+      await sandbox?.close();
+      process.exit(0);
+    })();
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`netgraph failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

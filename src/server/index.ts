@@ -1,0 +1,216 @@
+/**
+ * startGateway: one node:http server carrying GraphQL over HTTP (Apollo Server 5), the IDE for
+ * browsers, subscriptions over WebSocket, and the health/metrics paths. Dependencies point one
+ * way: server → resolvers → upstream.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import type { Config } from '../config';
+import { createContext, type GatewayContext, type GatewayInfo, type GatewayServices } from '../context';
+import { createFormatError } from '../errors/format-error';
+import { createHttpLayer } from '../upstream/http';
+import { probeUpstreams } from '../upstream/probe';
+import { handleGraphQL, sendPlain } from './graphql-http';
+import { createHealthRoutes, sendJson } from './health';
+import { createIdeHandler } from './ide';
+import { packageVersion } from './project-root';
+import { formatRequestLine, requestLogPlugin, type LogFn } from './request-log';
+import { buildSchema } from './schema';
+import { startSubscriptionServer } from './subscriptions';
+
+export const GRAPHQL_PATH = '/graphql';
+
+/** What the gateway needs from a running sandbox upstream (sandbox mode only). */
+export interface SandboxUpstream {
+  baseUrl: string;
+  searchUrl: string;
+  searchCredentials: { username: string; password: string };
+  tokens: { admin: string };
+}
+
+export interface StartGatewayOptions {
+  /** Serve this sandbox (used when `config.upstreamBaseUrl` is null; its admin token prefills the IDE). */
+  sandbox?: SandboxUpstream;
+  /** Where request lines go. @default a line on stdout */
+  log?: LogFn;
+  /** Add Node's default process metrics to /metrics (off in tests: one registry per gateway). @default false */
+  processMetrics?: boolean;
+  /** Longest wait for in-flight requests on close, in ms. @default 5000 */
+  drainTimeoutMs?: number;
+}
+
+export interface RunningGateway {
+  /** `http://host:port/graphql` */
+  url: string;
+  /** `ws://host:port/graphql` */
+  wsUrl: string;
+  close(): Promise<void>;
+}
+
+const PROBE_TIMEOUT_MS = 2000;
+
+export async function startGateway(config: Config, options: StartGatewayOptions = {}): Promise<RunningGateway> {
+  const log: LogFn = options.log ?? ((line) => process.stdout.write(`${line}\n`));
+  const upstreamBaseUrl = config.upstreamBaseUrl ?? options.sandbox?.baseUrl;
+  if (upstreamBaseUrl === undefined) throw new Error('startGateway: no upstream (set UPSTREAM_BASE_URL or pass a sandbox)');
+  const sandboxMode = config.upstreamBaseUrl === null;
+  const searchUrl = config.searchUrl ?? (sandboxMode ? (options.sandbox?.searchUrl ?? null) : null);
+  const searchCredentials = config.searchCredentials ?? (sandboxMode ? (options.sandbox?.searchCredentials ?? null) : null);
+
+  const registry = new Registry();
+  if (options.processMetrics) collectDefaultMetrics({ register: registry });
+  const requestDuration = new Histogram({
+    name: 'netgraph_graphql_request_duration_seconds',
+    help: 'Duration of GraphQL requests over HTTP, by HTTP status class.',
+    labelNames: ['status_class'] as const,
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+
+  const httpLayer = createHttpLayer({
+    upstreamBaseUrl,
+    searchUrl,
+    searchCredentials,
+    timeouts: { connectMs: config.connectTimeoutMs, headersMs: config.headersTimeoutMs, bodyMs: config.bodyTimeoutMs },
+    retry: { attempts: config.retryAttempts, baseDelayMs: config.retryBaseDelayMs, maxDelayMs: config.retryMaxDelayMs, maxRetryAfterMs: config.retryAfterMaxMs },
+    maxConcurrentPerRequest: config.maxConcurrentPerRequest,
+    registry,
+  });
+  const info: GatewayInfo = { version: packageVersion(), sandbox: sandboxMode, batching: config.batching, searchConfigured: searchUrl !== null };
+  const services: GatewayServices = {
+    info,
+    probeUpstreams: (signal) =>
+      probeUpstreams(
+        httpLayer.serviceUrls().map(({ service, url }) => ({ service, url })),
+        { timeoutMs: PROBE_TIMEOUT_MS, signal },
+      ),
+  };
+  const makeContext = (authorization: string | undefined, signal: AbortSignal, calls: { count: number }): GatewayContext =>
+    createContext({
+      http: httpLayer.forCaller({ authorization, signal, calls }),
+      options: { batching: config.batching },
+      signal,
+      authenticated: authorization !== undefined,
+      calls,
+      gateway: services,
+    });
+
+  const schema = buildSchema();
+  const formatError = createFormatError({ development: config.development });
+  const requestFacts = new WeakMap<GatewayContext, { operationName: string | null; errorCodes: string[] }>();
+  const apollo = new ApolloServer<GatewayContext>({
+    schema,
+    formatError,
+    includeStacktraceInErrorResponses: config.development,
+    csrfPrevention: true,
+    introspection: true,
+    stopOnTerminationSignals: false,
+    plugins: [ApolloServerPluginLandingPageDisabled(), requestLogPlugin(requestFacts)],
+  });
+  await apollo.start();
+
+  const ide = createIdeHandler({
+    graphqlPath: GRAPHQL_PATH,
+    ...(sandboxMode && options.sandbox ? { defaultHeaders: { Authorization: `Bearer ${options.sandbox.tokens.admin}` } } : {}),
+  });
+  const routes = createHealthRoutes({ probe: services.probeUpstreams, registry });
+
+  async function serveGraphQL(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const controller = new AbortController();
+    // The client went away before we answered: cancel its upstream calls.
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    const calls = { count: 0 };
+    const authorization = req.headers.authorization;
+    let context: GatewayContext | undefined;
+    const status = await handleGraphQL(apollo, req, res, async () => {
+      context = makeContext(authorization, controller.signal, calls);
+      return context;
+    });
+    const facts = context ? requestFacts.get(context) : undefined;
+    requestDuration.observe({ status_class: `${Math.floor(status / 100)}xx` }, (performance.now() - started) / 1000);
+    log(
+      formatRequestLine({
+        transport: 'http',
+        operationName: facts?.operationName ?? null,
+        status,
+        durationMs: performance.now() - started,
+        upstreamCalls: calls.count,
+        errorCodes: facts?.errorCodes ?? [],
+      }),
+    );
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (path === GRAPHQL_PATH || path.startsWith(`${GRAPHQL_PATH}/`)) {
+      if (ide(req, res)) return;
+      if (path === GRAPHQL_PATH) return serveGraphQL(req, res);
+    }
+    const route = routes[path];
+    if (route && (req.method === 'GET' || req.method === 'HEAD')) {
+      await route(req, res);
+      return;
+    }
+    if (path === '/') {
+      res.writeHead(302, { location: GRAPHQL_PATH });
+      res.end();
+      return;
+    }
+    sendJson(res, 404, { error: `no route for ${req.method ?? 'GET'} ${path}` });
+  }
+
+  const sockets = new Set<Socket>();
+  const inFlight = new Set<ServerResponse>();
+  const server = createServer((req, res) => {
+    inFlight.add(res);
+    res.on('close', () => inFlight.delete(res));
+    handle(req, res).catch((error: unknown) => {
+      log(`gateway error: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) sendPlain(res, 500, 'internal error');
+      else res.destroy();
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  const subscriptions = startSubscriptionServer({ httpServer: server, path: GRAPHQL_PATH, schema, createContext: makeContext, formatError, log });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+
+  let closing: Promise<void> | null = null;
+  return {
+    url: `http://${host}:${port}${GRAPHQL_PATH}`,
+    wsUrl: `ws://${host}:${port}${GRAPHQL_PATH}`,
+    close() {
+      closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        await subscriptions.close();
+        // Drain: let in-flight requests finish, then cut whatever is left.
+        const deadline = Date.now() + (options.drainTimeoutMs ?? 5000);
+        while (inFlight.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        server.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
+        await stopped;
+        await apollo.stop();
+        await httpLayer.close();
+      })();
+      return closing;
+    },
+  };
+}
