@@ -10,9 +10,12 @@ import type { JsonObject } from './json';
 import type { ResourceSpec } from './resources';
 import type { Entity, Store } from './store';
 
-/** The search service rest/v1 proxies `/elastic/ncentityevent/{orgId}/_search/` to. */
+/**
+ * The search service rest/v1 proxies `/elastic/ncentityevent/{orgId}/_search/` to (the search
+ * area's `searchService`): it answers the status and body of an ordinary `_search`.
+ */
 export interface SearchService {
-  search(index: string, body: unknown): unknown;
+  search(index: string, body: unknown): { status: number; json: unknown };
 }
 
 export interface AreaState {

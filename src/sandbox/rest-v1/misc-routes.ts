@@ -10,8 +10,8 @@ import { timestamp } from './format';
 import { requireObject } from './json';
 import { resource } from './resources';
 
-/** Index name the proxy hands to the search service (the documents carry `organizationId`). */
-export const NETWORK_EVENT_INDEX = 'ncentityevent';
+/** Each network group's events live in their own index (the search area's convention). */
+export const NETWORK_EVENT_INDEX_PREFIX = 'ncentityevent-';
 
 export function miscRoutes(state: AreaState): SandboxRoute[] {
   const network = resource('network');
@@ -72,13 +72,8 @@ export function miscRoutes(state: AreaState): SandboxRoute[] {
       const search = state.search();
       if (search === null) throw new HttpError(503, 'the search service is not available');
       const body = req.rawBody.trim() === '' ? {} : requireObject(req.json, 'search body');
-      // Scope the caller's query to the network group in the path.
-      const query = body['query'];
-      const scoped = {
-        ...body,
-        query: { bool: { filter: [{ term: { 'organizationId.keyword': orgId } }, ...(query === undefined ? [] : [query])] } },
-      };
-      return { status: 200, json: search.search(NETWORK_EVENT_INDEX, scoped) };
+      const result = search.search(`${NETWORK_EVENT_INDEX_PREFIX}${orgId}`, body);
+      return { status: result.status, json: result.json };
     }),
   ];
 }

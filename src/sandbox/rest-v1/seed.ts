@@ -56,6 +56,7 @@ const TEAM_NAMES = ['engineering', 'finance', 'sales', 'support', 'ops', 'contra
 export interface RestV1NetworkFacts {
   id: string;
   name: string;
+  organizationId: string;
   endpointIds: string[];
   serviceIds: string[];
   appWanIds: string[];
@@ -230,7 +231,7 @@ export function seedRestV1(store: Store, ctx: AreaContext, size: SeedSize): Rest
       appWans.push(appWan);
     }
     networks.push({
-      id: networkId, name,
+      id: networkId, name, organizationId: org.id,
       endpointIds: endpoints.map((x) => x.id), serviceIds: services.map((x) => x.id), appWanIds: appWans.map((x) => x.id),
       endpointGroupIds: groups.map((x) => x.id), gatewayClusterIds: [cluster.id],
     });
