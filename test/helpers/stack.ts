@@ -1,0 +1,173 @@
+/**
+ * Integration-test kit: the sandbox upstream and the gateway on real sockets (127.0.0.1, port 0),
+ * a `gql` caller, and assertions that print the query and the whole response when they fail.
+ *
+ *   const stack = await startStack({ seed: 'tiny' });
+ *   afterAll(() => stack.close());
+ *   const res = await stack.gql('{ networkGroups { totalCount } }');
+ *   expectNoErrors(res);
+ */
+import { loadConfig, type Config } from '../../src/config';
+import { startSandbox, type RunningSandbox, type SeedSize } from '../../src/sandbox';
+import { startGateway, type RunningGateway, type StartGatewayOptions } from '../../src/server';
+
+export interface StackOptions {
+  /** Sandbox data set. @default 'tiny' */
+  seed?: SeedSize;
+  /** Length of one asynchronous sandbox step in ms. @default 50 */
+  stepMs?: number;
+  /** Gateway options (sandbox is filled in). */
+  gatewayOptions?: Omit<StartGatewayOptions, 'sandbox'>;
+  /** Overrides of the gateway configuration (defaults: port 0, fast retries, short timeouts). */
+  config?: Partial<Config>;
+}
+
+export interface GqlResponseBody {
+  data?: Record<string, unknown> | null;
+  errors?: Array<{ message: string; path?: ReadonlyArray<string | number>; extensions?: Record<string, unknown> }>;
+}
+
+export interface GqlResult {
+  status: number;
+  body: GqlResponseBody;
+  /** What was sent, for failure messages. */
+  request: { query: string; variables?: Record<string, unknown> | undefined };
+}
+
+export interface GqlOptions {
+  /** Bearer token; `null` sends no Authorization header. @default the sandbox admin token */
+  token?: string | null;
+  /** Extra request headers. */
+  headers?: Record<string, string>;
+  operationName?: string;
+}
+
+export interface Stack {
+  /** `http://127.0.0.1:<port>/graphql` */
+  gatewayUrl: string;
+  /** `ws://127.0.0.1:<port>/graphql` */
+  wsUrl: string;
+  /** Origin of the gateway (for /healthz etc.). */
+  origin: string;
+  sandbox: RunningSandbox;
+  tokens: { admin: string; reader: string; nobody: string };
+  /** Every request log line the gateway wrote. */
+  logs: string[];
+  gql(query: string, variables?: Record<string, unknown>, options?: GqlOptions): Promise<GqlResult>;
+  close(): Promise<void>;
+}
+
+/** Gateway configuration for tests: fast retries so fault tests stay quick. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    ...loadConfig({}),
+    port: 0,
+    host: '127.0.0.1',
+    retryBaseDelayMs: 5,
+    retryMaxDelayMs: 20,
+    retryAfterMaxMs: 1000,
+    connectTimeoutMs: 2000,
+    headersTimeoutMs: 5000,
+    bodyTimeoutMs: 5000,
+    ...overrides,
+  };
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const sandbox = await startSandbox({ port: 0, seed: options.seed ?? 'tiny', stepMs: options.stepMs ?? 50 });
+  const logs: string[] = [];
+  let gateway: RunningGateway;
+  try {
+    gateway = await startGateway(testConfig({ upstreamBaseUrl: null, ...options.config }), {
+      log: (line) => logs.push(line),
+      ...options.gatewayOptions,
+      sandbox,
+    });
+  } catch (error) {
+    await sandbox.close();
+    throw error;
+  }
+  return {
+    gatewayUrl: gateway.url,
+    wsUrl: gateway.wsUrl,
+    origin: new URL(gateway.url).origin,
+    sandbox,
+    tokens: sandbox.tokens,
+    logs,
+    gql: (query, variables, gqlOptions = {}) => postGraphQL(gateway.url, query, variables, { token: sandbox.tokens.admin, ...gqlOptions }),
+    async close() {
+      await gateway.close();
+      await sandbox.close();
+    },
+  };
+}
+
+/** POST one GraphQL request as a JSON body. */
+export async function postGraphQL(url: string, query: string, variables: Record<string, unknown> | undefined, options: GqlOptions = {}): Promise<GqlResult> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...options.headers };
+  if (options.token) headers['authorization'] = `Bearer ${options.token}`;
+  const res = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ query, ...(variables ? { variables } : {}), ...(options.operationName ? { operationName: options.operationName } : {}) }),
+  });
+  const text = await res.text();
+  const body = toResponseBody(text);
+  if (!body) throw new Error(`gateway answered ${res.status} with a body that is not a GraphQL response:\n${text}\nquery:\n${query}`);
+  return { status: res.status, body, request: { query, variables } };
+}
+
+function toResponseBody(text: string): GqlResponseBody | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
+  const { data, errors } = parsed as { data?: unknown; errors?: unknown };
+  if (data !== undefined && data !== null && (typeof data !== 'object' || Array.isArray(data))) return null;
+  if (errors !== undefined && !Array.isArray(errors)) return null;
+  // Shape checked above: an object with an optional data object and an optional errors array.
+  return parsed as GqlResponseBody;
+}
+
+function describe(result: GqlResult): string {
+  const vars = result.request.variables ? `\nvariables: ${JSON.stringify(result.request.variables)}` : '';
+  return `query:\n${result.request.query.trim()}${vars}\nresponse (HTTP ${result.status}):\n${JSON.stringify(result.body, null, 2)}`;
+}
+
+/** Fails, printing query and response, unless the request succeeded without errors. Returns `data`. */
+export function expectNoErrors(result: GqlResult): Record<string, unknown> {
+  if (result.status !== 200 || (result.body.errors?.length ?? 0) > 0 || !result.body.data) {
+    throw new Error(`expected no errors\n${describe(result)}`);
+  }
+  return result.body.data;
+}
+
+/**
+ * Fails, printing query and response, unless an error with `code` sits at `path`
+ * (e.g. `['networkGroup', 'networks']`). Returns that error.
+ */
+export function expectErrorAt(result: GqlResult, path: ReadonlyArray<string | number>, code: string): NonNullable<GqlResponseBody['errors']>[number] {
+  const match = result.body.errors?.find((e) => JSON.stringify(e.path ?? []) === JSON.stringify(path) && e.extensions?.['code'] === code);
+  if (!match) throw new Error(`expected a ${code} error at ${JSON.stringify(path)}\n${describe(result)}`);
+  return match;
+}
+
+/** Fails, printing query and response, unless some error carries `code`. Returns the first. */
+export function expectErrorCode(result: GqlResult, code: string): NonNullable<GqlResponseBody['errors']>[number] {
+  const match = result.body.errors?.find((e) => e.extensions?.['code'] === code);
+  if (!match) throw new Error(`expected an error with code ${code}\n${describe(result)}`);
+  return match;
+}
+
+/** Read a value at a path of `data` (e.g. `['networkGroups', 'nodes', 0, 'name']`), printing the response when absent. */
+export function dataAt(result: GqlResult, path: ReadonlyArray<string | number>): unknown {
+  let value: unknown = result.body.data;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null) throw new Error(`no data at ${JSON.stringify(path)}\n${describe(result)}`);
+    value = (value as Record<string | number, unknown>)[key];
+  }
+  return value;
+}

@@ -1,0 +1,121 @@
+/** GraphQL over HTTP as the spec and Apollo's CSRF prevention define it, plus health and metrics. */
+import { expectNoErrors, startStack, type Stack } from '../helpers/stack';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.close());
+
+const INFO = '{ gatewayInfo { version sandbox batching searchConfigured } }';
+
+describe('POST /graphql', () => {
+  it('answers application/graphql-response+json when the client accepts it', async () => {
+    const res = await fetch(stack.gatewayUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+      body: JSON.stringify({ query: INFO }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/graphql-response\+json/);
+    expect(await res.json()).toEqual({ data: { gatewayInfo: { version: expect.any(String), sandbox: true, batching: true, searchConfigured: true } } });
+  });
+
+  it('answers application/json to clients that only accept JSON', async () => {
+    const res = await fetch(stack.gatewayUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ query: INFO }),
+    });
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  });
+
+  it('uses the gql helper end to end', async () => {
+    const data = expectNoErrors(await stack.gql(INFO));
+    expect(data['gatewayInfo']).toMatchObject({ sandbox: true });
+  });
+
+  it('refuses a text/plain POST (CSRF prevention) before executing', async () => {
+    const res = await fetch(stack.gatewayUrl, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ query: INFO }) });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toMatch(/CSRF|preflight/i);
+  });
+
+  it('answers 400 to a body that is not JSON and to a syntax error', async () => {
+    const bad = await fetch(stack.gatewayUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
+    expect(bad.status).toBe(400);
+    const syntax = await fetch(stack.gatewayUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+      body: JSON.stringify({ query: '{ gatewayInfo { ' }),
+    });
+    expect(syntax.status).toBe(400);
+    expect(await syntax.json()).toMatchObject({ errors: [{ extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] });
+  });
+
+  it('refuses bodies over 1 MiB with 413', async () => {
+    const res = await fetch(stack.gatewayUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `{ gatewayInfo { version } } # ${'x'.repeat(1024 * 1024)}` }),
+    });
+    expect(res.status).toBe(413);
+  });
+});
+
+describe('GET /graphql', () => {
+  const url = (query: string): string => `${stack.gatewayUrl}?query=${encodeURIComponent(query)}`;
+
+  it('runs a query with a preflight-requiring header', async () => {
+    const res = await fetch(url(INFO), { headers: { 'apollo-require-preflight': 'true', accept: 'application/json' } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ data: { gatewayInfo: { sandbox: true } } });
+  });
+
+  it('refuses a GET without a preflight-requiring header (CSRF prevention)', async () => {
+    const res = await fetch(url(INFO), { headers: { accept: 'application/json' } });
+    expect(res.status).toBe(400);
+  });
+
+  it('refuses a mutation over GET with 405', async () => {
+    const res = await fetch(url('mutation { checkUpstreams { service } }'), { headers: { 'apollo-require-preflight': 'true', accept: 'application/json' } });
+    expect(res.status).toBe(405);
+  });
+});
+
+describe('health and metrics', () => {
+  it('GET /healthz answers 200', async () => {
+    const res = await fetch(`${stack.origin}/healthz`);
+    expect(res.status).toBe(200);
+  });
+
+  it('GET /readyz answers 200 with each upstream reachable', async () => {
+    const res = await fetch(`${stack.origin}/readyz`);
+    expect(res.status).toBe(200);
+    const body: unknown = await res.json();
+    expect(body).toMatchObject({ status: 'ready' });
+    expect(JSON.stringify(body)).toContain('"rest-v1"');
+  });
+
+  it('GET /metrics exposes upstream and request histograms', async () => {
+    await stack.gql('mutation { checkUpstreams { service reachable } }');
+    const res = await fetch(`${stack.origin}/metrics`);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toContain('netgraph_graphql_request_duration_seconds_count');
+    expect(text).not.toContain(stack.tokens.admin);
+  });
+
+  it('unknown paths answer 404', async () => {
+    expect((await fetch(`${stack.origin}/nope`)).status).toBe(404);
+  });
+});
+
+describe('checkUpstreams', () => {
+  it('reports every upstream reachable against the sandbox', async () => {
+    const data = expectNoErrors(await stack.gql('mutation { checkUpstreams { service reachable status latencyMs } }'));
+    const checks = data['checkUpstreams'] as Array<{ service: string; reachable: boolean }>;
+    expect(checks.map((c) => c.service).sort()).toEqual(['auth-v1', 'core-v2', 'identity-v1', 'rest-v1', 'search']);
+    expect(checks.every((c) => c.reachable)).toBe(true);
+  });
+});
