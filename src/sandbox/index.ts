@@ -18,6 +18,7 @@ import { createRequestListener } from './core/server';
 import { TokenService } from './core/tokens';
 import type { AreaContext, SandboxArea, SeedSize } from './core/types';
 import { createRestV1Area, type RestV1Facts } from './rest-v1';
+import { createSearchArea } from './search';
 
 export type { SandboxControl, SandboxFacts } from './core/control';
 export type { FaultRule } from './core/faults';
@@ -71,7 +72,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const auth = createAuthArea(ctx, tokens);
   authz.bind(auth.authz);
   const rest = createRestV1Area(ctx);
-  const areas: SandboxArea[] = [auth, rest];
+  const search = createSearchArea(ctx);
+  rest.bindSearch(search.searchService);
+  // Network events are made from the networks rest/v1 seeded.
+  search.bindNetworkFacts(() => rest.facts());
+  // rest/v1 seeds before search so the search area sees the current networks.
+  const areas: SandboxArea[] = [auth, rest, search];
 
   let seed: SeedSize = options.seed ?? 'demo';
   const reseed = (size: SeedSize): void => {

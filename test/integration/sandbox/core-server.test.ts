@@ -51,12 +51,27 @@ describe('sandbox core: routing, auth, errors', () => {
     expect((await call(sandbox, 'GET', '/rest/v1/networks')).status).toBe(200);
   });
 
-  it('answers 401 with a Basic challenge on search routes without credentials', async () => {
-    const res = await fetch(`${sandbox.searchUrl}/zfw.events*/_search`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
-    // The search area may not be wired in every build; when it is, basic auth guards it.
-    if (res.status !== 404) {
-      expect(res.status).toBe(401);
-      expect(res.headers.get('www-authenticate')).toMatch(/^Basic/);
-    }
+  it('guards search routes with basic credentials (401 + WWW-Authenticate: Basic) and accepts the right ones', async () => {
+    const url = `${sandbox.searchUrl}/zfw.events*/_search`;
+    const json = { 'Content-Type': 'application/json' };
+    const none = await fetch(url, { method: 'POST', body: '{}', headers: json });
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toMatch(/^Basic/);
+    const wrong = await fetch(url, { method: 'POST', body: '{}', headers: { ...json, Authorization: `Basic ${Buffer.from('sandbox:nope').toString('base64')}` } });
+    expect(wrong.status).toBe(401);
+    const { username, password } = sandbox.searchCredentials;
+    const right = await fetch(url, { method: 'POST', body: '{"size":1}', headers: { ...json, Authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` } });
+    expect(right.status).toBe(200);
+  });
+
+  it('proxies network-event searches for a network group (rest/v1 /elastic/ncentityevent/{orgId}/_search/)', async () => {
+    const org = sandbox.restFacts().organizationIds[0] ?? '';
+    const r = await call(sandbox, 'POST', `/rest/v1/elastic/ncentityevent/${org}/_search/`, { body: { size: 3, query: { match_all: {} } } });
+    expect(r.status).toBe(200);
+    const hits = at(r.json, 'hits', 'hits') as Array<{ _source: Record<string, unknown> }>;
+    expect(hits.length).toBeGreaterThan(0);
+    expect(hits.every((h) => h._source['organizationId'] === org)).toBe(true);
+    expect((await call(sandbox, 'POST', `/rest/v1/elastic/ncentityevent/nope/_search/`, { body: {} })).status).toBe(404);
+    expect((await call(sandbox, 'POST', `/rest/v1/elastic/ncentityevent/${org}/_search/`, { body: {}, token: sandbox.tokens.nobody })).status).toBe(403);
   });
 });
