@@ -50,8 +50,18 @@ export function createAuthLoaders(http: HttpClient, options: LoaderOptions): Aut
   /** Filter keys of the lists this request has asked for (feeds the plan rule). */
   const requested = new Set<string>();
 
-  function byId<T>(res: AuthResource<T>): DataLoader<string, T> {
-    return new DataLoader<string, T>((ids) => settle(ids.map((id) => client.get(res, id))), mode);
+  function byId<T>(res: AuthResource<T>, onLoad: (item: T) => void = () => undefined): DataLoader<string, T> {
+    return new DataLoader<string, T>(
+      (ids) =>
+        settle(
+          ids.map(async (id) => {
+            const item = await client.get(res, id);
+            onLoad(item);
+            return item;
+          }),
+        ),
+      mode,
+    );
   }
 
   function list<T>(res: AuthResource<T>, prime: (item: T) => void): DataLoader<ListFilter, T[], string> {
@@ -75,16 +85,17 @@ export function createAuthLoaders(http: HttpClient, options: LoaderOptions): Aut
   }
 
   const R = AUTH_RESOURCES;
-  const domain = byId(R.domain);
+  // A domain fetched by code is primed under its id too, and the other way round.
+  const domain: DataLoader<string, DomainRecord> = byId(R.domain, (d) => primeDomain(d));
   const resourceType = byId(R.resourceType);
   const resourceAction = byId(R.resourceAction);
   const superUser = byId(R.superUser);
   const publicGrant = byId(R.publicGrant);
 
-  const primeDomain = (d: DomainRecord): void => {
+  function primeDomain(d: DomainRecord): void {
     domain.prime(d.id, d);
     if (d.code !== null) domain.prime(d.code, d);
-  };
+  }
   const domains = list(R.domain, primeDomain);
   const resourceTypes = list(R.resourceType, (t) => resourceType.prime(t.id, t));
   const resourceActions = list(R.resourceAction, (a) => resourceAction.prime(a.id, a));

@@ -97,4 +97,12 @@ describe('auth loaders: the domain type tree', () => {
     expect(byId).toBe(byCode);
     expect(http.calls).toHaveLength(1);
   });
+
+  it('primes a domain fetched by code under its id', async () => {
+    const http = new FakeAuthHttp({ 'GET /domains/demo': () => ({ id: 'd1', code: 'demo' }) });
+    const loaders = createAuthLoaders(http, { batching: true });
+    const byCode = await loaders.domain.load('demo');
+    expect(await loaders.domain.load('d1')).toBe(byCode);
+    expect(http.calls).toHaveLength(1);
+  });
 });

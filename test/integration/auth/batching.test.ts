@@ -1,0 +1,47 @@
+/** Upstream call counts of the domain type tree: the same few calls whatever the number of types. */
+import { at, expectResult, startAuthStack, type AuthStack } from './auth-stack';
+
+const TREE = `query($d: String!) { domain(idOrCode: $d) { code resourceTypes { totalCount nodes {
+  code domain { code } parent { code }
+  children { code children { code actions { code } } }
+  actions { code resourceType { code } } } } } }`;
+
+describe.each([true, false])('domain tree, batching %s', (batching) => {
+  let stack: AuthStack;
+  beforeAll(async () => {
+    stack = await startAuthStack({ batching });
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  async function tree(domain: string) {
+    stack.resetCalls();
+    const result = await stack.gql(TREE, { d: domain });
+    expectResult(TREE, result, (r) => expect(r.errors).toBeUndefined());
+    return { result, calls: stack.calls() };
+  }
+
+  it(batching ? 'costs exactly 3 calls for a domain with 7 types and one with 21' : 'costs more calls as the domain grows', async () => {
+    const small = await tree('auth');
+    const big = await tree('network');
+    expect(at(small.result.data, 'domain', 'resourceTypes', 'totalCount')).toBe(7);
+    expect(at(big.result.data, 'domain', 'resourceTypes', 'totalCount')).toBe(21);
+    if (batching) {
+      const expected = { 'GET /auth/v1/domains/{idOrCode}': 1, 'GET /auth/v1/resource-types': 1, 'GET /auth/v1/resource-actions': 1 };
+      expect(small.calls).toEqual({ total: 3, byRoute: expected });
+      expect(big.calls).toEqual({ total: 3, byRoute: expected });
+    } else {
+      expect(big.calls.total).toBeGreaterThan(small.calls.total);
+      expect(big.calls.total).toBeGreaterThan(21);
+    }
+  });
+
+  it('answers the same tree either way', async () => {
+    const { result } = await tree('network');
+    const network = (at(result.data, 'domain', 'resourceTypes', 'nodes') as unknown[] | undefined) ?? [];
+    const group = network.find((t) => at(t, 'code') === 'network-group');
+    expect(group).toMatchObject({ parent: null, domain: { code: 'network' }, actions: [{ code: 'read', resourceType: { code: 'network-group' } }, { code: 'write', resourceType: { code: 'network-group' } }] });
+    expect(at(group, 'children', 0, 'children', 0)).toEqual({ code: 'endpoint', actions: [{ code: 'read' }, { code: 'write' }] });
+  });
+});

@@ -1,0 +1,70 @@
+/** What admin, reader, a token without grants and no token at all see of auth/v1. */
+import { NOBODY_IDENTITY_ID } from '../../../src/sandbox';
+import { at, errorCodeAt, expectResult, startAuthStack, type AuthStack } from './auth-stack';
+
+let stack: AuthStack;
+beforeAll(async () => {
+  stack = await startAuthStack();
+});
+afterAll(async () => {
+  await stack.close();
+});
+
+const MIXED = `{
+  domains { totalCount nodes { code } }
+  resourceActions(code: "masquerade") { totalCount }
+  grants { totalCount }
+  superUsers { totalCount }
+  publicGrants { totalCount }
+}`;
+
+describe('reader and admin see different things', () => {
+  it('admin reads everything', async () => {
+    const result = await stack.gql(MIXED, undefined, 'admin');
+    expectResult(MIXED, result, (r) => {
+      expect(r.errors).toBeUndefined();
+      expect(at(r.data, 'superUsers', 'totalCount')).toBe(2);
+      expect(at(r.data, 'publicGrants', 'totalCount')).toBe(2);
+    });
+  });
+
+  it('reader: FORBIDDEN on super users and public grants, the rest of the same query intact', async () => {
+    const result = await stack.gql(MIXED, undefined, 'reader');
+    expectResult(MIXED, result, (r) => {
+      expect(errorCodeAt(r, 'superUsers')).toBe('FORBIDDEN');
+      expect(errorCodeAt(r, 'publicGrants')).toBe('FORBIDDEN');
+      expect(r.errors).toHaveLength(2);
+      expect(r.errors?.[0]?.extensions?.['upstream']).toMatchObject({ service: 'auth-v1', method: 'GET', status: 403 });
+      expect(at(r.data, 'superUsers')).toBeNull();
+      expect(at(r.data, 'publicGrants')).toBeNull();
+      expect(at(r.data, 'domains', 'nodes')).toEqual([{ code: 'auth' }, { code: 'network' }]);
+      expect(at(r.data, 'resourceActions', 'totalCount')).toBe(1);
+      expect(at(r.data, 'grants', 'totalCount')).toBe(9);
+    });
+  });
+
+  it('reader: a nested link it may not read fails alone', async () => {
+    const source = '{ grants(grantType: SuperUser) { nodes { grantType grantId } } su: superUser(id: "x") { id } }';
+    const result = await stack.gql(source, undefined, 'reader');
+    expectResult(source, result, (r) => {
+      expect(errorCodeAt(r, 'su')).toBe('FORBIDDEN');
+      expect(at(r.data, 'grants', 'nodes', 0, 'grantType')).toBe('SuperUser');
+    });
+  });
+
+  it('a token without grants: FORBIDDEN everywhere except grants, which need no permission', async () => {
+    const result = await stack.gql(MIXED, undefined, 'nobody');
+    expectResult(MIXED, result, (r) => {
+      for (const field of ['domains', 'resourceActions', 'superUsers', 'publicGrants']) expect(errorCodeAt(r, field)).toBe('FORBIDDEN');
+      expect(at(r.data, 'grants', 'totalCount')).toBe(9);
+    });
+    const mine = `{ grants(identityId: "${NOBODY_IDENTITY_ID}") { totalCount } }`;
+    expect(at((await stack.gql(mine, undefined, 'nobody')).data, 'grants', 'totalCount')).toBe(0);
+  });
+
+  it('no token: UNAUTHENTICATED', async () => {
+    const source = '{ domains { totalCount } }';
+    const result = await stack.gql(source, undefined, null);
+    expectResult(source, result, (r) => expect(errorCodeAt(r, 'domains')).toBe('UNAUTHENTICATED'));
+  });
+});
