@@ -49,9 +49,9 @@ export type AppWan = {
   /** When the AppWAN was created. */
   createdAt?: Maybe<Scalars['DateTime']['output']>;
   /** Endpoint groups authorized by the AppWAN. */
-  endpointGroups: EndpointGroupConnection;
+  endpointGroups?: Maybe<EndpointGroupConnection>;
   /** Endpoints authorized by the AppWAN. */
-  endpoints: EndpointConnection;
+  endpoints?: Maybe<EndpointConnection>;
   /** Identifier (UUID format). */
   id: Scalars['ID']['output'];
   /** Name of the AppWAN. */
@@ -63,7 +63,7 @@ export type AppWan = {
   /** Identity id of the owner. */
   ownerIdentityId?: Maybe<Scalars['String']['output']>;
   /** Services the AppWAN's endpoints may reach. */
-  services: ServiceConnection;
+  services?: Maybe<ServiceConnection>;
   /** Life-cycle status code (100 when empty, 600 after members change); see `statusName`. */
   status?: Maybe<Scalars['Int']['output']>;
   /** Name of `status` (NEW, PROVISIONED, UPDATING, …); null for a code not on record. */
@@ -217,7 +217,7 @@ export type CloudSubscription = {
   /** When the subscription was last changed. */
   updatedAt?: Maybe<Scalars['DateTime']['output']>;
   /** Virtual WAN sites created with this subscription. */
-  virtualWanSites: VirtualWanSiteConnection;
+  virtualWanSites?: Maybe<VirtualWanSiteConnection>;
 };
 
 
@@ -474,7 +474,7 @@ export type Endpoint = {
    * AppWANs that authorize this endpoint. For many endpoints of one network, answered from the
    * network's AppWAN member lists (calls do not grow with the number of endpoints).
    */
-  appWans: AppWanConnection;
+  appWans?: Maybe<AppWanConnection>;
   /** Client multi-factor authentication; value seen: `NO`. */
   clientMfaEnable?: Maybe<Scalars['String']['output']>;
   /** Client software type; null until known. */
@@ -496,7 +496,7 @@ export type Endpoint = {
   /** Id of the data center. */
   dataCenterId?: Maybe<Scalars['String']['output']>;
   /** Endpoint groups the endpoint belongs to. */
-  endpointGroups: EndpointGroupConnection;
+  endpointGroups?: Maybe<EndpointGroupConnection>;
   /** Endpoint protection role; null when none. */
   endpointProtectionRole?: Maybe<Scalars['String']['output']>;
   /**
@@ -537,7 +537,7 @@ export type Endpoint = {
    */
   registrationToken?: Maybe<Scalars['String']['output']>;
   /** Services associated with this endpoint (`/endpoints/{id}/services`). */
-  services: ServiceConnection;
+  services?: Maybe<ServiceConnection>;
   /** Identity of the current session; null when none. */
   sessionIdentityId?: Maybe<Scalars['String']['output']>;
   /** Session status code when the upstream sends one; see `sessionStatusName`. */
@@ -671,7 +671,7 @@ export type GatewayCluster = {
   /** When it was created. */
   createdAt?: Maybe<Scalars['DateTime']['output']>;
   /** Member gateway endpoints of the cluster. */
-  endpoints: EndpointConnection;
+  endpoints?: Maybe<EndpointConnection>;
   /** Identifier (UUID format). */
   id: Scalars['ID']['output'];
   /** Name, when the upstream sends one. */
@@ -683,7 +683,7 @@ export type GatewayCluster = {
   /** Identity id of the owner, when the upstream sends one. */
   ownerIdentityId?: Maybe<Scalars['String']['output']>;
   /** Services the cluster terminates. */
-  services: ServiceConnection;
+  services?: Maybe<ServiceConnection>;
   /** Life-cycle status code, when the upstream sends one; see `statusName`. */
   status?: Maybe<Scalars['Int']['output']>;
   /** Name of `status` (NEW, PROVISIONING, PROVISIONED, …); null for a code not on record. */
@@ -1029,15 +1029,15 @@ export type Network = {
   /** One AppWAN modification process by business key; null with NOT_FOUND when unknown. */
   appWanProcess?: Maybe<NetworkProcess>;
   /** Business keys and steps of the network's AppWAN modifications (`/networks/{id}/appWan-processes`). */
-  appWanProcesses: NetworkProcessConnection;
+  appWanProcesses?: Maybe<NetworkProcessConnection>;
   /** AppWANs of the network. Sortable by: id, name, status, createdAt, updatedAt. */
-  appWans: AppWanConnection;
+  appWans?: Maybe<AppWanConnection>;
   /** The network as code: the YAML blueprint, exactly as the upstream sends it. */
   blueprint?: Maybe<Scalars['String']['output']>;
   /** Name of the network's certificate authority. */
   caName?: Maybe<Scalars['String']['output']>;
   /** Certificate authorities of the network. */
-  certificateAuthorities: CertificateAuthorityConnection;
+  certificateAuthorities?: Maybe<CertificateAuthorityConnection>;
   /** One certificate authority of the network; null with NOT_FOUND when none. */
   certificateAuthority?: Maybe<CertificateAuthority>;
   /** When the network was created. */
@@ -1045,13 +1045,13 @@ export type Network = {
   /** One endpoint group of the network; null with NOT_FOUND when none. */
   endpointGroup?: Maybe<EndpointGroup>;
   /** Endpoint groups of the network. */
-  endpointGroups: EndpointGroupConnection;
+  endpointGroups?: Maybe<EndpointGroupConnection>;
   /** Endpoints of the network. Sortable by: id, name, endpointType, status, currentState, createdAt, updatedAt. */
-  endpoints: EndpointConnection;
+  endpoints?: Maybe<EndpointConnection>;
   /** One gateway cluster of the network; null with NOT_FOUND when none. */
   gatewayCluster?: Maybe<GatewayCluster>;
   /** High-availability gateway clusters of the network. */
-  gatewayClusters: GatewayClusterConnection;
+  gatewayClusters?: Maybe<GatewayClusterConnection>;
   /** Identifier (UUID format). */
   id: Scalars['ID']['output'];
   /** Multi-factor authentication client id; null when not set. */
@@ -1065,7 +1065,7 @@ export type Network = {
   /** Id of the sizing template (network configuration metadata). */
   networkConfigMetadataId?: Maybe<Scalars['String']['output']>;
   /** Hosts of the network's dedicated controller (administrators only on most platforms). */
-  networkControllerHosts: NetworkControllerHostConnection;
+  networkControllerHosts?: Maybe<NetworkControllerHostConnection>;
   /** The owning network group. */
   networkGroup?: Maybe<NetworkGroup>;
   /** Office-suite breakout category; value seen: `NONE`. */
@@ -1083,9 +1083,9 @@ export type Network = {
   /** One service group of the network; null with NOT_FOUND when none. */
   serviceGroup?: Maybe<ServiceGroup>;
   /** Service groups of the network. */
-  serviceGroups: ServiceGroupConnection;
+  serviceGroups?: Maybe<ServiceGroupConnection>;
   /** Services of the network. Sortable by: id, name, serviceClass, status, createdAt, updatedAt. */
-  services: ServiceConnection;
+  services?: Maybe<ServiceConnection>;
   /** Life-cycle status code (e.g. 200 while provisioning, 300 when provisioned); see `statusName`. */
   status?: Maybe<Scalars['Int']['output']>;
   /**
@@ -1096,7 +1096,7 @@ export type Network = {
   /** One transfer node pool of the network; null with NOT_FOUND when none. */
   transferNodePool?: Maybe<TransferNodePool>;
   /** Transfer node pools of the network. */
-  transferNodePools: TransferNodePoolConnection;
+  transferNodePools?: Maybe<TransferNodePoolConnection>;
   /** When the network was last changed. */
   updatedAt?: Maybe<Scalars['DateTime']['output']>;
 };
@@ -1354,7 +1354,7 @@ export type NetworkGroup = {
   /** Default virtual WAN of cloud provider `cloudb`; null when none. */
   defaultCloudbVirtualWanId?: Maybe<Scalars['String']['output']>;
   /** Endpoints of every network in this group (`/networkgroups/{id}/endpoints`). */
-  endpoints: EndpointConnection;
+  endpoints?: Maybe<EndpointConnection>;
   /** Identifier (UUID format). */
   id: Scalars['ID']['output'];
   /** True when members must use multi-factor authentication. */
@@ -1362,13 +1362,13 @@ export type NetworkGroup = {
   /** Display name. */
   name?: Maybe<Scalars['String']['output']>;
   /** Networks of this group (the group's `networks` relation). Sortable by: id, name, status, createdAt, updatedAt. */
-  networks: NetworkConnection;
+  networks?: Maybe<NetworkConnection>;
   /** Short name of the group. */
   organizationShortName?: Maybe<Scalars['String']['output']>;
   /** Identity id of the owner. */
   ownerIdentityId?: Maybe<Scalars['String']['output']>;
   /** Services of every network in this group (`/networkgroups/{id}/services`). */
-  services: ServiceConnection;
+  services?: Maybe<ServiceConnection>;
   /** True for the overlay-enabled product family. */
   svcEnabled?: Maybe<Scalars['Boolean']['output']>;
   /** When the group was last changed. */
@@ -1630,11 +1630,11 @@ export type Query = {
   /** One stored `cloudb` subscription; null with NOT_FOUND when none. */
   cloudSubscription?: Maybe<CloudSubscription>;
   /** Stored `cloudb` subscriptions (administrators only on most platforms). */
-  cloudSubscriptions: CloudSubscriptionConnection;
+  cloudSubscriptions?: Maybe<CloudSubscriptionConnection>;
   /** One data center; null with NOT_FOUND when none. */
   dataCenter?: Maybe<DataCenter>;
   /** Data centers, optionally only those with a location code. */
-  dataCenters: DataCenterConnection;
+  dataCenters?: Maybe<DataCenterConnection>;
   /** One domain by its id or its code (the same record either way); null with NOT_FOUND when none. */
   domain?: Maybe<Domain>;
   /** All domains (needs `read` on `domain`). */
@@ -1646,13 +1646,13 @@ export type Query = {
   /** One geographic region; null with NOT_FOUND when none. */
   geoRegion?: Maybe<GeoRegion>;
   /** Geographic regions. */
-  geoRegions: GeoRegionConnection;
+  geoRegions?: Maybe<GeoRegionConnection>;
   /** Grants, optionally filtered (no permission needed). */
   grants?: Maybe<GrantConnection>;
   /** One host; null with NOT_FOUND when none. */
   host?: Maybe<Host>;
   /** Hosts of the platform (administrators only on most platforms). */
-  hosts: HostConnection;
+  hosts?: Maybe<HostConnection>;
   /** The caller's organization (identity/v1). */
   myOrganization?: Maybe<Organization>;
   /** One network; null with NOT_FOUND when none. */
@@ -1660,19 +1660,19 @@ export type Query = {
   /** One network configuration template; null with NOT_FOUND when none. */
   networkConfigMetadata?: Maybe<NetworkConfigMetadata>;
   /** Network configuration templates. */
-  networkConfigMetadatas: NetworkConfigMetadataConnection;
+  networkConfigMetadatas?: Maybe<NetworkConfigMetadataConnection>;
   /** One network group; null with NOT_FOUND when none. */
   networkGroup?: Maybe<NetworkGroup>;
   /** The network group of a billing account; null with NOT_FOUND when none. */
   networkGroupByBillingAccount?: Maybe<NetworkGroup>;
   /** Network groups the caller can see (`/network-groups/`). */
-  networkGroups: NetworkGroupConnection;
+  networkGroups?: Maybe<NetworkGroupConnection>;
   /** One network process by business key; null with NOT_FOUND when unknown. */
   networkProcess?: Maybe<NetworkProcess>;
   /** Running network processes (`/network-processes`). */
-  networkProcesses: NetworkProcessConnection;
+  networkProcesses?: Maybe<NetworkProcessConnection>;
   /** Networks of the caller's network group. Sortable by: id, name, status, createdAt, updatedAt. */
-  networks: NetworkConnection;
+  networks?: Maybe<NetworkConnection>;
   /** One public grant by id (needs `read` on `public-grant`). */
   publicGrant?: Maybe<PublicGrant>;
   /** Public grants, optionally filtered (needs `read` on `public-grant`). */
@@ -1694,7 +1694,7 @@ export type Query = {
   /** Status of one asynchronous change by business key; null with NOT_FOUND when unknown. */
   workflow?: Maybe<Workflow>;
   /** Statuses of asynchronous changes (`/workflow-status`). */
-  workflows: WorkflowConnection;
+  workflows?: Maybe<WorkflowConnection>;
 };
 
 
@@ -2029,7 +2029,7 @@ export type ResourceTypeEdge = {
 export type Service = {
   __typename?: 'Service';
   /** AppWANs containing the service (batched per network like `Endpoint.appWans`). */
-  appWans: AppWanConnection;
+  appWans?: Maybe<AppWanConnection>;
   /** Where flow data is collected; `BOTH` in the guide. */
   collectionLocation?: Maybe<Scalars['String']['output']>;
   /** When the service was created. */
@@ -2863,14 +2863,14 @@ export type ResolversParentTypes = ResolversObject<{
 export type AppWanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['AppWan'] = ResolversParentTypes['AppWan']> = ResolversObject<{
   blueprint?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   createdAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
-  endpointGroups?: Resolver<ResolversTypes['EndpointGroupConnection'], ParentType, ContextType, RequireFields<AppWanEndpointGroupsArgs, 'first'>>;
-  endpoints?: Resolver<ResolversTypes['EndpointConnection'], ParentType, ContextType, RequireFields<AppWanEndpointsArgs, 'first'>>;
+  endpointGroups?: Resolver<Maybe<ResolversTypes['EndpointGroupConnection']>, ParentType, ContextType, RequireFields<AppWanEndpointGroupsArgs, 'first'>>;
+  endpoints?: Resolver<Maybe<ResolversTypes['EndpointConnection']>, ParentType, ContextType, RequireFields<AppWanEndpointsArgs, 'first'>>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   network?: Resolver<Maybe<ResolversTypes['Network']>, ParentType, ContextType>;
   networkId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   ownerIdentityId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  services?: Resolver<ResolversTypes['ServiceConnection'], ParentType, ContextType, RequireFields<AppWanServicesArgs, 'first'>>;
+  services?: Resolver<Maybe<ResolversTypes['ServiceConnection']>, ParentType, ContextType, RequireFields<AppWanServicesArgs, 'first'>>;
   status?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   statusName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
@@ -2939,7 +2939,7 @@ export type CloudSubscriptionResolvers<ContextType = GatewayContext, ParentType 
   subscriptionId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   tenantId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
-  virtualWanSites?: Resolver<ResolversTypes['VirtualWanSiteConnection'], ParentType, ContextType, RequireFields<CloudSubscriptionVirtualWanSitesArgs, 'first'>>;
+  virtualWanSites?: Resolver<Maybe<ResolversTypes['VirtualWanSiteConnection']>, ParentType, ContextType, RequireFields<CloudSubscriptionVirtualWanSitesArgs, 'first'>>;
 }>;
 
 export type CloudSubscriptionConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CloudSubscriptionConnection'] = ResolversParentTypes['CloudSubscriptionConnection']> = ResolversObject<{
@@ -3046,7 +3046,7 @@ export type DomainEdgeResolvers<ContextType = GatewayContext, ParentType extends
 }>;
 
 export type EndpointResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Endpoint'] = ResolversParentTypes['Endpoint']> = ResolversObject<{
-  appWans?: Resolver<ResolversTypes['AppWanConnection'], ParentType, ContextType, RequireFields<EndpointAppWansArgs, 'first'>>;
+  appWans?: Resolver<Maybe<ResolversTypes['AppWanConnection']>, ParentType, ContextType, RequireFields<EndpointAppWansArgs, 'first'>>;
   clientMfaEnable?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   clientType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   clientVersion?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -3057,7 +3057,7 @@ export type EndpointResolvers<ContextType = GatewayContext, ParentType extends R
   currentStateName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   dataCenter?: Resolver<Maybe<ResolversTypes['DataCenter']>, ParentType, ContextType>;
   dataCenterId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  endpointGroups?: Resolver<ResolversTypes['EndpointGroupConnection'], ParentType, ContextType, RequireFields<EndpointEndpointGroupsArgs, 'first'>>;
+  endpointGroups?: Resolver<Maybe<ResolversTypes['EndpointGroupConnection']>, ParentType, ContextType, RequireFields<EndpointEndpointGroupsArgs, 'first'>>;
   endpointProtectionRole?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   endpointType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   gatewayCluster?: Resolver<Maybe<ResolversTypes['GatewayCluster']>, ParentType, ContextType>;
@@ -3074,7 +3074,7 @@ export type EndpointResolvers<ContextType = GatewayContext, ParentType extends R
   registrationAttemptsLeft?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   registrationKey?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   registrationToken?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  services?: Resolver<ResolversTypes['ServiceConnection'], ParentType, ContextType, RequireFields<EndpointServicesArgs, 'first'>>;
+  services?: Resolver<Maybe<ResolversTypes['ServiceConnection']>, ParentType, ContextType, RequireFields<EndpointServicesArgs, 'first'>>;
   sessionIdentityId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   sessionStatus?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   sessionStatusName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -3126,13 +3126,13 @@ export type EndpointGroupEdgeResolvers<ContextType = GatewayContext, ParentType 
 export type GatewayClusterResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GatewayCluster'] = ResolversParentTypes['GatewayCluster']> = ResolversObject<{
   attributes?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
   createdAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
-  endpoints?: Resolver<ResolversTypes['EndpointConnection'], ParentType, ContextType, RequireFields<GatewayClusterEndpointsArgs, 'first'>>;
+  endpoints?: Resolver<Maybe<ResolversTypes['EndpointConnection']>, ParentType, ContextType, RequireFields<GatewayClusterEndpointsArgs, 'first'>>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   network?: Resolver<Maybe<ResolversTypes['Network']>, ParentType, ContextType>;
   networkId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   ownerIdentityId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  services?: Resolver<ResolversTypes['ServiceConnection'], ParentType, ContextType, RequireFields<GatewayClusterServicesArgs, 'first'>>;
+  services?: Resolver<Maybe<ResolversTypes['ServiceConnection']>, ParentType, ContextType, RequireFields<GatewayClusterServicesArgs, 'first'>>;
   status?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   statusName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
@@ -3265,25 +3265,25 @@ export type MutationResolvers<ContextType = GatewayContext, ParentType extends R
 
 export type NetworkResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Network'] = ResolversParentTypes['Network']> = ResolversObject<{
   appWanProcess?: Resolver<Maybe<ResolversTypes['NetworkProcess']>, ParentType, ContextType, RequireFields<NetworkAppWanProcessArgs, 'businessKey'>>;
-  appWanProcesses?: Resolver<ResolversTypes['NetworkProcessConnection'], ParentType, ContextType, RequireFields<NetworkAppWanProcessesArgs, 'first'>>;
-  appWans?: Resolver<ResolversTypes['AppWanConnection'], ParentType, ContextType, RequireFields<NetworkAppWansArgs, 'first'>>;
+  appWanProcesses?: Resolver<Maybe<ResolversTypes['NetworkProcessConnection']>, ParentType, ContextType, RequireFields<NetworkAppWanProcessesArgs, 'first'>>;
+  appWans?: Resolver<Maybe<ResolversTypes['AppWanConnection']>, ParentType, ContextType, RequireFields<NetworkAppWansArgs, 'first'>>;
   blueprint?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   caName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  certificateAuthorities?: Resolver<ResolversTypes['CertificateAuthorityConnection'], ParentType, ContextType, RequireFields<NetworkCertificateAuthoritiesArgs, 'first'>>;
+  certificateAuthorities?: Resolver<Maybe<ResolversTypes['CertificateAuthorityConnection']>, ParentType, ContextType, RequireFields<NetworkCertificateAuthoritiesArgs, 'first'>>;
   certificateAuthority?: Resolver<Maybe<ResolversTypes['CertificateAuthority']>, ParentType, ContextType, RequireFields<NetworkCertificateAuthorityArgs, 'id'>>;
   createdAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   endpointGroup?: Resolver<Maybe<ResolversTypes['EndpointGroup']>, ParentType, ContextType, RequireFields<NetworkEndpointGroupArgs, 'id'>>;
-  endpointGroups?: Resolver<ResolversTypes['EndpointGroupConnection'], ParentType, ContextType, RequireFields<NetworkEndpointGroupsArgs, 'first'>>;
-  endpoints?: Resolver<ResolversTypes['EndpointConnection'], ParentType, ContextType, RequireFields<NetworkEndpointsArgs, 'first'>>;
+  endpointGroups?: Resolver<Maybe<ResolversTypes['EndpointGroupConnection']>, ParentType, ContextType, RequireFields<NetworkEndpointGroupsArgs, 'first'>>;
+  endpoints?: Resolver<Maybe<ResolversTypes['EndpointConnection']>, ParentType, ContextType, RequireFields<NetworkEndpointsArgs, 'first'>>;
   gatewayCluster?: Resolver<Maybe<ResolversTypes['GatewayCluster']>, ParentType, ContextType, RequireFields<NetworkGatewayClusterArgs, 'id'>>;
-  gatewayClusters?: Resolver<ResolversTypes['GatewayClusterConnection'], ParentType, ContextType, RequireFields<NetworkGatewayClustersArgs, 'first'>>;
+  gatewayClusters?: Resolver<Maybe<ResolversTypes['GatewayClusterConnection']>, ParentType, ContextType, RequireFields<NetworkGatewayClustersArgs, 'first'>>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   mfaClientId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   mfaIssuerId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   networkConfigMetadata?: Resolver<Maybe<ResolversTypes['NetworkConfigMetadata']>, ParentType, ContextType>;
   networkConfigMetadataId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  networkControllerHosts?: Resolver<ResolversTypes['NetworkControllerHostConnection'], ParentType, ContextType, RequireFields<NetworkNetworkControllerHostsArgs, 'first'>>;
+  networkControllerHosts?: Resolver<Maybe<ResolversTypes['NetworkControllerHostConnection']>, ParentType, ContextType, RequireFields<NetworkNetworkControllerHostsArgs, 'first'>>;
   networkGroup?: Resolver<Maybe<ResolversTypes['NetworkGroup']>, ParentType, ContextType>;
   officeBreakoutCategory?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   organizationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -3292,12 +3292,12 @@ export type NetworkResolvers<ContextType = GatewayContext, ParentType extends Re
   productVersion?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   provisionedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   serviceGroup?: Resolver<Maybe<ResolversTypes['ServiceGroup']>, ParentType, ContextType, RequireFields<NetworkServiceGroupArgs, 'id'>>;
-  serviceGroups?: Resolver<ResolversTypes['ServiceGroupConnection'], ParentType, ContextType, RequireFields<NetworkServiceGroupsArgs, 'first'>>;
-  services?: Resolver<ResolversTypes['ServiceConnection'], ParentType, ContextType, RequireFields<NetworkServicesArgs, 'first'>>;
+  serviceGroups?: Resolver<Maybe<ResolversTypes['ServiceGroupConnection']>, ParentType, ContextType, RequireFields<NetworkServiceGroupsArgs, 'first'>>;
+  services?: Resolver<Maybe<ResolversTypes['ServiceConnection']>, ParentType, ContextType, RequireFields<NetworkServicesArgs, 'first'>>;
   status?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   statusName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   transferNodePool?: Resolver<Maybe<ResolversTypes['TransferNodePool']>, ParentType, ContextType, RequireFields<NetworkTransferNodePoolArgs, 'id'>>;
-  transferNodePools?: Resolver<ResolversTypes['TransferNodePoolConnection'], ParentType, ContextType, RequireFields<NetworkTransferNodePoolsArgs, 'first'>>;
+  transferNodePools?: Resolver<Maybe<ResolversTypes['TransferNodePoolConnection']>, ParentType, ContextType, RequireFields<NetworkTransferNodePoolsArgs, 'first'>>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
 }>;
 
@@ -3373,14 +3373,14 @@ export type NetworkGroupResolvers<ContextType = GatewayContext, ParentType exten
   cloudaAutoScalingGatewayEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   createdAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   defaultCloudbVirtualWanId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  endpoints?: Resolver<ResolversTypes['EndpointConnection'], ParentType, ContextType, RequireFields<NetworkGroupEndpointsArgs, 'first'>>;
+  endpoints?: Resolver<Maybe<ResolversTypes['EndpointConnection']>, ParentType, ContextType, RequireFields<NetworkGroupEndpointsArgs, 'first'>>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   mfaRequired?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  networks?: Resolver<ResolversTypes['NetworkConnection'], ParentType, ContextType, RequireFields<NetworkGroupNetworksArgs, 'first'>>;
+  networks?: Resolver<Maybe<ResolversTypes['NetworkConnection']>, ParentType, ContextType, RequireFields<NetworkGroupNetworksArgs, 'first'>>;
   organizationShortName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   ownerIdentityId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  services?: Resolver<ResolversTypes['ServiceConnection'], ParentType, ContextType, RequireFields<NetworkGroupServicesArgs, 'first'>>;
+  services?: Resolver<Maybe<ResolversTypes['ServiceConnection']>, ParentType, ContextType, RequireFields<NetworkGroupServicesArgs, 'first'>>;
   svcEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
 }>;
@@ -3494,28 +3494,28 @@ export type PublicGrantPathEntryResolvers<ContextType = GatewayContext, ParentTy
 export type QueryResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = ResolversObject<{
   appWan?: Resolver<Maybe<ResolversTypes['AppWan']>, ParentType, ContextType, RequireFields<QueryAppWanArgs, 'id' | 'networkId'>>;
   cloudSubscription?: Resolver<Maybe<ResolversTypes['CloudSubscription']>, ParentType, ContextType, RequireFields<QueryCloudSubscriptionArgs, 'id'>>;
-  cloudSubscriptions?: Resolver<ResolversTypes['CloudSubscriptionConnection'], ParentType, ContextType, RequireFields<QueryCloudSubscriptionsArgs, 'first'>>;
+  cloudSubscriptions?: Resolver<Maybe<ResolversTypes['CloudSubscriptionConnection']>, ParentType, ContextType, RequireFields<QueryCloudSubscriptionsArgs, 'first'>>;
   dataCenter?: Resolver<Maybe<ResolversTypes['DataCenter']>, ParentType, ContextType, RequireFields<QueryDataCenterArgs, 'id'>>;
-  dataCenters?: Resolver<ResolversTypes['DataCenterConnection'], ParentType, ContextType, RequireFields<QueryDataCentersArgs, 'first'>>;
+  dataCenters?: Resolver<Maybe<ResolversTypes['DataCenterConnection']>, ParentType, ContextType, RequireFields<QueryDataCentersArgs, 'first'>>;
   domain?: Resolver<Maybe<ResolversTypes['Domain']>, ParentType, ContextType, RequireFields<QueryDomainArgs, 'idOrCode'>>;
   domains?: Resolver<Maybe<ResolversTypes['DomainConnection']>, ParentType, ContextType, RequireFields<QueryDomainsArgs, 'first'>>;
   endpoint?: Resolver<Maybe<ResolversTypes['Endpoint']>, ParentType, ContextType, RequireFields<QueryEndpointArgs, 'id' | 'networkId'>>;
   gatewayInfo?: Resolver<ResolversTypes['GatewayInfo'], ParentType, ContextType>;
   geoRegion?: Resolver<Maybe<ResolversTypes['GeoRegion']>, ParentType, ContextType, RequireFields<QueryGeoRegionArgs, 'id'>>;
-  geoRegions?: Resolver<ResolversTypes['GeoRegionConnection'], ParentType, ContextType, RequireFields<QueryGeoRegionsArgs, 'first'>>;
+  geoRegions?: Resolver<Maybe<ResolversTypes['GeoRegionConnection']>, ParentType, ContextType, RequireFields<QueryGeoRegionsArgs, 'first'>>;
   grants?: Resolver<Maybe<ResolversTypes['GrantConnection']>, ParentType, ContextType, RequireFields<QueryGrantsArgs, 'first'>>;
   host?: Resolver<Maybe<ResolversTypes['Host']>, ParentType, ContextType, RequireFields<QueryHostArgs, 'id'>>;
-  hosts?: Resolver<ResolversTypes['HostConnection'], ParentType, ContextType, RequireFields<QueryHostsArgs, 'first'>>;
+  hosts?: Resolver<Maybe<ResolversTypes['HostConnection']>, ParentType, ContextType, RequireFields<QueryHostsArgs, 'first'>>;
   myOrganization?: Resolver<Maybe<ResolversTypes['Organization']>, ParentType, ContextType>;
   network?: Resolver<Maybe<ResolversTypes['Network']>, ParentType, ContextType, RequireFields<QueryNetworkArgs, 'id'>>;
   networkConfigMetadata?: Resolver<Maybe<ResolversTypes['NetworkConfigMetadata']>, ParentType, ContextType, RequireFields<QueryNetworkConfigMetadataArgs, 'id'>>;
-  networkConfigMetadatas?: Resolver<ResolversTypes['NetworkConfigMetadataConnection'], ParentType, ContextType, RequireFields<QueryNetworkConfigMetadatasArgs, 'first'>>;
+  networkConfigMetadatas?: Resolver<Maybe<ResolversTypes['NetworkConfigMetadataConnection']>, ParentType, ContextType, RequireFields<QueryNetworkConfigMetadatasArgs, 'first'>>;
   networkGroup?: Resolver<Maybe<ResolversTypes['NetworkGroup']>, ParentType, ContextType, RequireFields<QueryNetworkGroupArgs, 'id'>>;
   networkGroupByBillingAccount?: Resolver<Maybe<ResolversTypes['NetworkGroup']>, ParentType, ContextType, RequireFields<QueryNetworkGroupByBillingAccountArgs, 'billingAccountId'>>;
-  networkGroups?: Resolver<ResolversTypes['NetworkGroupConnection'], ParentType, ContextType, RequireFields<QueryNetworkGroupsArgs, 'first'>>;
+  networkGroups?: Resolver<Maybe<ResolversTypes['NetworkGroupConnection']>, ParentType, ContextType, RequireFields<QueryNetworkGroupsArgs, 'first'>>;
   networkProcess?: Resolver<Maybe<ResolversTypes['NetworkProcess']>, ParentType, ContextType, RequireFields<QueryNetworkProcessArgs, 'businessKey'>>;
-  networkProcesses?: Resolver<ResolversTypes['NetworkProcessConnection'], ParentType, ContextType, RequireFields<QueryNetworkProcessesArgs, 'first'>>;
-  networks?: Resolver<ResolversTypes['NetworkConnection'], ParentType, ContextType, RequireFields<QueryNetworksArgs, 'first'>>;
+  networkProcesses?: Resolver<Maybe<ResolversTypes['NetworkProcessConnection']>, ParentType, ContextType, RequireFields<QueryNetworkProcessesArgs, 'first'>>;
+  networks?: Resolver<Maybe<ResolversTypes['NetworkConnection']>, ParentType, ContextType, RequireFields<QueryNetworksArgs, 'first'>>;
   publicGrant?: Resolver<Maybe<ResolversTypes['PublicGrant']>, ParentType, ContextType, RequireFields<QueryPublicGrantArgs, 'id'>>;
   publicGrants?: Resolver<Maybe<ResolversTypes['PublicGrantConnection']>, ParentType, ContextType, RequireFields<QueryPublicGrantsArgs, 'first'>>;
   resourceAction?: Resolver<Maybe<ResolversTypes['ResourceAction']>, ParentType, ContextType, RequireFields<QueryResourceActionArgs, 'id'>>;
@@ -3526,7 +3526,7 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   superUser?: Resolver<Maybe<ResolversTypes['SuperUser']>, ParentType, ContextType, RequireFields<QuerySuperUserArgs, 'id'>>;
   superUsers?: Resolver<Maybe<ResolversTypes['SuperUserConnection']>, ParentType, ContextType, RequireFields<QuerySuperUsersArgs, 'first'>>;
   workflow?: Resolver<Maybe<ResolversTypes['Workflow']>, ParentType, ContextType, RequireFields<QueryWorkflowArgs, 'businessKey'>>;
-  workflows?: Resolver<ResolversTypes['WorkflowConnection'], ParentType, ContextType, RequireFields<QueryWorkflowsArgs, 'first'>>;
+  workflows?: Resolver<Maybe<ResolversTypes['WorkflowConnection']>, ParentType, ContextType, RequireFields<QueryWorkflowsArgs, 'first'>>;
 }>;
 
 export type ResourceActionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ResourceAction'] = ResolversParentTypes['ResourceAction']> = ResolversObject<{
@@ -3586,7 +3586,7 @@ export type ResourceTypeEdgeResolvers<ContextType = GatewayContext, ParentType e
 }>;
 
 export type ServiceResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Service'] = ResolversParentTypes['Service']> = ResolversObject<{
-  appWans?: Resolver<ResolversTypes['AppWanConnection'], ParentType, ContextType, RequireFields<ServiceAppWansArgs, 'first'>>;
+  appWans?: Resolver<Maybe<ResolversTypes['AppWanConnection']>, ParentType, ContextType, RequireFields<ServiceAppWansArgs, 'first'>>;
   collectionLocation?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   createdAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   cryptoLevel?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
