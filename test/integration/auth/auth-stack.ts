@@ -1,22 +1,17 @@
 /**
- * The auth tests' view of a running stack (sandbox + gateway), so the tests read the same
- * whichever harness starts it. Prints the query and the whole response when an expectation on
- * it fails (see `expectData`).
+ * The auth tests' view of a running stack: C's `startStack()` (sandbox + gateway on real sockets,
+ * 127.0.0.1, port 0) with the demo seed, a caller chosen by name, and the sandbox's call log.
+ * `expectResult` prints the query and the whole response when an expectation on it fails.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { graphql, type GraphQLFormattedError } from 'graphql';
-import { makeExecutableSchema } from '@graphql-tools/schema';
-import { startSandbox, type RunningSandbox, type CallCounts } from '../../../src/sandbox';
-import { createHttpLayer } from '../../../src/upstream/http';
-import { createContext } from '../../../src/context';
-import { resolvers } from '../../../src/resolvers';
-import { formatError } from '../../../src/errors/format-error';
+import type { GraphQLFormattedError } from 'graphql';
+import type { CallCounts, RunningSandbox } from '../../../src/sandbox';
 import { isObject } from '../../../src/upstream/parse';
+import { startStack } from '../../helpers/stack';
 
 export type Who = 'admin' | 'reader' | 'nobody' | null;
 
 export interface GqlResult {
+  status: number;
   data?: Record<string, unknown> | null;
   errors?: GraphQLFormattedError[];
 }
@@ -30,50 +25,18 @@ export interface AuthStack {
   close(): Promise<void>;
 }
 
-const root = join(__dirname, '../../..');
-
 export async function startAuthStack(options: { batching?: boolean } = {}): Promise<AuthStack> {
-  const sandbox = await startSandbox({ seed: 'demo', stepMs: 20 });
-  const http = createHttpLayer({
-    upstreamBaseUrl: sandbox.baseUrl,
-    searchUrl: null,
-    searchCredentials: null,
-    timeouts: { connectMs: 2000, headersMs: 5000, bodyMs: 5000 },
-    retry: { attempts: 1, baseDelayMs: 10, maxDelayMs: 10, maxRetryAfterMs: 10 },
-    maxConcurrentPerRequest: 8,
-  });
-  const typeDefs = readdirSync(join(root, 'schema'))
-    .filter((f) => f.endsWith('.graphql'))
-    .map((f) => readFileSync(join(root, 'schema', f), 'utf8'));
-  const schema = makeExecutableSchema({ typeDefs, resolvers });
-  const batching = options.batching ?? true;
+  const stack = await startStack({ seed: 'demo', stepMs: 20, config: { batching: options.batching ?? true } });
   return {
-    sandbox,
+    sandbox: stack.sandbox,
     async gql(query, variables, who = 'admin') {
-      const token = who === null ? undefined : `Bearer ${sandbox.tokens[who]}`;
-      const signal = new AbortController().signal;
-      const calls = { count: 0 };
-      const contextValue = createContext({
-        http: http.forCaller({ authorization: token, signal, calls }),
-        options: { batching },
-        signal,
-        authenticated: token !== undefined,
-        calls,
-        gateway: {
-          info: { version: 'test', sandbox: true, batching, searchConfigured: false },
-          probeUpstreams: async () => [],
-        },
-      });
-      const result = await graphql({ schema, source: query, variableValues: variables ?? null, contextValue });
-      const errors = result.errors?.map((e) => formatError(e.toJSON(), e, { development: true }));
-      return { data: result.data ?? null, ...(errors ? { errors } : {}) };
+      const token = who === null ? null : stack.tokens[who];
+      const { status, body } = await stack.gql(query, variables, { token });
+      return { status, data: body.data ?? null, ...(body.errors ? { errors: body.errors } : {}) };
     },
-    calls: () => sandbox.control.calls(),
-    resetCalls: () => sandbox.control.resetCalls(),
-    async close() {
-      await http.close();
-      await sandbox.close();
-    },
+    calls: () => stack.sandbox.control.calls(),
+    resetCalls: () => stack.sandbox.control.resetCalls(),
+    close: () => stack.close(),
   };
 }
 
