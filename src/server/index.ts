@@ -17,7 +17,7 @@ import { handleGraphQL, sendPlain } from './graphql-http';
 import { createHealthRoutes, sendJson } from './health';
 import { createIdeHandler } from './ide';
 import { packageVersion } from './project-root';
-import { formatRequestLine, requestLogPlugin, type LogFn } from './request-log';
+import { formatRequestLine, requestLogPlugin, type LogFn, type RequestFacts } from './request-log';
 import { buildSchema } from './schema';
 import { startSubscriptionServer } from './subscriptions';
 
@@ -100,7 +100,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
 
   const schema = buildSchema();
   const formatError = createFormatError({ development: config.development });
-  const requestFacts = new WeakMap<GatewayContext, { operationName: string | null; errorCodes: string[] }>();
+  const requestFacts = new WeakMap<GatewayContext['calls'], RequestFacts>();
   const apollo = new ApolloServer<GatewayContext>({
     schema,
     formatError,
@@ -127,12 +127,8 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     });
     const calls = { count: 0 };
     const authorization = req.headers.authorization;
-    let context: GatewayContext | undefined;
-    const status = await handleGraphQL(apollo, req, res, async () => {
-      context = makeContext(authorization, controller.signal, calls);
-      return context;
-    });
-    const facts = context ? requestFacts.get(context) : undefined;
+    const status = await handleGraphQL(apollo, req, res, async () => makeContext(authorization, controller.signal, calls));
+    const facts = requestFacts.get(calls);
     requestDuration.observe({ status_class: `${Math.floor(status / 100)}xx` }, (performance.now() - started) / 1000);
     log(
       formatRequestLine({

@@ -33,14 +33,22 @@ export function errorCodes(errors: readonly GraphQLFormattedError[] | undefined)
   return (errors ?? []).map((e) => (typeof e.extensions?.['code'] === 'string' ? e.extensions['code'] : 'UNKNOWN'));
 }
 
-/** Records operation name and error codes of each HTTP request into `sink`, keyed by context. */
-export function requestLogPlugin(sink: WeakMap<GatewayContext, { operationName: string | null; errorCodes: string[] }>): ApolloServerPlugin<GatewayContext> {
+export interface RequestFacts {
+  operationName: string | null;
+  errorCodes: string[];
+}
+
+/**
+ * Records operation name and error codes of each HTTP request into `sink`, keyed by the request's
+ * call counter: Apollo shallow-clones the context object, but nested objects keep their identity.
+ */
+export function requestLogPlugin(sink: WeakMap<GatewayContext['calls'], RequestFacts>): ApolloServerPlugin<GatewayContext> {
   return {
     async requestDidStart() {
       return {
         async willSendResponse({ contextValue, operationName, response }) {
           const errors = response.body.kind === 'single' ? response.body.singleResult.errors : response.body.initialResult.errors;
-          sink.set(contextValue, { operationName: operationName ?? null, errorCodes: errorCodes(errors) });
+          sink.set(contextValue.calls, { operationName: operationName ?? null, errorCodes: errorCodes(errors) });
         },
       };
     },

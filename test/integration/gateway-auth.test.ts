@@ -1,0 +1,128 @@
+/**
+ * The caller's Authorization reaches the upstream untouched, the search service gets only basic
+ * credentials, tokens never appear in logs, field errors leave other fields intact, and a
+ * disconnecting client cancels its upstream calls.
+ */
+import { startGateway, type RunningGateway } from '../../src/server';
+import { json, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
+import { expectErrorAt, postGraphQL, startStack, testConfig, type Stack } from '../helpers/stack';
+
+describe('against a scripted upstream', () => {
+  let upstream: FakeUpstream;
+  let gateway: RunningGateway;
+  const logs: string[] = [];
+  const aborted: string[] = [];
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream((req, res) => {
+      if (req.url.startsWith('/slow')) {
+        res.on('close', () => {
+          if (!res.writableFinished) aborted.push(req.url);
+        });
+        setTimeout(() => json(res, 200, {}), 3000).unref();
+        return;
+      }
+      json(res, 200, { id: 'org-1', name: 'Acme' });
+    });
+    gateway = await startGateway(
+      testConfig({ upstreamBaseUrl: upstream.url, searchUrl: `${upstream.url}/search`, searchCredentials: { username: 'svc', password: 's3cret' } }),
+      { log: (line) => logs.push(line) },
+    );
+  });
+  afterAll(async () => {
+    await gateway.close();
+    await upstream.close();
+  });
+
+  it('forwards the Authorization header verbatim, whatever its scheme or spacing', async () => {
+    for (const authorization of ['Bearer aaa.bbb.ccc', 'bearer  MixedCase-Token_01', 'Token xyz']) {
+      upstream.requests.length = 0;
+      const res = await postGraphQL(gateway.url, '{ myOrganization { id } }', undefined, { headers: { authorization } });
+      expect(res.status).toBe(200);
+      expect(upstream.requests.length).toBeGreaterThan(0);
+      for (const seen of upstream.requests) expect(seen.headers.authorization).toBe(authorization);
+    }
+  });
+
+  it('sends no Authorization when the caller sends none', async () => {
+    upstream.requests.length = 0;
+    await postGraphQL(gateway.url, '{ myOrganization { id } }', undefined, {});
+    expect(upstream.requests[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it('never writes a token into the request log', async () => {
+    const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJsb2cifQ.c2VjcmV0LXNpZ25hdHVyZQ';
+    logs.length = 0;
+    await postGraphQL(gateway.url, 'query Org { myOrganization { id } }', undefined, { token });
+    expect(logs.some((l) => l.includes('op=Org') && /upstream_calls=[1-9]/.test(l))).toBe(true);
+    expect(logs.join('\n')).not.toContain(token);
+    expect(logs.join('\n')).not.toContain('s3cret');
+  });
+
+  it('aborts the upstream call when the client disconnects', async () => {
+    // A gateway whose base URL sits under /slow, where the scripted upstream never answers in time.
+    const slowGateway = await startGateway(testConfig({ upstreamBaseUrl: `${upstream.url}/slow` }), { log: () => undefined });
+    try {
+      const controller = new AbortController();
+      const request = fetch(slowGateway.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ myOrganization { id } }' }),
+        signal: controller.signal,
+      }).catch(() => 'aborted');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(upstream.requests.some((r) => r.url.startsWith('/slow'))).toBe(true);
+      controller.abort();
+      expect(await request).toBe('aborted');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(aborted).toHaveLength(1);
+    } finally {
+      await slowGateway.close();
+    }
+  });
+});
+
+describe('against the sandbox', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(() => stack.close());
+
+  it('gives UNAUTHENTICATED on the field that needed the upstream, with the rest of the data intact', async () => {
+    const res = await stack.gql('{ gatewayInfo { sandbox } myOrganization { id } }', undefined, { token: null });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ gatewayInfo: { sandbox: true }, myOrganization: null });
+    const error = expectErrorAt(res, ['myOrganization'], 'UNAUTHENTICATED');
+    expect(error.extensions?.['upstream']).toMatchObject({ service: 'identity-v1', method: 'GET', status: 401 });
+  });
+
+  it('logs one line per request with operation, calls and error codes, never the token', async () => {
+    stack.logs.length = 0;
+    await stack.gql('query Mine { myOrganization { id } }', undefined, { token: stack.tokens.reader });
+    await stack.gql('query Anon { myOrganization { id } }', undefined, { token: null });
+    expect(stack.logs).toHaveLength(2);
+    expect(stack.logs[1]).toMatch(/op=Anon .*upstream_calls=1 errors=UNAUTHENTICATED/);
+    const all = stack.logs.join('\n');
+    for (const token of Object.values(stack.tokens)) expect(all).not.toContain(token);
+  });
+});
+
+describe('with the upstream down', () => {
+  it('answers /readyz 503 and UPSTREAM_UNAVAILABLE on fields', async () => {
+    const dead = await startFakeUpstream((_req, res) => json(res, 200, {}));
+    const deadUrl = dead.url;
+    await dead.close();
+    const gateway = await startGateway(testConfig({ upstreamBaseUrl: deadUrl }), { log: () => undefined });
+    try {
+      const ready = await fetch(new URL('/readyz', gateway.url));
+      expect(ready.status).toBe(503);
+      const res = await postGraphQL(gateway.url, '{ gatewayInfo { sandbox } myOrganization { id } }', undefined, { token: 'x' });
+      expect(res.body.data).toEqual({ gatewayInfo: { sandbox: false }, myOrganization: null });
+      expectErrorAt(res, ['myOrganization'], 'UPSTREAM_UNAVAILABLE');
+      expect((await fetch(new URL('/healthz', gateway.url))).status).toBe(200);
+    } finally {
+      await gateway.close();
+    }
+  });
+});
