@@ -28,7 +28,11 @@ export function permit(deps: AuthDeps, req: SandboxRequest, ...pairs: [typeCode:
   return caller;
 }
 
-/** Rule 1: a referenced record the caller cannot read answers 403 (a missing one 404, earlier). */
+/**
+ * Rule 1: the `read` pairs of a create's permission column are checked on the referenced
+ * record, so a grant limited to that record's path is enough. A referenced record the caller
+ * cannot read answers 403; a missing one answers 404 (checked first).
+ */
 export function mustRead(deps: AuthDeps, caller: Caller, typeCode: string, resourceId: string, field: string): void {
   if (!deps.authz.canOn(caller, AUTH_DOMAIN_CODE, typeCode, 'read', resourceId)) {
     throw new HttpError(403, `${field}: the caller may not read ${typeCode} ${resourceId}`);

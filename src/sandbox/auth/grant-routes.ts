@@ -6,6 +6,7 @@
 import { HttpError, type SandboxRequest, type SandboxRoute } from '../core/types';
 import { PATH_PREFIX, mustRead, notFound, paged, permit, type AuthDeps } from './deps';
 import { Input, bodyOf, callerOf, invalid, queryBoolean, queryString } from './input';
+import { AUTH_DOMAIN_CODE } from './seed-data';
 import type { PathEntry, SoftDelete } from './store';
 import { GRANT_TYPES, allGrants, publicGrantView, superUserView, type GrantType } from './views';
 
@@ -85,13 +86,16 @@ export function grantRoutes(deps: AuthDeps): SandboxRoute[] {
       template: `${PATH_PREFIX}/super-users`,
       auth: 'bearer',
       handle(req) {
-        const caller = permit(deps, req, ['super-user', 'create'], ['domain', 'read']);
+        // `read` on the domain is checked on the referenced domain (rule 1), type-wide for "all domains".
+        const caller = permit(deps, req, ['super-user', 'create']);
         const body = new Input(bodyOf(req));
         const identityId = body.string('identityId', { nonEmpty: true });
         const domainId = body.optString('domainId');
         if (domainId !== null) {
           if (!store.domains.has(domainId)) throw notFound('domainId: domain', domainId);
           mustRead(deps, caller, 'domain', domainId, 'domainId');
+        } else {
+          deps.authz.require(caller, AUTH_DOMAIN_CODE, 'domain', 'read');
         }
         const now = ctx.clock.now();
         const record = { id: ctx.uuid(), identityId, domainId, createdBy: caller.identityId, createdAt: now, updatedAt: now, deletedAt: null, deletedBy: null };
@@ -155,7 +159,8 @@ export function grantRoutes(deps: AuthDeps): SandboxRoute[] {
       template: `${PATH_PREFIX}/public-grants`,
       auth: 'bearer',
       handle(req) {
-        const caller = permit(deps, req, ['public-grant', 'create'], ['resource-action', 'read']);
+        // `read` on the resource action is checked on the referenced action (rule 1), below.
+        const caller = permit(deps, req, ['public-grant', 'create']);
         const body = new Input(bodyOf(req));
         const actionId = body.string('resourceActionId', { nonEmpty: true });
         const path: PathEntry[] = body.children('path').map((p) => ({ resourceId: p.string('resourceId', { nonEmpty: true }), resourceTypeId: p.optString('resourceTypeId') }));

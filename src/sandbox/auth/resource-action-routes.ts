@@ -48,7 +48,8 @@ export function resourceActionRoutes(deps: AuthDeps): SandboxRoute[] {
       template: `${PATH_PREFIX}/resource-actions`,
       auth: 'bearer',
       handle(req) {
-        const caller = permit(deps, req, ['resource-action', 'create'], ['resource-type', 'read']);
+        // `read` on the resource type is checked on the referenced type (rule 1), below.
+        const caller = permit(deps, req, ['resource-action', 'create']);
         const body = new Input(bodyOf(req));
         const typeId = body.string('resourceTypeId', { nonEmpty: true });
         const drafts = body.children('actions', { nonEmpty: true }).map((a) => ({ name: a.string('name', { nonEmpty: true }), code: a.code('code'), field: a.path('code') }));

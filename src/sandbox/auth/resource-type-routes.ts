@@ -6,6 +6,7 @@
 import { HttpError, type SandboxRoute } from '../core/types';
 import { PATH_PREFIX, mustRead, notFound, paged, permit, type AuthDeps } from './deps';
 import { Input, bodyOf, queryString } from './input';
+import { AUTH_DOMAIN_CODE } from './seed-data';
 import { typeView } from './views';
 
 interface TypeDraft {
@@ -63,7 +64,8 @@ export function resourceTypeRoutes(deps: AuthDeps): SandboxRoute[] {
       template: `${PATH_PREFIX}/resource-types`,
       auth: 'bearer',
       handle(req) {
-        const caller = permit(deps, req, ['resource-type', 'create'], ['domain', 'read'], ['resource-type', 'read']);
+        // The column's `read` pairs are checked on the referenced records (rule 1), below.
+        const caller = permit(deps, req, ['resource-type', 'create']);
         const body = new Input(bodyOf(req));
         const domainIdIn = body.optString('domainId');
         const parentIdIn = body.optString('parentId');
@@ -81,6 +83,8 @@ export function resourceTypeRoutes(deps: AuthDeps): SandboxRoute[] {
         } else {
           if (domainIdIn === null) throw new HttpError(400, 'domainId: must not be null when parentId is null');
           domainId = domainIdIn;
+          // No parent to check: `read` on resource types is needed type-wide.
+          deps.authz.require(caller, AUTH_DOMAIN_CODE, 'resource-type', 'read');
         }
         const domain = store.domains.get(domainId);
         if (!domain) throw notFound('domainId: domain', domainId);
