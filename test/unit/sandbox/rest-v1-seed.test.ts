@@ -1,0 +1,47 @@
+import { createClock } from '../../../src/sandbox/core/clock';
+import { fallbackAuthz } from '../../../src/sandbox/core/late-authz';
+import { createRandom } from '../../../src/sandbox/core/random';
+import type { AreaContext } from '../../../src/sandbox/core/types';
+import { seedRestV1 } from '../../../src/sandbox/rest-v1/seed';
+import { Store } from '../../../src/sandbox/rest-v1/store';
+
+function context(seed = 7): AreaContext {
+  const random = createRandom(seed);
+  return { clock: createClock(1000), authz: fallbackAuthz, random: () => random.next(), uuid: () => random.uuid() };
+}
+
+describe('rest/v1 seed data', () => {
+  it('is deterministic: the same size gives the same ids and names', () => {
+    const a = seedRestV1(new Store(), context(), 'demo');
+    const b = seedRestV1(new Store(), context(), 'demo');
+    expect(b).toEqual(a);
+  });
+
+  it('tiny has 1 group, 2 networks and AppWAN memberships', () => {
+    const store = new Store();
+    const facts = seedRestV1(store, context(), 'tiny');
+    expect(facts.organizationIds).toHaveLength(1);
+    expect(facts.networkIds).toHaveLength(2);
+    for (const id of facts.networks.flatMap((n) => n.appWanIds)) expect(store.members(id).endpoints.size).toBeGreaterThan(0);
+  });
+
+  it('large: >= 5 networks, 2000 endpoints, 500 services, 40 AppWANs of tens of endpoints; endpoints in several AppWANs; under 2 s', () => {
+    const store = new Store();
+    const started = Date.now();
+    const facts = seedRestV1(store, context(), 'large');
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(facts.counts['network']).toBeGreaterThanOrEqual(5);
+    expect(facts.counts['endpoint']).toBeGreaterThanOrEqual(2000);
+    expect(facts.counts['service']).toBeGreaterThanOrEqual(500);
+    expect(facts.counts['appWan']).toBeGreaterThanOrEqual(40);
+    const memberships = new Map<string, number>();
+    for (const id of facts.networks.flatMap((n) => n.appWanIds)) {
+      const m = store.members(id);
+      expect(m.endpoints.size).toBeGreaterThanOrEqual(20);
+      expect(m.services.size).toBeGreaterThanOrEqual(3);
+      for (const e of m.endpoints) memberships.set(e, (memberships.get(e) ?? 0) + 1);
+    }
+    const multi = [...memberships.values()].filter((c) => c >= 2).length;
+    expect(multi).toBeGreaterThan(memberships.size / 2);
+  });
+});
