@@ -34,7 +34,7 @@ describe('with the sandbox', () => {
       expect(errorCodeAt(res, 'hosts')).toBe('FORBIDDEN');
       expect(errorCodeAt(res, 'cloudSubscriptions')).toBe('FORBIDDEN');
       expect(errorCodeAt(res, 'network.networkControllerHosts')).toBe('FORBIDDEN');
-      expect(at(res.data, "network", "networkControllerHosts")).toBeNull();
+      expect(at(res.data, 'network', 'networkControllerHosts')).toBeNull();
     });
   });
 
