@@ -17,6 +17,7 @@ import { createRandom, type Random } from './core/random';
 import { createRequestListener } from './core/server';
 import { TokenService } from './core/tokens';
 import type { AreaContext, SandboxArea, SeedSize } from './core/types';
+import { createCoreV2Area } from './core-v2';
 import { createRestV1Area, type RestV1Facts } from './rest-v1';
 import { createSearchArea } from './search';
 
@@ -77,7 +78,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   // Network events are made from the networks rest/v1 seeded.
   search.bindNetworkFacts(() => rest.facts());
   // rest/v1 seeds before search so the search area sees the current networks.
-  const areas: SandboxArea[] = [auth, rest, search];
+  const areas: SandboxArea[] = [auth, rest, search, createCoreV2Area(ctx)];
 
   let seed: SeedSize = options.seed ?? 'demo';
   const reseed = (size: SeedSize): void => {

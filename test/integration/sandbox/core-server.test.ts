@@ -74,4 +74,12 @@ describe('sandbox core: routing, auth, errors', () => {
     expect((await call(sandbox, 'POST', `/rest/v1/elastic/ncentityevent/nope/_search/`, { body: {} })).status).toBe(404);
     expect((await call(sandbox, 'POST', `/rest/v1/elastic/ncentityevent/${org}/_search/`, { body: {}, token: sandbox.tokens.nobody })).status).toBe(403);
   });
+
+  it('serves every area on one origin: auth/v1, rest/v1, identity/v1 and core/v2', async () => {
+    for (const path of ['/auth/v1/domains', '/rest/v1/networks', '/identity/v1/organization', '/core/v2/networks']) {
+      const r = await call(sandbox, 'GET', path);
+      expect([path, r.status]).toEqual([path, 200]);
+      expect((await call(sandbox, 'GET', path, { token: null })).status).toBe(401);
+    }
+  });
 });
