@@ -271,7 +271,7 @@ export type CreatePublicGrantInput = {
   /** The resources the grant applies to; empty for all resources of the action's type. */
   path: Array<PublicGrantPathInput>;
   /** The resource action granted. */
-  resourceActionId?: InputMaybe<Scalars['ID']['input']>;
+  resourceActionId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
 /** Result of `createPublicGrant`. */
@@ -286,7 +286,7 @@ export type CreateResourceActionsInput = {
   /** The actions (at least one). */
   actions: Array<ResourceActionDefinitionInput>;
   /** The resource type the actions apply to. */
-  resourceTypeId?: InputMaybe<Scalars['ID']['input']>;
+  resourceTypeId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
 /** Result of `createResourceActions`. */
@@ -299,9 +299,9 @@ export type CreateResourceActionsPayload = {
 /** A new resource type (with nested children) in a domain, optionally under a parent type. */
 export type CreateResourceTypeInput = {
   /** The domain to create the type in (needs `read` on it). */
-  domainId?: InputMaybe<Scalars['ID']['input']>;
+  domainId?: InputMaybe<Scalars['UUID']['input']>;
   /** The parent type; omitted for a root type. */
-  parentId?: InputMaybe<Scalars['ID']['input']>;
+  parentId?: InputMaybe<Scalars['UUID']['input']>;
   /** The type itself, with nested children. */
   resourceType: ResourceTypeDefinitionInput;
 };
@@ -316,9 +316,9 @@ export type CreateResourceTypePayload = {
 /** A new super-user grant. */
 export type CreateSuperUserInput = {
   /** The domain; omit or null for all domains. */
-  domainId?: InputMaybe<Scalars['ID']['input']>;
+  domainId?: InputMaybe<Scalars['UUID']['input']>;
   /** The identity to make super user. */
-  identityId: Scalars['String']['input'];
+  identityId: Scalars['UUID']['input'];
 };
 
 /** Result of `createSuperUser`. */
@@ -951,7 +951,7 @@ export type MasqueradeInput = {
   /** Claims the token carries (a JSON object). */
   claims: Scalars['JSON']['input'];
   /** The identity the token is for. */
-  identityId: Scalars['String']['input'];
+  identityId: Scalars['UUID']['input'];
 };
 
 /** Result of `masquerade`. */
@@ -1015,7 +1015,7 @@ export type MutationCreateSuperUserArgs = {
 
 
 export type MutationDeleteSuperUserArgs = {
-  id: Scalars['ID']['input'];
+  id: Scalars['UUID']['input'];
 };
 
 
@@ -1620,7 +1620,7 @@ export type PublicGrantPathInput = {
   /** Id of the resource. */
   resourceId: Scalars['String']['input'];
   /** Id of the resource's type. */
-  resourceTypeId?: InputMaybe<Scalars['ID']['input']>;
+  resourceTypeId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
 export type Query = {
@@ -1759,9 +1759,9 @@ export type QueryGrantsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   grantType?: InputMaybe<GrantType>;
-  identityId?: InputMaybe<Scalars['String']['input']>;
+  identityId?: InputMaybe<Scalars['UUID']['input']>;
   path?: InputMaybe<Scalars['String']['input']>;
-  resourceActionId?: InputMaybe<Scalars['ID']['input']>;
+  resourceActionId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
 
@@ -1827,7 +1827,7 @@ export type QueryNetworksArgs = {
 
 
 export type QueryPublicGrantArgs = {
-  id: Scalars['ID']['input'];
+  id: Scalars['UUID']['input'];
 };
 
 
@@ -1837,37 +1837,37 @@ export type QueryPublicGrantsArgs = {
   isAnonymous?: InputMaybe<Scalars['Boolean']['input']>;
   isDeleted?: InputMaybe<Scalars['Boolean']['input']>;
   path?: InputMaybe<Scalars['String']['input']>;
-  resourceActionId?: InputMaybe<Scalars['ID']['input']>;
+  resourceActionId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
 
 export type QueryResourceActionArgs = {
-  id: Scalars['ID']['input'];
+  id: Scalars['UUID']['input'];
 };
 
 
 export type QueryResourceActionsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   code?: InputMaybe<Scalars['String']['input']>;
-  customRoleId?: InputMaybe<Scalars['ID']['input']>;
-  domainId?: InputMaybe<Scalars['ID']['input']>;
+  customRoleId?: InputMaybe<Scalars['UUID']['input']>;
+  domainId?: InputMaybe<Scalars['UUID']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
-  resourceTypeId?: InputMaybe<Scalars['ID']['input']>;
-  standardRoleTypeId?: InputMaybe<Scalars['ID']['input']>;
+  resourceTypeId?: InputMaybe<Scalars['UUID']['input']>;
+  standardRoleTypeId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
 
 export type QueryResourceTypeArgs = {
-  id: Scalars['ID']['input'];
+  id: Scalars['UUID']['input'];
 };
 
 
 export type QueryResourceTypesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   code?: InputMaybe<Scalars['String']['input']>;
-  domainId?: InputMaybe<Scalars['ID']['input']>;
+  domainId?: InputMaybe<Scalars['UUID']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
-  parentId?: InputMaybe<Scalars['ID']['input']>;
+  parentId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
 
@@ -1878,15 +1878,15 @@ export type QueryServiceArgs = {
 
 
 export type QuerySuperUserArgs = {
-  id: Scalars['ID']['input'];
+  id: Scalars['UUID']['input'];
 };
 
 
 export type QuerySuperUsersArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
-  domainId?: InputMaybe<Scalars['ID']['input']>;
+  domainId?: InputMaybe<Scalars['UUID']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
-  identityId?: InputMaybe<Scalars['String']['input']>;
+  identityId?: InputMaybe<Scalars['UUID']['input']>;
   isDeleted?: InputMaybe<Scalars['Boolean']['input']>;
 };
 

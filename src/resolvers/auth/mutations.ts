@@ -33,7 +33,6 @@ export const authMutations: MutationResolvers = {
   },
 
   createSuperUser: async (_root, { input }, { loaders }) => {
-    checkNotEmpty(input.identityId, 'input.identityId');
     const superUser = await loaders.auth.client.createSuperUser({
       identityId: input.identityId,
       domainId: input.domainId ?? null,
@@ -42,7 +41,6 @@ export const authMutations: MutationResolvers = {
   },
 
   deleteSuperUser: async (_root, { id }, { loaders }) => {
-    checkNotEmpty(id, 'id');
     await loaders.auth.client.deleteSuperUser(id);
     return { id, deleted: true };
   },
@@ -58,7 +56,6 @@ export const authMutations: MutationResolvers = {
   },
 
   masquerade: async (_root, { input }, { loaders }) => {
-    checkNotEmpty(input.identityId, 'input.identityId');
     checkNotEmpty(input.audience, 'input.audience');
     const claims = checkJsonObject(input.claims, 'input.claims');
     return loaders.auth.client.masquerade({ identityId: input.identityId, audience: input.audience, claims });

@@ -3,6 +3,9 @@ import { ADMIN_IDENTITY_ID, NOBODY_IDENTITY_ID, READER_IDENTITY_ID } from '../..
 import { NETWORK_DOMAIN_ID } from '../../../src/sandbox/auth/seed-data';
 import { at, errorCodeAt, expectResult, startAuthStack, type AuthStack, type Who } from './auth-stack';
 
+/** A well-formed id that names nothing in the sandbox. */
+const SOME_ID = '00000000-0000-4000-8000-0000000000f1';
+
 let stack: AuthStack;
 beforeAll(async () => {
   stack = await startAuthStack();
@@ -76,7 +79,7 @@ describe('createResourceType and createResourceActions', () => {
         expect.objectContaining({ code: 'unmount', resourceType: { code: 'rack' } }),
       ]);
     });
-    const read = await run('query($id: ID!) { resourceType(id: $id) { actions { code } } }', { id: typeId });
+    const read = await run('query($id: UUID!) { resourceType(id: $id) { actions { code } } }', { id: typeId });
     expect(at(read.result.data, 'resourceType', 'actions')).toEqual([{ code: 'mount' }, { code: 'unmount' }]);
   });
 });
@@ -93,10 +96,10 @@ describe('super users', () => {
     expectResult(all.source, all.result, (r) => expect(at(r.data, 'createSuperUser', 'superUser')).toMatchObject({ allDomains: true, domain: null }));
 
     const id = at(one.result.data, 'createSuperUser', 'superUser', 'id');
-    const del = await run('mutation($id: ID!) { deleteSuperUser(id: $id) { id deleted } }', { id });
+    const del = await run('mutation($id: UUID!) { deleteSuperUser(id: $id) { id deleted } }', { id });
     expectResult(del.source, del.result, (r) => expect(at(r.data, 'deleteSuperUser')).toEqual({ id, deleted: true }));
 
-    const after = await run(`query($i: String) { gone: superUsers(identityId: $i, isDeleted: true) { nodes { id deletedBy } } live: superUsers(identityId: $i, isDeleted: false) { totalCount } }`, { i: NOBODY_IDENTITY_ID });
+    const after = await run(`query($i: UUID) { gone: superUsers(identityId: $i, isDeleted: true) { nodes { id deletedBy } } live: superUsers(identityId: $i, isDeleted: false) { totalCount } }`, { i: NOBODY_IDENTITY_ID });
     expectResult(after.source, after.result, (r) => {
       expect(at(r.data, 'gone', 'nodes')).toEqual([{ id, deletedBy: ADMIN_IDENTITY_ID }]);
       expect(at(r.data, 'live', 'totalCount')).toBe(0);
@@ -106,7 +109,7 @@ describe('super users', () => {
   it('answers NOT_FOUND for an unknown super user and an unknown domain', async () => {
     const del = await run('mutation { deleteSuperUser(id: "00000000-0000-4000-8000-00000000dead") { id } }');
     expect(errorCodeAt(del.result, 'deleteSuperUser')).toBe('NOT_FOUND');
-    const create = await run('mutation { createSuperUser(input: { identityId: "x", domainId: "00000000-0000-4000-8000-00000000dead" }) { superUser { id } } }');
+    const create = await run('mutation { createSuperUser(input: { identityId: "00000000-0000-4000-8000-0000000000f1", domainId: "00000000-0000-4000-8000-00000000dead" }) { superUser { id } } }');
     expect(errorCodeAt(create.result, 'createSuperUser')).toBe('NOT_FOUND');
   });
 });
@@ -131,7 +134,7 @@ describe('createPublicGrant', () => {
         path: [{ resourceId: 'ep-1', resourceType: { code: 'endpoint' } }],
       });
     });
-    const listed = await run('query($a: ID) { publicGrants(resourceActionId: $a, isAnonymous: true) { totalCount } }', { a: actionId });
+    const listed = await run('query($a: UUID) { publicGrants(resourceActionId: $a, isAnonymous: true) { totalCount } }', { a: actionId });
     expect(at(listed.result.data, 'publicGrants', 'totalCount')).toBe(1);
   });
 });
@@ -158,7 +161,7 @@ describe('masquerade', () => {
   });
 
   it('is FORBIDDEN for the reader', async () => {
-    const { result } = await run(`mutation { masquerade(input: { identityId: "x", audience: "a", claims: {} }) { token } }`, undefined, 'reader');
+    const { result } = await run(`mutation { masquerade(input: { identityId: "${SOME_ID}", audience: "a", claims: {} }) { token } }`, undefined, 'reader');
     expectResult('masquerade', result, (r) => expect(errorCodeAt(r, 'masquerade')).toBe('FORBIDDEN'));
   });
 });
@@ -176,37 +179,31 @@ describe('field rules are checked before any upstream call', () => {
     [
       'an empty action list',
       'mutation($input: CreateResourceActionsInput!) { createResourceActions(input: $input) { resourceActions { id } } }',
-      { input: { resourceTypeId: 't', actions: [] } },
+      { input: { resourceTypeId: SOME_ID, actions: [] } },
       'input.actions',
     ],
     [
       'an empty action code',
       'mutation($input: CreateResourceActionsInput!) { createResourceActions(input: $input) { resourceActions { id } } }',
-      { input: { resourceTypeId: 't', actions: [{ name: 'ok', code: 'ok' }, { name: 'x', code: '' }] } },
+      { input: { resourceTypeId: SOME_ID, actions: [{ name: 'ok', code: 'ok' }, { name: 'x', code: '' }] } },
       'input.actions[1].code',
     ],
     [
       'an empty audience',
       'mutation($input: MasqueradeInput!) { masquerade(input: $input) { token } }',
-      { input: { identityId: 'i', audience: '', claims: {} } },
+      { input: { identityId: SOME_ID, audience: '', claims: {} } },
       'input.audience',
     ],
     [
       'claims that are not a map',
       'mutation($input: MasqueradeInput!) { masquerade(input: $input) { token } }',
-      { input: { identityId: 'i', audience: 'a', claims: ['x'] } },
+      { input: { identityId: SOME_ID, audience: 'a', claims: ['x'] } },
       'input.claims',
-    ],
-    [
-      'an empty super-user identity',
-      'mutation($input: CreateSuperUserInput!) { createSuperUser(input: $input) { superUser { id } } }',
-      { input: { identityId: '' } },
-      'input.identityId',
     ],
     [
       'an empty path resource id',
       'mutation($input: CreatePublicGrantInput!) { createPublicGrant(input: $input) { publicGrant { id } } }',
-      { input: { resourceActionId: 'a', path: [{ resourceId: '' }] } },
+      { input: { resourceActionId: SOME_ID, path: [{ resourceId: '' }] } },
       'input.path[0].resourceId',
     ],
   ];
@@ -218,6 +215,19 @@ describe('field rules are checked before any upstream call', () => {
       expect(r.errors).toHaveLength(1);
       expect(r.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field });
     });
+    expect(stack.calls().total).toBe(0);
+  });
+});
+
+describe('ids are checked as UUIDs before any upstream call', () => {
+  it.each([
+    ['a malformed super-user id', 'mutation { deleteSuperUser(id: "not-a-uuid") { id } }'],
+    ['a malformed identity', 'mutation { createSuperUser(input: { identityId: "" }) { superUser { id } } }'],
+    ['a malformed resource type id', '{ resourceType(id: "42") { id } }'],
+  ])('%s → BAD_USER_INPUT, zero upstream calls', async (_name, source) => {
+    stack.resetCalls();
+    const { result } = await run(source);
+    expectResult(source, result, (r) => expect(r.errors?.[0]?.extensions?.['code']).toBe('BAD_USER_INPUT'));
     expect(stack.calls().total).toBe(0);
   });
 });

@@ -44,7 +44,7 @@ describe('reader and admin see different things', () => {
   });
 
   it('reader: a nested link it may not read fails alone', async () => {
-    const source = '{ grants(grantType: SuperUser) { nodes { grantType grantId } } su: superUser(id: "x") { id } }';
+    const source = '{ grants(grantType: SuperUser) { nodes { grantType grantId } } su: superUser(id: "00000000-0000-4000-8000-0000000000f1") { id } }';
     const result = await stack.gql(source, undefined, 'reader');
     expectResult(source, result, (r) => {
       expect(errorCodeAt(r, 'su')).toBe('FORBIDDEN');

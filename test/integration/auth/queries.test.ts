@@ -84,20 +84,20 @@ describe('resource types and actions', () => {
   });
 
   it('filters resource types by domain, code and parent', async () => {
-    const first = await query(`query($d: ID) { resourceTypes(domainId: $d, code: "network") { nodes { id code domainId parentId } } }`, { d: NETWORK_DOMAIN_ID });
+    const first = await query(`query($d: UUID) { resourceTypes(domainId: $d, code: "network") { nodes { id code domainId parentId } } }`, { d: NETWORK_DOMAIN_ID });
     const network = at(first.result.data, 'resourceTypes', 'nodes', 0);
     expectResult(first.source, first.result, () => expect(network).toMatchObject({ code: 'network', domainId: NETWORK_DOMAIN_ID }));
-    const kids = await query(`query($p: ID) { resourceTypes(parentId: $p) { totalCount nodes { code parent { id } } } }`, { p: at(network, 'id') });
+    const kids = await query(`query($p: UUID) { resourceTypes(parentId: $p) { totalCount nodes { code parent { id } } } }`, { p: at(network, 'id') });
     expectResult(kids.source, kids.result, (r) => {
       expect(at(r.data, 'resourceTypes', 'totalCount')).toBe(14);
       expect(at(r.data, 'resourceTypes', 'nodes', 0, 'parent', 'id')).toBe(at(network, 'id'));
     });
-    const one = await query(`query($id: ID!) { resourceType(id: $id) { code children { code } } }`, { id: at(network, 'id') });
+    const one = await query(`query($id: UUID!) { resourceType(id: $id) { code children { code } } }`, { id: at(network, 'id') });
     expectResult(one.source, one.result, (r) => expect(nodes(at(r.data, 'resourceType', 'children'))).toHaveLength(14));
   });
 
   it('filters resource actions by code, type and domain, and links each to its type', async () => {
-    const { source, result } = await query(`query($d: ID) {
+    const { source, result } = await query(`query($d: UUID) {
         reads: resourceActions(domainId: $d, code: "read") { totalCount nodes { id code standardAction resourceType { code domain { code } } } }
         all: resourceActions(domainId: $d) { totalCount } }`, { d: AUTH_DOMAIN_ID });
     expectResult(source, result, (r) => {
@@ -107,10 +107,10 @@ describe('resource types and actions', () => {
       expect(at(r.data, 'reads', 'nodes', 0)).toMatchObject({ code: 'read', standardAction: true, resourceType: { code: 'domain', domain: { code: 'auth' } } });
     });
     const actionId = at(result.data, 'reads', 'nodes', 0, 'id');
-    const one = await query(`query($id: ID!) { resourceAction(id: $id) { code resourceTypeId resourceType { code } } }`, { id: actionId });
+    const one = await query(`query($id: UUID!) { resourceAction(id: $id) { code resourceTypeId resourceType { code } } }`, { id: actionId });
     expectResult(one.source, one.result, (r) => expect(at(r.data, 'resourceAction')).toMatchObject({ code: 'read', resourceType: { code: 'domain' } }));
     const typeId = at(one.result.data, 'resourceAction', 'resourceTypeId');
-    const byType = await query(`query($t: ID) { resourceActions(resourceTypeId: $t) { nodes { code } } }`, { t: typeId });
+    const byType = await query(`query($t: UUID) { resourceActions(resourceTypeId: $t) { nodes { code } } }`, { t: typeId });
     expectResult(byType.source, byType.result, (r) => expect(at(r.data, 'resourceActions', 'nodes')).toEqual([{ code: 'read' }, { code: 'create' }]));
   });
 });
@@ -133,7 +133,7 @@ describe('grants', () => {
   });
 
   it('filters by grant type and identity', async () => {
-    const { source, result } = await query(`query($i: String) {
+    const { source, result } = await query(`query($i: UUID) {
         su: grants(grantType: SuperUser) { nodes { grantType deleted } }
         mine: grants(identityId: $i, grantType: IdentityResourceAction) { totalCount nodes { identityId } } }`, { i: READER_IDENTITY_ID });
     expectResult(source, result, (r) => {
@@ -161,7 +161,7 @@ describe('super users and public grants', () => {
       ]);
     });
     const id = at(result.data, 'gone', 'nodes', 0, 'id');
-    const one = await query('query($id: ID!) { superUser(id: $id) { id deleted domain { id } } }', { id });
+    const one = await query('query($id: UUID!) { superUser(id: $id) { id deleted domain { id } } }', { id });
     expectResult(one.source, one.result, (r) => expect(at(r.data, 'superUser')).toEqual({ id, deleted: true, domain: { id: NETWORK_DOMAIN_ID } }));
   });
 
@@ -183,7 +183,7 @@ describe('super users and public grants', () => {
       expect(at(r.data, 'active', 'totalCount')).toBe(1);
     });
     const id = at(result.data, 'anon', 'nodes', 0, 'id');
-    const one = await query('query($id: ID!) { publicGrant(id: $id) { id anonymous } }', { id });
+    const one = await query('query($id: UUID!) { publicGrant(id: $id) { id anonymous } }', { id });
     expectResult(one.source, one.result, (r) => expect(at(r.data, 'publicGrant')).toEqual({ id, anonymous: true }));
   });
 });
