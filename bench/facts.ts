@@ -8,8 +8,16 @@ import { idOf, mapLimit, stringField, UpstreamReader } from './upstream-reader';
 
 export interface AppWanFacts {
   id: string;
+  /**
+   * Every endpoint the AppWAN reaches: direct members and members of its endpoint groups (the
+   * sandbox's `/endpoints/{id}/appWans` counts both, so an answer built from member lists must too).
+   */
   endpointIds: string[];
+  /** Pages of the direct member list. */
   endpointPages: number;
+  /** Endpoint groups in the AppWAN, and the pages of that list. */
+  endpointGroupIds: string[];
+  endpointGroupPages: number;
   serviceIds: string[];
   servicePages: number;
 }
@@ -22,6 +30,8 @@ export interface NetworkFacts {
   endpointPages: number;
   appWans: AppWanFacts[];
   appWanPages: number;
+  /** Pages of each member list of the endpoint groups that some AppWAN holds. */
+  groupMemberPages: Map<string, number>;
 }
 
 export interface EndpointFacts {
@@ -87,18 +97,28 @@ async function readNetwork(reader: UpstreamReader, network: JsonObject): Promise
   const [endpoints, appWans] = await Promise.all([reader.list(`${base}/endpoints`), reader.list(`${base}/appWans`)]);
   const appWanFacts = await mapLimit(appWans.items, PARALLEL, async (a): Promise<AppWanFacts> => {
     const appWanId = idOf(a, 'AppWAN');
-    const [members, services] = await Promise.all([
+    const [members, groups, services] = await Promise.all([
       reader.list(`${base}/appWans/${appWanId}/endpoints`),
+      reader.list(`${base}/appWans/${appWanId}/endpointGroups`),
       reader.list(`${base}/appWans/${appWanId}/services`),
     ]);
     return {
       id: appWanId,
       endpointIds: members.items.map((e) => idOf(e, 'AppWAN endpoint')),
       endpointPages: members.pages,
+      endpointGroupIds: groups.items.map((g) => idOf(g, 'AppWAN endpoint group')),
+      endpointGroupPages: groups.pages,
       serviceIds: services.items.map((s) => idOf(s, 'AppWAN service')),
       servicePages: services.pages,
     };
   });
+  // Members of the groups the AppWANs hold, then each AppWAN's reach = direct ∪ group members.
+  const groupIds = [...new Set(appWanFacts.flatMap((a) => a.endpointGroupIds))];
+  const groupLists = await mapLimit(groupIds, PARALLEL, (g) => reader.list(`${base}/endpointGroups/${g}/endpoints`));
+  const groupMembers = new Map(groupIds.map((g, i) => [g, (groupLists[i]?.items ?? []).map((e) => idOf(e, 'group endpoint'))]));
+  for (const a of appWanFacts) {
+    a.endpointIds = [...new Set([...a.endpointIds, ...a.endpointGroupIds.flatMap((g) => groupMembers.get(g) ?? [])])];
+  }
   return {
     id,
     name: stringField(network, 'name'),
@@ -107,6 +127,7 @@ async function readNetwork(reader: UpstreamReader, network: JsonObject): Promise
     endpointPages: endpoints.pages,
     appWans: appWanFacts,
     appWanPages: appWans.pages,
+    groupMemberPages: new Map(groupIds.map((g, i) => [g, groupLists[i]?.pages ?? 1])),
   };
 }
 

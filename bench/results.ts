@@ -41,6 +41,13 @@ export interface PassthroughResult {
   directRps: number;
 }
 
+/** A query whose answer did not match the sandbox's data: reported, not timed. */
+export interface FailedQuery {
+  name: string;
+  side: 'batched' | 'unbatched';
+  error: string;
+}
+
 export interface BenchResults {
   date: string;
   seed: string;
@@ -49,6 +56,8 @@ export interface BenchResults {
   durationMs: number;
   gatewayMode: string;
   queries: QueryResult[];
+  /** Queries that returned a wrong answer (the run goes on; `npm run bench` exits with 1). */
+  failed: FailedQuery[];
   /** gatewayRps / directRps: the share of the upstream's own throughput the gateway keeps. */
   passthroughRatio: number | null;
   passthrough: PassthroughResult | null;

@@ -55,6 +55,7 @@ export function formatTable(results: BenchResults): string {
       ? `pass-through: gateway ${cell(pt.gatewayRps)} rps vs direct GET ${cell(pt.directRps)} rps, ratio ${cell(results.passthroughRatio)}`
       : 'pass-through: not measured',
   );
+  for (const f of results.failed) out.push(`WRONG RESULT, not timed: ${f.name} (${f.side}): ${f.error}`);
   for (const s of results.skipped) out.push(`not measured: ${s.name} (${s.reason})`);
   out.push(
     `seed ${results.seed}, per-call latency ${results.latencyMs} ms (latency phase), 0 ms (rps phase, concurrency ${results.concurrency}, ${results.durationMs / 1000} s), ` +

@@ -16,10 +16,14 @@ function appWansByEndpoint(n: NetworkFacts): Map<string, string[]> {
   return map;
 }
 
-/** Cheaper of: the network's AppWAN list + each AppWAN's member list, or one AppWAN list per endpoint. */
+/**
+ * Cheaper of: the network's AppWAN list + each AppWAN's member and endpoint-group lists + the
+ * member lists of those groups (inverted in memory), or one AppWAN list per endpoint.
+ */
 function endpointAppWanCalls(n: NetworkFacts): number {
   if (n.endpointIds.length === 0) return 0;
-  const perNetwork = n.appWanPages + sum(n.appWans.map((a) => a.endpointPages));
+  const perNetwork =
+    n.appWanPages + sum(n.appWans.map((a) => a.endpointPages + a.endpointGroupPages)) + sum([...n.groupMemberPages.values()]);
   return Math.min(perNetwork, n.endpointIds.length);
 }
 
@@ -41,17 +45,17 @@ export const networkGraph: BenchQuery = {
     return {
       value,
       reason:
-        'group list + network list + endpoint lists (per network or per group, fewer) + per network the cheaper of AppWAN list with member lists or one call per endpoint + one services list per reached AppWAN',
+        'group list + network list + endpoint lists (per network or per group, fewer) + per network the cheaper of (AppWAN list, their member and endpoint-group lists, those groups\' members) or one call per endpoint + one services list per reached AppWAN',
     };
   },
   roundTrips(facts) {
     const level1 = 1 + pagingTrip(facts.groupPages, facts.networkPages);
     const level2 = 1 + pagingTrip(...facts.networks.flatMap((n) => [n.endpointPages, n.appWanPages]));
-    const level3 = 1 + pagingTrip(...facts.networks.flatMap((n) => n.appWans.flatMap((a) => [a.endpointPages, a.servicePages])));
+    const level3 = 1 + pagingTrip(...facts.networks.flatMap((n) => [...n.appWans.flatMap((a) => [a.endpointPages, a.servicePages]), ...n.groupMemberPages.values()]));
     return {
       value: level1 + level2 + level3,
       reason:
-        'groups ‖ networks, then endpoints ‖ AppWANs of each network, then members ‖ services of each AppWAN (+1 per level whose lists span pages)',
+        'groups ‖ networks, then endpoints ‖ AppWANs ‖ endpoint groups of each network, then members ‖ services of each AppWAN ‖ group members (+1 per level whose lists span pages)',
     };
   },
   check(data: JsonObject, facts: UpstreamFacts) {

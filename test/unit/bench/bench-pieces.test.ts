@@ -142,6 +142,7 @@ describe('formatTable', () => {
           unbatched: { upstreamCalls: 1, p50Ms: 12, rps: 1200, iterations: 50 },
         },
       ],
+      failed: [{ name: 'networkGraph', side: 'batched', error: 'endpoints: 3 ids, expected 4' }],
       passthroughRatio: 0.5,
       passthrough: { gatewayRps: 1000, directRps: 2000 },
       skipped: [{ name: 'topTalkers', reason: 'no events area' }],
@@ -156,5 +157,6 @@ describe('formatTable', () => {
     expect(new Set(lines.slice(0, 3).map((l) => l.length)).size).toBe(1);
     expect(lines.join('\n')).toContain('ratio 0.5');
     expect(lines.join('\n')).toContain('not measured: topTalkers');
+    expect(lines.join('\n')).toContain('WRONG RESULT, not timed: networkGraph (batched): endpoints: 3 ids, expected 4');
   });
 });

@@ -1,0 +1,225 @@
+/**
+ * One benchmark run: sandbox up, facts read, two gateways (batching on and off) up, then per
+ * query a correctness check with its upstream call count, the latency phase at concurrency 1
+ * with the per-call latency, and the throughput phase at per-call latency 0; finally the
+ * pass-through baseline. Everything started here is stopped here, also on failure.
+ */
+import { Pool } from 'undici';
+import { startSandbox, type RunningSandbox } from '../src/sandbox';
+import type { BenchOptions } from './args';
+import { readFacts, type UpstreamFacts } from './facts';
+import { startGatewayProcess, type GatewayHandle } from './gateway-launcher';
+import { createGraphQLClient, type GraphQLHttpClient } from './graphql-client';
+import { measureLatency, measureThroughput, type Operation } from './load';
+import { BENCH_QUERIES } from './queries';
+import type { BenchQuery } from './queries/types';
+import { machineInfo, type BenchResults, type FailedQuery, type PassthroughResult, type QueryResult } from './results';
+import { ratioToBound, round } from './stats';
+
+/** Longest a latency phase may run; queries with unbatchedCaps use theirs for the unbatched one. */
+const LATENCY_PHASE_CAP_MS = 15_000;
+
+/** Queries the contract names that this build cannot run yet, reported as not measured. */
+const NOT_YET_AVAILABLE: { name: string; reason: string }[] = [
+  { name: 'topTalkers', reason: 'the events area (schema/events.graphql, search client) is not built yet' },
+];
+
+export type Log = (line: string) => void;
+
+interface Side {
+  label: 'batched' | 'unbatched';
+  gateway: GatewayHandle;
+  client: GraphQLHttpClient;
+}
+
+interface SideFigures {
+  upstreamCalls: number;
+  p50Ms: number;
+  p99Ms: number;
+  iterations: number;
+  rps: number;
+}
+
+export async function runBenchmark(options: BenchOptions, log: Log = () => undefined): Promise<BenchResults> {
+  const started = performance.now();
+  const cleanups: (() => Promise<void>)[] = [];
+  try {
+    log(`sandbox: starting with the ${options.seed} data`);
+    const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', seed: options.seed, latencyMs: 0 });
+    cleanups.push(() => sandbox.close());
+    const facts = await readFacts(sandbox.baseUrl, sandbox.tokens.admin);
+    log(
+      `sandbox: ${facts.networks.length} networks, ${facts.networks.reduce((s, n) => s + n.endpointIds.length, 0)} endpoints, ` +
+        `${facts.networks.reduce((s, n) => s + n.appWans.length, 0)} AppWANs at ${sandbox.baseUrl}`,
+    );
+
+    const sides: Side[] = [];
+    for (const label of ['batched', 'unbatched'] as const) {
+      const gateway = await startGatewayProcess(options.gateway, {
+        UPSTREAM_BASE_URL: sandbox.baseUrl,
+        SEARCH_URL: sandbox.searchUrl,
+        SEARCH_USERNAME: sandbox.searchCredentials.username,
+        SEARCH_PASSWORD: sandbox.searchCredentials.password,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        NETGRAPH_BATCHING: label === 'batched' ? 'on' : 'off',
+      });
+      cleanups.push(() => gateway.close());
+      const client = createGraphQLClient(gateway.url, sandbox.tokens.admin, options.concurrency);
+      cleanups.push(() => client.close());
+      sides.push({ label, gateway, client });
+      log(`gateway (${label}, ${gateway.mode}): ${gateway.url}`);
+    }
+
+    const wanted = BENCH_QUERIES.filter((q) => options.only.length === 0 || options.only.includes(q.name));
+    const unknown = options.only.filter((name) => !BENCH_QUERIES.some((q) => q.name === name));
+    if (unknown.length > 0) throw new Error(`unknown query name(s): ${unknown.join(', ')} (have ${BENCH_QUERIES.map((q) => q.name).join(', ')})`);
+
+    const queries: QueryResult[] = [];
+    const failed: FailedQuery[] = [];
+    const skipped = options.only.length === 0 ? [...NOT_YET_AVAILABLE] : [];
+    for (const query of wanted) {
+      const reason = query.unavailable(facts);
+      if (reason !== null) {
+        skipped.push({ name: query.name, reason });
+        log(`${query.name}: not measured (${reason})`);
+        continue;
+      }
+      const outcome = await benchQuery(query, facts, sandbox, sides, options, log);
+      if ('failed' in outcome) failed.push(outcome.failed);
+      else queries.push(outcome.result);
+    }
+
+    const passthrough = options.skipPassthrough ? null : await benchPassthrough(facts, sandbox, sides, options, log);
+    return {
+      date: new Date().toISOString(),
+      seed: options.seed,
+      latencyMs: options.latencyMs,
+      concurrency: options.concurrency,
+      durationMs: options.durationMs,
+      gatewayMode: sides[0]?.gateway.mode ?? options.gateway,
+      queries,
+      failed,
+      passthroughRatio: passthrough && passthrough.directRps > 0 ? round(passthrough.gatewayRps / passthrough.directRps, 3) : null,
+      passthrough,
+      skipped,
+      ...machineInfo(),
+      elapsedMs: Math.round(performance.now() - started),
+    };
+  } finally {
+    // Reverse order: clients, then gateways, then the sandbox they call.
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+  }
+}
+
+async function benchQuery(
+  query: BenchQuery,
+  facts: UpstreamFacts,
+  sandbox: RunningSandbox,
+  sides: Side[],
+  options: BenchOptions,
+  log: Log,
+): Promise<{ result: QueryResult } | { failed: FailedQuery }> {
+  const variables = query.variables(facts);
+  const lower = query.lowerBoundCalls(facts);
+  const trips = query.roundTrips(facts);
+  // Correctness first, on both gateways, with the call count of that one execution (nothing
+  // else talks to the sandbox meanwhile). A wrong answer is reported, never timed.
+  const calls = new Map<Side['label'], number>();
+  for (const side of sides) {
+    sandbox.control.setLatency(0);
+    sandbox.control.resetCalls();
+    let problem: string | null = null;
+    try {
+      query.check(await side.client.execute(query.document, variables), facts);
+    } catch (err) {
+      problem = err instanceof Error ? err.message : String(err);
+    }
+    if (problem !== null) {
+      log(`${query.name} (${side.label}): WRONG RESULT, not timed: ${problem}`);
+      return { failed: { name: query.name, side: side.label, error: problem } };
+    }
+    calls.set(side.label, sandbox.control.calls().total);
+  }
+
+  const figures = new Map<Side['label'], SideFigures>();
+  for (const side of sides) {
+    const caps =
+      side.label === 'unbatched' && query.unbatchedCaps
+        ? { iterations: Math.min(options.iterations, query.unbatchedCaps.iterations), maxMs: query.unbatchedCaps.maxMs, warmup: 0 }
+        : { iterations: options.iterations, maxMs: LATENCY_PHASE_CAP_MS, warmup: Math.min(2, options.iterations) };
+    const upstreamCalls = calls.get(side.label) ?? 0;
+    const op: Operation = () => side.client.executeUnchecked(query.document, variables);
+    sandbox.control.setLatency(options.latencyMs);
+    const latency = await measureLatency(op, caps);
+    sandbox.control.setLatency(0);
+    const throughput = await measureThroughput(op, { concurrency: options.concurrency, durationMs: options.durationMs });
+    figures.set(side.label, { upstreamCalls, p50Ms: latency.p50Ms, p99Ms: latency.p99Ms, iterations: latency.count, rps: throughput.rps });
+    log(
+      `${query.name} (${side.label}): ${upstreamCalls} calls (bound ${lower.value}), p50 ${latency.p50Ms.toFixed(1)} ms, ` +
+        `p99 ${latency.p99Ms.toFixed(1)} ms over ${latency.count}${latency.capped ? ' (time cap)' : ''}, ${throughput.rps.toFixed(0)} rps`,
+    );
+  }
+  const b = figures.get('batched');
+  const u = figures.get('unbatched');
+  if (!b || !u) throw new Error(`${query.name}: a gateway side is missing`);
+  const boundMs = trips.value * options.latencyMs;
+  return {
+    result: {
+      name: query.name,
+      upstreamCalls: b.upstreamCalls,
+      lowerBoundCalls: lower.value,
+      lowerBoundReason: lower.reason,
+      roundTrips: trips.value,
+      roundTripsReason: trips.reason,
+      p50Ms: round(b.p50Ms),
+      p99Ms: round(b.p99Ms),
+      boundMs,
+      p50Ratio: ratioToBound(b.p50Ms, boundMs),
+      p99Ratio: ratioToBound(b.p99Ms, boundMs),
+      iterations: b.iterations,
+      rps: round(b.rps, 1),
+      unbatched: { upstreamCalls: u.upstreamCalls, p50Ms: round(u.p50Ms), rps: round(u.rps, 1), iterations: u.iterations },
+    },
+  };
+}
+
+export const PASSTHROUGH_QUERY = 'query passthrough($id: UUID!) { network(id: $id) { id name } }';
+
+/** `network(id:) { id name }` through the (batched) gateway vs the same record straight from the sandbox. */
+async function benchPassthrough(
+  facts: UpstreamFacts,
+  sandbox: RunningSandbox,
+  sides: Side[],
+  options: BenchOptions,
+  log: Log,
+): Promise<PassthroughResult> {
+  const network = facts.networks[0];
+  const side = sides.find((s) => s.label === 'batched');
+  if (!network || !side) throw new Error('pass-through: no network or no batched gateway');
+  sandbox.control.setLatency(0);
+
+  const data = await side.client.execute(PASSTHROUGH_QUERY, { id: network.id });
+  const answered = data['network'];
+  if (typeof answered !== 'object' || answered === null || !('id' in answered) || answered.id !== network.id) {
+    throw new Error(`pass-through: gateway answered ${JSON.stringify(data)} for network ${network.id}`);
+  }
+  const viaGateway = await measureThroughput(() => side.client.executeUnchecked(PASSTHROUGH_QUERY, { id: network.id }), options);
+
+  const origin = new URL(sandbox.baseUrl).origin;
+  const pool = new Pool(origin, { connections: options.concurrency, pipelining: 1 });
+  try {
+    const path = `/rest/v1/networks/${network.id}`;
+    const headers = { authorization: `Bearer ${sandbox.tokens.admin}`, accept: 'application/json' };
+    const get: Operation = async () => {
+      const res = await pool.request({ method: 'GET', path, headers });
+      await res.body.text();
+      if (res.statusCode !== 200) throw new Error(`pass-through: sandbox answered ${res.statusCode}`);
+    };
+    const direct = await measureThroughput(get, options);
+    log(`pass-through: gateway ${viaGateway.rps.toFixed(0)} rps, direct ${direct.rps.toFixed(0)} rps`);
+    return { gatewayRps: round(viaGateway.rps, 1), directRps: round(direct.rps, 1) };
+  } finally {
+    await pool.close();
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * `npm run bench` (compiled to dist/bench/run.js): parses the flags, runs the benchmark, prints
+ * the table on stdout (progress on stderr) and writes bench/results.json.
+ */
+import { resolve } from 'node:path';
+import { parseArgs, USAGE, UsageError } from './args';
+import { runBenchmark } from './benchmark';
+import type { BenchResults } from './results';
+import { writeResults } from './results';
+import { formatTable } from './table';
+
+export interface RunIo {
+  /** Progress lines. */
+  log(line: string): void;
+  /** The final table. */
+  print(text: string): void;
+}
+
+const consoleIo: RunIo = {
+  log: (line) => process.stderr.write(`[bench] ${line}\n`),
+  print: (text) => process.stdout.write(text + '\n'),
+};
+
+export async function main(argv: readonly string[], io: RunIo = consoleIo): Promise<BenchResults> {
+  const options = parseArgs(argv);
+  const results = await runBenchmark(options, io.log);
+  io.print(formatTable(results));
+  if (options.out !== null) {
+    const path = resolve(options.out);
+    writeResults(path, results);
+    io.log(`results written to ${path} (${(results.elapsedMs / 1000).toFixed(1)} s)`);
+  }
+  return results;
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    // A wrong answer fails the run, after the results are written.
+    (results) => process.exit(results.failed.length > 0 ? 1 : 0),
+    (err: unknown) => {
+      if (err instanceof UsageError) process.stderr.write(`${err.message}\n${USAGE}\n`);
+      else process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}

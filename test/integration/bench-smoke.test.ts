@@ -1,0 +1,104 @@
+import { main } from '../../bench/run';
+import type { BenchResults } from '../../bench/results';
+import { readFacts, type UpstreamFacts } from '../../bench/facts';
+import { BENCH_QUERIES } from '../../bench/queries';
+import { UpstreamReader } from '../../bench/upstream-reader';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox';
+
+describe('bench facts over the tiny sandbox', () => {
+  let sandbox: RunningSandbox;
+  let facts: UpstreamFacts;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, seed: 'tiny' });
+    facts = await readFacts(sandbox.baseUrl, sandbox.tokens.admin);
+  });
+  afterAll(() => sandbox.close());
+
+  it('reads every network with its endpoints and AppWAN memberships', () => {
+    expect(facts.groupIds.length).toBeGreaterThan(0);
+    expect(facts.networks.length).toBeGreaterThan(0);
+    for (const n of facts.networks) {
+      expect(n.endpointIds.length).toBeGreaterThan(0);
+      for (const a of n.appWans) for (const e of a.endpointIds) expect(n.endpointIds).toContain(e);
+    }
+    expect(facts.sampleEndpoint?.appWanIds.length).toBeGreaterThan(0);
+  });
+
+  it('derives AppWAN reach (direct and through endpoint groups) that matches each endpoint\'s own AppWAN list', async () => {
+    const reader = new UpstreamReader(sandbox.baseUrl, sandbox.tokens.admin);
+    for (const n of facts.networks) {
+      for (const endpointId of n.endpointIds) {
+        const own = await reader.list(`/rest/v1/networks/${n.id}/endpoints/${endpointId}/appWans`);
+        const expected = n.appWans.filter((a) => a.endpointIds.includes(endpointId)).map((a) => a.id);
+        expect({ endpointId, appWans: own.items.map((a) => a['id']).sort() }).toEqual({ endpointId, appWans: expected.sort() });
+      }
+    }
+  });
+
+  it('gives every query a positive lower bound and round-trip count', () => {
+    for (const q of BENCH_QUERIES) {
+      if (q.unavailable(facts) !== null) continue;
+      expect(q.lowerBoundCalls(facts).value).toBeGreaterThan(0);
+      expect(q.roundTrips(facts).value).toBeGreaterThan(0);
+      expect(q.roundTrips(facts).value).toBeLessThanOrEqual(q.lowerBoundCalls(facts).value);
+    }
+  });
+});
+
+describe('bench smoke run (tiny data, latency 0, one iteration)', () => {
+  let results: BenchResults;
+  let table = '';
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    results = await main(
+      ['--seed', 'tiny', '--latency-ms', '0', '--iterations', '1', '--duration', '150ms', '--concurrency', '4', '--gateway', 'in-process', '--out', '-'],
+      { log: (line) => lines.push(line), print: (text) => (table = text) },
+    );
+  }, 120_000);
+
+  it('measures every query that answered correctly, with sane values in every field', () => {
+    const names = results.queries.map((q) => q.name);
+    expect(names).toEqual(expect.arrayContaining(['endpointDetail', 'networkList', 'authTree']));
+    for (const q of results.queries) {
+      const where = `${q.name}: ${JSON.stringify(q)}`;
+      expect({ where, ok: q.lowerBoundCalls > 0 }).toEqual({ where, ok: true });
+      expect({ where, ok: q.upstreamCalls >= q.lowerBoundCalls }).toEqual({ where, ok: true });
+      expect({ where, ok: q.roundTrips > 0 && q.roundTrips <= q.lowerBoundCalls }).toEqual({ where, ok: true });
+      expect({ where, ok: q.p50Ms > 0 && q.p50Ms <= q.p99Ms }).toEqual({ where, ok: true });
+      expect({ where, ok: q.rps > 0 && q.unbatched.rps > 0 && q.unbatched.p50Ms > 0 }).toEqual({ where, ok: true });
+      expect({ where, ok: q.unbatched.upstreamCalls >= q.lowerBoundCalls }).toEqual({ where, ok: true });
+      expect(q.boundMs).toBe(0); // latency 0: no bound, no ratio
+      expect(q.p50Ratio).toBeNull();
+      expect(q.lowerBoundReason).not.toBe('');
+      expect(q.roundTripsReason).not.toBe('');
+    }
+    // Every query is either measured or reported wrong: none is silently dropped.
+    expect([...names, ...results.failed.map((f) => f.name)].sort()).toEqual(['authTree', 'endpointDetail', 'networkGraph', 'networkList']);
+  });
+
+  it('reports the pass-through baseline, the machine and the table', () => {
+    expect(results.passthrough?.gatewayRps).toBeGreaterThan(0);
+    expect(results.passthrough?.directRps).toBeGreaterThan(0);
+    expect(results.passthroughRatio).toBeGreaterThan(0);
+    expect(results.cpu.cores).toBeGreaterThan(0);
+    expect(results.cpu.model).not.toBe('');
+    expect(results.node).toBe(process.version);
+    expect(results.gatewayMode).toBe('in-process');
+    expect(results.skipped.map((s) => s.name)).toContain('topTalkers');
+    expect(table).toContain('| endpointDetail');
+    expect(lines.some((l) => l.startsWith('sandbox:'))).toBe(true);
+  });
+
+  // KNOWN BUG (gateway, src/upstream/network): with batching on, Endpoint.appWans is answered from
+  // the AppWANs' direct member lists only, while the sandbox (and the unbatched per-endpoint plan)
+  // also count endpoints reached through an AppWAN's endpoint groups, so the batched networkGraph
+  // misses AppWANs. The bench reports it as a wrong result. When fixed, this test starts
+  // "passing unexpectedly": turn `it.failing` back into `it`.
+  it.failing('networkGraph answers correctly on both gateways, and costs more calls unbatched', () => {
+    expect(results.failed).toEqual([]);
+    const graph = results.queries.find((q) => q.name === 'networkGraph');
+    expect(graph?.unbatched.upstreamCalls).toBeGreaterThan(graph?.upstreamCalls ?? Infinity);
+  });
+});
