@@ -94,17 +94,22 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
   }
 
   function makeByIdLoader<K extends ResourceKind>(kind: K): DataLoader<string, RecordFor<K>> {
-    return new DataLoader<string, RecordFor<K>>(
+    const one = (key: string): Promise<RecordFor<K> | Error> => {
+      const { id, networkId } = splitKey(key);
+      return rest.get(kind, id, networkId).catch(toError);
+    };
+    return new DataLoader<string, RecordFor<K>>(async (keys) => {
+      // A catalog asked for several ids: one list call (it primes this loader), ids missing from it fetched alone.
+      if (batching && resources[kind].catalog === true && keys.length >= 2) {
+        const listed = await all(kind).catch(() => null);
+        if (listed !== null) {
+          const byId = new Map(listed.map((r) => [r.id, r] as const));
+          return Promise.all(keys.map((key) => byId.get(key) ?? one(key)));
+        }
+      }
       // No batch endpoint exists upstream: the batch fans out, DataLoader still dedupes and caches.
-      (keys) =>
-        Promise.all(
-          keys.map((key) => {
-            const { id, networkId } = splitKey(key);
-            return rest.get(kind, id, networkId).catch(toError);
-          }),
-        ),
-      dlOptions,
-    );
+      return Promise.all(keys.map(one));
+    }, dlOptions);
   }
   // Created up front (DataLoaders are cheap) so each kind's loader keeps its record type.
   const byIdTable: ByIdTable = {

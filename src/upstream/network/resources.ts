@@ -22,6 +22,11 @@ export interface ResourceDef<R> {
   /** The seed says the list takes `page`/`size`/`sort`. */
   paginated: boolean;
   parse: (value: unknown) => R;
+  /**
+   * A small catalog (regions, data centers, templates): when two or more ids are asked in one
+   * batch, one list call answers them all instead of one call per id.
+   */
+  catalog?: boolean;
   notes: string;
 }
 
@@ -52,10 +57,10 @@ const def = <R>(row: ResourceDef<R>): ResourceDef<R> => row;
 export const resources: { readonly [K in ResourceKind]: ResourceDef<RecordTypes[K]> } = {
   networkGroup: def({ what: 'NetworkGroup', scope: 'root', collection: '/organizations', item: '/organizations', embedded: 'organizations', paginated: false, parse: r.parseNetworkGroup, notes: 'also listed at /network-groups/' }),
   network: def({ what: 'Network', scope: 'root', collection: '/networks', item: '/networks', embedded: 'networks', paginated: true, parse: r.parseNetwork, notes: 'networks of the caller\'s group' }),
-  dataCenter: def({ what: 'DataCenter', scope: 'root', collection: '/dataCenters', item: '/dataCenters', embedded: 'dataCenters', paginated: false, parse: r.parseDataCenter, notes: 'filter: locationCode' }),
-  geoRegion: def({ what: 'GeoRegion', scope: 'root', collection: '/geoRegions', item: '/geoRegions', embedded: 'geoRegions', paginated: false, parse: r.parseGeoRegion, notes: '' }),
+  dataCenter: def({ what: 'DataCenter', catalog: true, scope: 'root', collection: '/dataCenters', item: '/dataCenters', embedded: 'dataCenters', paginated: false, parse: r.parseDataCenter, notes: 'filter: locationCode' }),
+  geoRegion: def({ what: 'GeoRegion', catalog: true, scope: 'root', collection: '/geoRegions', item: '/geoRegions', embedded: 'geoRegions', paginated: false, parse: r.parseGeoRegion, notes: '' }),
   host: def({ what: 'Host', scope: 'root', collection: '/hosts', item: '/hosts', embedded: 'hosts', paginated: false, parse: r.opaqueParser('Host'), notes: 'admin-only in the sandbox' }),
-  networkConfigMetadata: def({ what: 'NetworkConfigMetadata', scope: 'root', collection: '/networkConfigMetadata', item: '/networkConfigMetadata', embedded: 'networkConfigMetadatas', paginated: false, parse: r.parseNetworkConfigMetadata, notes: '' }),
+  networkConfigMetadata: def({ what: 'NetworkConfigMetadata', catalog: true, scope: 'root', collection: '/networkConfigMetadata', item: '/networkConfigMetadata', embedded: 'networkConfigMetadatas', paginated: false, parse: r.parseNetworkConfigMetadata, notes: '' }),
   cloudSubscription: def({ what: 'CloudSubscription', scope: 'root', collection: '/azureSubscriptions', item: '/azureSubscriptions', embedded: 'azureSubscriptions', paginated: false, parse: r.parseCloudSubscription, notes: 'applicationKey omitted; admin-only in the sandbox' }),
   endpoint: def({ what: 'Endpoint', scope: 'network', collection: '/endpoints', item: '/endpoints', embedded: 'endpoints', paginated: true, parse: r.parseEndpoint, notes: '' }),
   service: def({ what: 'Service', scope: 'network', collection: '/services', item: '/services', embedded: 'services', paginated: true, parse: r.parseService, notes: '' }),

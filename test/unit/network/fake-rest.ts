@@ -58,6 +58,12 @@ export function fakeNetwork(opts: { endpoints: number; appWans: number; pageMax?
         const e = endpoints.find((x) => x.id === m?.[1]);
         if (e !== undefined) return ok(e);
       }
+      const dataCenters = ['dc-0', 'dc-1', 'dc-2'].map((id) => ({ id, locationCode: `loc-${id}` }));
+      if (p === '/dataCenters') return ok(hal('dataCenters', dataCenters));
+      if ((m = p.match(/^\/dataCenters\/(dc-\d+)$/))) {
+        const dc = dataCenters.find((d) => d.id === m?.[1]);
+        if (dc !== undefined) return ok(dc);
+      }
       if (p === '/bad-shape') return ok({ _embedded: 'nope' });
       throw new UpstreamError('NOT_FOUND', 'not found', { service: 'rest-v1', method: 'GET', path: p, status: 404 });
     },

@@ -102,3 +102,26 @@ describe('network loaders: lists and by-id', () => {
     });
   });
 });
+
+describe('network loaders: catalogs', () => {
+  it('answers several data centers with one list call, and a single one by id', async () => {
+    const http = fakeNetwork({ endpoints: 1, appWans: 1 });
+    const loaders = createNetworkLoaders(http, { batching: true });
+    const many = await Promise.all(['dc-0', 'dc-2', 'dc-0'].map((id) => loaders.byId('dataCenter', id)));
+    expect(many.map((d) => d.locationCode)).toEqual(['loc-dc-0', 'loc-dc-2', 'loc-dc-0']);
+    expect(http.calls).toEqual(['/dataCenters']);
+
+    const fresh = createNetworkLoaders(http, { batching: true });
+    await fresh.byId('dataCenter', 'dc-1');
+    expect(http.calls.slice(1)).toEqual(['/dataCenters/dc-1']);
+  });
+
+  it('an id missing from the catalog is fetched alone and fails NOT_FOUND', async () => {
+    const http = fakeNetwork({ endpoints: 1, appWans: 1 });
+    const loaders = createNetworkLoaders(http, { batching: true });
+    const [found, missing] = await Promise.allSettled(['dc-1', 'dc-9'].map((id) => loaders.byId('dataCenter', id)));
+    expect(found).toMatchObject({ status: 'fulfilled', value: { id: 'dc-1' } });
+    expect(missing).toMatchObject({ status: 'rejected', reason: { code: 'NOT_FOUND' } });
+    expect(http.calls).toEqual(['/dataCenters', '/dataCenters/dc-9']);
+  });
+});
