@@ -10,6 +10,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import {
   createSourceEventStream,
   execute,
+  getOperationAST,
   GraphQLError,
   type ExecutionArgs,
   type ExecutionResult,
@@ -58,7 +59,7 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
   // Per socket: its token and its running operations.
   const tokens = new WeakMap<object, string | undefined>();
   const operations = new Map<string, OperationState>();
-  const renew = new WeakMap<GatewayContext, () => GatewayContext>();
+  const renew = new WeakMap<GatewayContext, Renewal>();
   const key = (socket: object, id: string): string => `${socketIds.get(socket) ?? 0}:${id}`;
   const socketIds = new WeakMap<object, number>();
   let nextSocketId = 1;
@@ -73,19 +74,19 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
         tokens.set(ctx.extra.socket, token);
         return true;
       },
-      context(ctx, id, payload) {
+      context(ctx, id, _payload, args) {
         const state: OperationState = {
           controller: new AbortController(),
           calls: { count: 0 },
           started: performance.now(),
-          operationName: payload.operationName ?? null,
+          operationName: getOperationAST(args.document, args.operationName)?.name?.value ?? null,
           codes: [],
         };
         operations.set(key(ctx.extra.socket, id), state);
         const token = tokens.get(ctx.extra.socket);
         const make = (): GatewayContext => options.createContext(token, state.controller.signal, state.calls);
         const context = make();
-        renew.set(context, make);
+        renew.set(context, { make, abort: () => state.controller.abort() });
         return context;
       },
       subscribe: (args) => subscribeWithFreshContexts(args, renew),
@@ -135,15 +136,38 @@ function formatResult(result: ExecutionResult, formatError: SubscriptionServerOp
   };
 }
 
-/** graphql-js `subscribe`, except that each event runs with a fresh context from `renew`. */
-async function subscribeWithFreshContexts(
-  args: ExecutionArgs,
-  renew: WeakMap<GatewayContext, () => GatewayContext>,
-): Promise<AsyncGenerator<ExecutionResult> | ExecutionResult> {
+interface Renewal {
+  /** A fresh context for the next event (same caller, same signal). */
+  make(): GatewayContext;
+  /** Abort the operation's signal (its pollers and timers stop at once). */
+  abort(): void;
+}
+
+/**
+ * graphql-js `subscribe`, except that each event runs with a fresh context, and that `return()`
+ * (client complete, socket closed) aborts the operation's signal first, so a source waiting for its
+ * next event stops now instead of at its next tick.
+ */
+async function subscribeWithFreshContexts(args: ExecutionArgs, renew: WeakMap<GatewayContext, Renewal>): Promise<AsyncGenerator<ExecutionResult> | ExecutionResult> {
   const source = await createSourceEventStream(args);
   if (!isAsyncIterable(source)) return source;
-  const fresh = renew.get(args.contextValue as GatewayContext);
-  return mapEvents(source, (payload) => execute({ ...args, rootValue: payload, contextValue: fresh ? fresh() : args.contextValue }));
+  // graphql-ws hands us the context it got from our `context` option, so the lookup finds it.
+  const renewal = renew.get(args.contextValue as GatewayContext);
+  const events = mapEvents(source, (payload) => execute({ ...args, rootValue: payload, contextValue: renewal ? renewal.make() : args.contextValue }));
+  if (!renewal) return events;
+  const wrapped: AsyncGenerator<ExecutionResult> = {
+    next: (...rest) => events.next(...rest),
+    return: (value) => {
+      renewal.abort();
+      return events.return(value);
+    },
+    throw: (error: unknown) => {
+      renewal.abort();
+      return events.throw(error);
+    },
+    [Symbol.asyncIterator]: () => wrapped,
+  };
+  return wrapped;
 }
 
 async function* mapEvents(source: AsyncIterable<unknown>, run: (payload: unknown) => ExecutionResult | Promise<ExecutionResult>): AsyncGenerator<ExecutionResult> {
