@@ -28,8 +28,8 @@ function client(connectionParams?: Record<string, unknown>, onClose?: (code: num
   return c;
 }
 
-async function take(c: Client, query: string, count: number): Promise<FormattedExecutionResult[]> {
-  const results: FormattedExecutionResult[] = [];
+async function take(c: Client, query: string, count: number): Promise<FormattedExecutionResult<Record<string, unknown>, unknown>[]> {
+  const results: FormattedExecutionResult<Record<string, unknown>, unknown>[] = [];
   const iterator = c.iterate({ query });
   for await (const result of iterator) {
     results.push(result);
