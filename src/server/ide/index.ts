@@ -54,8 +54,15 @@ function wantsHtml(req: IncomingMessage): boolean {
   return (req.headers.accept ?? '').toLowerCase().includes('text/html');
 }
 
+/** True when Accept-Encoding lists `encoding` without `q=0`. */
 function accepts(req: IncomingMessage, encoding: string): boolean {
-  return (req.headers['accept-encoding'] ?? '').toLowerCase().includes(encoding);
+  return (req.headers['accept-encoding'] ?? '')
+    .toLowerCase()
+    .split(',')
+    .some((part) => {
+      const [name, ...params] = part.split(';').map((p) => p.trim());
+      return name === encoding && !params.some((p) => /^q=0(\.0*)?$/.test(p));
+    });
 }
 
 /** Last path segment of the endpoint, so page-relative asset URLs survive a path-prefixing proxy. */
