@@ -64,13 +64,18 @@ export function readFields(specs: readonly FieldSpec[], input: JsonObject, base?
     if (typeof value === 'string' && spec.pattern !== undefined && !spec.pattern.test(value)) {
       throw new HttpError(400, `${spec.name} ${spec.patternHint ?? `must match ${String(spec.pattern)}`}`);
     }
-    out[spec.name] = structuredClone(value);
+    out[spec.name] = copy(value);
   }
   return out;
 }
 
 function cloneDefault(value: unknown): unknown {
-  return value === undefined ? null : structuredClone(value);
+  return value === undefined ? null : copy(value);
+}
+
+/** Objects and arrays are copied so stored records never share structure with requests or defaults. */
+function copy(value: unknown): unknown {
+  return typeof value === 'object' && value !== null ? structuredClone(value) : value;
 }
 
 /** Sort keys a list accepts: its fields plus the common ones. */

@@ -5,7 +5,8 @@ import { at, call, list, str, withSandbox } from './sandbox-client';
 let sandbox: RunningSandbox;
 let facts: RestV1Facts;
 let net: RestV1Facts['networks'][number];
-const STEP_MS = 40;
+// Long enough that a process is still running while the test inspects it on a loaded machine.
+const STEP_MS = 250;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {

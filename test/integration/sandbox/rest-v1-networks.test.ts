@@ -3,7 +3,7 @@ import { at, call, list, str, withSandbox } from './sandbox-client';
 
 let sandbox: RunningSandbox;
 let facts: RestV1Facts;
-const STEP_MS = 60;
+const STEP_MS = 150;
 
 beforeAll(async () => {
   sandbox = await withSandbox({ stepMs: STEP_MS });
@@ -47,7 +47,7 @@ describe('rest/v1 networks', () => {
     for (let i = 0; i < 40 && !seen.has(300); i++) {
       const g = await call(sandbox, 'GET', `/rest/v1/networks/${id}`);
       seen.add(Number(at(g.json, 'status')));
-      await sleep(STEP_MS / 3);
+      await sleep(STEP_MS / 5);
     }
     expect([...seen]).toEqual(expect.arrayContaining([100, 200, 300]));
     const done = await call(sandbox, 'GET', `/rest/v1/networks/${id}`);
