@@ -13,7 +13,7 @@ import { createGraphQLClient, type GraphQLHttpClient } from './graphql-client';
 import { measureLatency, measureThroughput, type Operation } from './load';
 import { BENCH_QUERIES } from './queries';
 import type { BenchQuery } from './queries/types';
-import { machineInfo, type BenchResults, type FailedQuery, type PassthroughResult, type QueryResult } from './results';
+import { loadAverage1m, machineInfo, type BenchResults, type FailedQuery, type PassthroughResult, type QueryResult } from './results';
 import { ratioToBound, round } from './stats';
 
 /** Longest a latency phase may run; queries with unbatchedCaps use theirs for the unbatched one. */
@@ -42,6 +42,10 @@ interface SideFigures {
 
 export async function runBenchmark(options: BenchOptions, log: Log = () => undefined): Promise<BenchResults> {
   const started = performance.now();
+  const loadAtStart = loadAverage1m();
+  if (loadAtStart > machineInfo().cpu.cores) {
+    log(`warning: load average ${loadAtStart} on ${machineInfo().cpu.cores} cores: other work competes for the CPU, figures will be noisy`);
+  }
   const cleanups: (() => Promise<void>)[] = [];
   try {
     log(`sandbox: starting with the ${options.seed} data`);
@@ -104,6 +108,7 @@ export async function runBenchmark(options: BenchOptions, log: Log = () => undef
       passthrough,
       skipped,
       ...machineInfo(),
+      loadAverage: { start: loadAtStart, end: loadAverage1m() },
       elapsedMs: Math.round(performance.now() - started),
     };
   } finally {

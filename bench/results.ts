@@ -2,7 +2,7 @@
  * The shape of bench/results.json (fields fixed by issue #5) and the machine description.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { dirname } from 'node:path';
 
 export interface UnbatchedResult {
@@ -65,7 +65,16 @@ export interface BenchResults {
   skipped: { name: string; reason: string }[];
   cpu: { model: string; cores: number };
   node: string;
+  /**
+   * 1-minute load average when the run started and ended. Above the core count, other work was
+   * competing for the CPU and the latency and rps figures are not comparable with a quiet run.
+   */
+  loadAverage: { start: number; end: number };
   elapsedMs: number;
+}
+
+export function loadAverage1m(): number {
+  return Math.round((loadavg()[0] ?? 0) * 100) / 100;
 }
 
 export function machineInfo(): { cpu: { model: string; cores: number }; node: string } {

@@ -59,7 +59,8 @@ export function formatTable(results: BenchResults): string {
   for (const s of results.skipped) out.push(`not measured: ${s.name} (${s.reason})`);
   out.push(
     `seed ${results.seed}, per-call latency ${results.latencyMs} ms (latency phase), 0 ms (rps phase, concurrency ${results.concurrency}, ${results.durationMs / 1000} s), ` +
-      `gateway ${results.gatewayMode}; ${results.cpu.model} × ${results.cpu.cores}, Node ${results.node}`,
+      `gateway ${results.gatewayMode}; ${results.cpu.model} × ${results.cpu.cores}, Node ${results.node}, ` +
+      `load average ${results.loadAverage.start} → ${results.loadAverage.end}`,
   );
   return out.join('\n');
 }

@@ -86,6 +86,7 @@ describe('bench smoke run (tiny data, latency 0, one iteration)', () => {
     expect(results.cpu.model).not.toBe('');
     expect(results.node).toBe(process.version);
     expect(results.gatewayMode).toBe('in-process');
+    expect(results.loadAverage.start).toBeGreaterThanOrEqual(0);
     expect(results.skipped.map((s) => s.name)).toContain('topTalkers');
     expect(table).toContain('| endpointDetail');
     expect(lines.some((l) => l.startsWith('sandbox:'))).toBe(true);

@@ -148,6 +148,7 @@ describe('formatTable', () => {
       skipped: [{ name: 'topTalkers', reason: 'no events area' }],
       cpu: { model: 'cpu', cores: 2 },
       node: 'v20.20.0',
+      loadAverage: { start: 0.5, end: 0.7 },
       elapsedMs: 1,
     };
     const lines = formatTable(results).split('\n');
@@ -156,6 +157,7 @@ describe('formatTable', () => {
     expect(lines[2]).toContain('1235');
     expect(new Set(lines.slice(0, 3).map((l) => l.length)).size).toBe(1);
     expect(lines.join('\n')).toContain('ratio 0.5');
+    expect(lines.join('\n')).toContain('load average 0.5 → 0.7');
     expect(lines.join('\n')).toContain('not measured: topTalkers');
     expect(lines.join('\n')).toContain('WRONG RESULT, not timed: networkGraph (batched): endpoints: 3 ids, expected 4');
   });
