@@ -1,24 +1,19 @@
 /**
- * The network tests' stack: the sandbox on a real socket (127.0.0.1, port 0) and the gateway's
- * schema, resolvers, context and HTTP layer executing each operation. Prints the query and the
- * whole response when an expectation on it fails (`expectResult`).
+ * The network tests' view of C's `startStack()`: the sandbox and the gateway on real sockets
+ * (127.0.0.1, port 0), one caller identity per request, results as `{ data, errors }`, and the
+ * sandbox's call log. Prints the query and the whole response when an expectation on it fails
+ * (`expectResult`).
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { graphql, type GraphQLFormattedError } from 'graphql';
-import { makeExecutableSchema } from '@graphql-tools/schema';
-import { startSandbox, type RunningSandbox, type CallCounts, type SeedSize } from '../../../src/sandbox';
-import { createHttpLayer } from '../../../src/upstream/http';
-import { createContext } from '../../../src/context';
-import { resolvers } from '../../../src/resolvers';
-import { formatError } from '../../../src/errors/format-error';
+import type { GraphQLFormattedError } from 'graphql';
+import type { RunningSandbox, CallCounts, SeedSize } from '../../../src/sandbox';
 import { isObject } from '../../../src/upstream/parse';
+import { startStack } from '../../helpers/stack';
 
 export type Who = 'admin' | 'reader' | 'nobody';
 
 export interface GqlResult {
   data?: Record<string, unknown> | null;
-  errors?: GraphQLFormattedError[];
+  errors?: ReadonlyArray<Pick<GraphQLFormattedError, 'message' | 'path' | 'extensions'>>;
 }
 
 export interface NetworkStack {
@@ -30,12 +25,6 @@ export interface NetworkStack {
   close(): Promise<void>;
 }
 
-const root = join(__dirname, '../../..');
-const typeDefs = readdirSync(join(root, 'schema'))
-  .filter((f) => f.endsWith('.graphql'))
-  .map((f) => readFileSync(join(root, 'schema', f), 'utf8'));
-const schema = makeExecutableSchema({ typeDefs, resolvers });
-
 export interface StackOptions {
   seed?: SeedSize;
   batching?: boolean;
@@ -46,39 +35,26 @@ export interface StackOptions {
 }
 
 export async function startNetworkStack(options: StackOptions = {}): Promise<NetworkStack> {
-  const sandbox = await startSandbox({ seed: options.seed ?? 'tiny', stepMs: 20 });
-  const http = createHttpLayer({
-    upstreamBaseUrl: options.upstreamBaseUrl ?? sandbox.baseUrl,
-    searchUrl: null,
-    searchCredentials: null,
-    timeouts: { connectMs: 2000, headersMs: 5000, bodyMs: 5000 },
-    retry: { attempts: options.attempts ?? 1, baseDelayMs: 5, maxDelayMs: 10, maxRetryAfterMs: 10 },
-    maxConcurrentPerRequest: 8,
+  const stack = await startStack({
+    seed: options.seed ?? 'tiny',
+    stepMs: 20,
+    config: {
+      batching: options.batching ?? true,
+      retryAttempts: options.attempts ?? 1,
+      ...(options.upstreamBaseUrl === undefined ? {} : { upstreamBaseUrl: options.upstreamBaseUrl }),
+    },
   });
-  const batching = options.batching ?? true;
+  const { sandbox } = stack;
   return {
     sandbox,
     async gql(query, variables, who = 'admin') {
-      const token = `Bearer ${sandbox.tokens[who]}`;
-      const signal = new AbortController().signal;
-      const contextValue = createContext({
-        http: http.forCaller({ authorization: token, signal, calls: { count: 0 } }),
-        options: { batching },
-        signal,
-        authenticated: true,
-        calls: { count: 0 },
-        gateway: { info: { version: 'test', sandbox: true, batching, searchConfigured: false }, probeUpstreams: async () => [] },
-      });
-      const result = await graphql({ schema, source: query, variableValues: variables ?? null, contextValue });
-      const errors = result.errors?.map((e) => formatError(e.toJSON(), e, { development: true }));
-      return { data: result.data ?? null, ...(errors ? { errors } : {}) };
+      // Non-200 answers (a literal that fails validation is HTTP 400) still carry a GraphQL body.
+      const result = await stack.gql(query, variables, { token: sandbox.tokens[who] });
+      return result.body;
     },
     calls: () => sandbox.control.calls(),
     resetCalls: () => sandbox.control.resetCalls(),
-    async close() {
-      await http.close();
-      await sandbox.close();
-    },
+    close: () => stack.close(),
   };
 }
 
