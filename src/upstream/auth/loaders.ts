@@ -12,7 +12,7 @@ import DataLoader from 'dataloader';
 import type { HttpClient } from '../http-types';
 import type { LoaderOptions } from '../loader-options';
 import { AuthClient } from './client';
-import { chooseRelationPlan } from './plan';
+import { chooseRelationPlan, useUnfilteredList } from './plan';
 import { AUTH_RESOURCES, type AuthResource, type ListFilter, filterKey } from './resources';
 import type {
   DomainRecord,
@@ -64,18 +64,40 @@ export function createAuthLoaders(http: HttpClient, options: LoaderOptions): Aut
     );
   }
 
-  function list<T>(res: AuthResource<T>, prime: (item: T) => void): DataLoader<ListFilter, T[], string> {
-    return new DataLoader<ListFilter, T[], string>(
-      (filters) =>
-        settle(
-          filters.map(async (filter) => {
-            const items = await client.list(res, filter);
-            items.forEach(prime);
-            return items;
+  /**
+   * A list loader. With `domainOf`, filters on `domainId` alone may be served from the unfiltered
+   * list grouped in memory (plan.ts `useUnfilteredList`): `domains { resourceTypes }` costs one call.
+   */
+  function list<T>(
+    res: AuthResource<T>,
+    prime: (item: T) => void,
+    domainOf?: (item: T) => string | null,
+  ): DataLoader<ListFilter, T[], string> {
+    const fetchList = async (filter: ListFilter): Promise<T[]> => {
+      const items = await client.list(res, filter);
+      items.forEach(prime);
+      return items;
+    };
+    const loader: DataLoader<ListFilter, T[], string> = new DataLoader<ListFilter, T[], string>(
+      (filters) => {
+        const byDomain = filters.filter(isDomainOnly);
+        const unfiltered =
+          domainOf !== undefined &&
+          useUnfilteredList({
+            batching: options.batching,
+            domainFiltersInBatch: byDomain.length,
+            allListLoaded: requested.has(filterKey(res, {})),
+          });
+        return settle(
+          filters.map((filter) => {
+            if (!unfiltered || !isDomainOnly(filter)) return fetchList(filter);
+            return loader.load({}).then((all) => all.filter((item) => domainOf(item) === filter['domainId']));
           }),
-        ),
+        );
+      },
       { ...mode, cacheKeyFn: (filter) => trackedKey(res, filter) },
     );
+    return loader;
   }
 
   function trackedKey(res: AuthResource<unknown>, filter: ListFilter): string {
@@ -97,7 +119,7 @@ export function createAuthLoaders(http: HttpClient, options: LoaderOptions): Aut
     if (d.code !== null) domain.prime(d.code, d);
   }
   const domains = list(R.domain, primeDomain);
-  const resourceTypes = list(R.resourceType, (t) => resourceType.prime(t.id, t));
+  const resourceTypes = list(R.resourceType, (t) => resourceType.prime(t.id, t), (t) => t.domainId);
   const resourceActions = list(R.resourceAction, (a) => resourceAction.prime(a.id, a));
   const grants = list(R.grant, () => undefined);
   const superUsers = list(R.superUser, (s) => superUser.prime(s.id, s));
@@ -105,12 +127,15 @@ export function createAuthLoaders(http: HttpClient, options: LoaderOptions): Aut
 
   /**
    * Answers a per-type relation for a batch of types: grouped by domain, each group planned
-   * by chooseRelationPlan, then either one domain list or one filtered list per type.
+   * by chooseRelationPlan, then the unfiltered list, the domain's list, or one list per type.
    */
   function relation<T>(
     res: AuthResource<unknown>,
-    byDomain: (domainId: string) => Promise<T[]>,
-    perParent: (type: ResourceTypeRecord) => Promise<T[]>,
+    lists: {
+      all: () => Promise<T[]>;
+      byDomain: (domainId: string) => Promise<T[]>;
+      perParent: (type: ResourceTypeRecord) => Promise<T[]>;
+    },
     belongs: (item: T, type: ResourceTypeRecord) => boolean,
   ) {
     return async (types: readonly ResourceTypeRecord[]): Promise<Array<T[] | Error>> => {
@@ -122,13 +147,13 @@ export function createAuthLoaders(http: HttpClient, options: LoaderOptions): Aut
           batching: options.batching,
           domainId,
           typesInBatch: group.length,
+          domainsInBatch: groups.size,
           domainListLoaded: domainId !== null && requested.has(filterKey(res, { domainId })),
+          allListLoaded: requested.has(filterKey(res, {})),
         });
-        if (plan === 'domain-list' && domainId !== null) {
-          const all = byDomain(domainId);
-          for (const t of group) answers.set(t.id, all.then((items) => items.filter((item) => belongs(item, t))));
-        } else {
-          for (const t of group) answers.set(t.id, perParent(t));
+        const source = plan === 'all-list' ? lists.all() : plan === 'domain-list' && domainId !== null ? lists.byDomain(domainId) : null;
+        for (const t of group) {
+          answers.set(t.id, source === null ? lists.perParent(t) : source.then((items) => items.filter((item) => belongs(item, t))));
         }
       }
       return settle(types.map((t) => answers.get(t.id) ?? Promise.resolve([])));
@@ -141,8 +166,11 @@ export function createAuthLoaders(http: HttpClient, options: LoaderOptions): Aut
       const open = types.filter((t) => t.childrenIds === null || t.childrenIds.length > 0);
       const answer = relation<ResourceTypeRecord>(
         R.resourceType,
-        (domainId) => resourceTypes.load({ domainId }),
-        (t) => resourceTypes.load({ parentId: t.id }),
+        {
+          all: () => resourceTypes.load({}),
+          byDomain: (domainId) => resourceTypes.load({ domainId }),
+          perParent: (t) => resourceTypes.load({ parentId: t.id }),
+        },
         (item, t) => item.parentId === t.id,
       );
       const found = await answer(open);
@@ -158,8 +186,11 @@ export function createAuthLoaders(http: HttpClient, options: LoaderOptions): Aut
   const actions = new DataLoader<ResourceTypeRecord, ResourceActionRecord[], string>(
     relation<ResourceActionRecord>(
       R.resourceAction,
-      (domainId) => resourceActions.load({ domainId }),
-      (t) => resourceActions.load({ resourceTypeId: t.id }),
+      {
+        all: () => resourceActions.load({}),
+        byDomain: (domainId) => resourceActions.load({ domainId }),
+        perParent: (t) => resourceActions.load({ resourceTypeId: t.id }),
+      },
       (item, t) => item.resourceTypeId === t.id,
     ),
     { ...mode, cacheKeyFn: (t) => t.id },
@@ -181,6 +212,14 @@ export function createAuthLoaders(http: HttpClient, options: LoaderOptions): Aut
     children,
     actions,
   };
+}
+
+/** True for a filter on `domainId` and nothing else. */
+function isDomainOnly(filter: ListFilter): boolean {
+  return (
+    typeof filter['domainId'] === 'string' &&
+    Object.entries(filter).every(([key, value]) => key === 'domainId' || value === null || value === undefined)
+  );
 }
 
 /** Results in key order with an Error in the slot of a failed key (DataLoader's contract). */

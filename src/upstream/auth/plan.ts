@@ -3,15 +3,15 @@
  *
  * - `per-parent`: one filtered list per type (`/resource-types?parentId=`,
  *   `/resource-actions?resourceTypeId=`).
- * - `domain-list`: one list of the whole domain (`?domainId=`), inverted in memory; the
- *   cost is one call per domain, whatever the number of types.
+ * - `domain-list`: one list of the type's domain (`?domainId=`), inverted in memory.
+ * - `all-list`: the unfiltered list, inverted in memory: one call for types of many domains.
  *
- * The domain list wins when it is already loaded in this request (zero calls) or when at least
- * two types of the domain are asked in the same batch (one call instead of n). A single type
- * takes the smaller per-parent answer. With batching off, always per-parent (the benchmark's
- * naive baseline).
+ * Cheapest first: a list this request already asked for costs nothing; types of two or more
+ * domains in one batch share one unfiltered call; two or more types of one domain share the
+ * domain's list; a single type takes the smaller per-parent answer. With batching off, always
+ * per-parent (the benchmark's naive baseline).
  */
-export type RelationPlan = 'domain-list' | 'per-parent';
+export type RelationPlan = 'all-list' | 'domain-list' | 'per-parent';
 
 export interface PlanInput {
   batching: boolean;
@@ -19,12 +19,28 @@ export interface PlanInput {
   domainId: string | null;
   /** How many types of this domain the current batch asks about. */
   typesInBatch: number;
+  /** How many distinct domains the current batch spans. */
+  domainsInBatch: number;
   /** True when this request already asked for the domain's list. */
   domainListLoaded: boolean;
+  /** True when this request already asked for the unfiltered list. */
+  allListLoaded: boolean;
 }
 
 export function chooseRelationPlan(input: PlanInput): RelationPlan {
-  if (!input.batching || input.domainId === null) return 'per-parent';
-  if (input.domainListLoaded || input.typesInBatch >= 2) return 'domain-list';
+  if (!input.batching) return 'per-parent';
+  if (input.allListLoaded) return 'all-list';
+  if (input.domainId !== null && input.domainListLoaded) return 'domain-list';
+  if (input.domainsInBatch >= 2) return 'all-list';
+  if (input.domainId !== null && input.typesInBatch >= 2) return 'domain-list';
   return 'per-parent';
+}
+
+/**
+ * The rule for domain-scoped lists (`/resource-types?domainId=` for several domains at once, as
+ * `domains { resourceTypes }` asks): two or more in one batch, or an unfiltered list already asked
+ * for, are served from the unfiltered list grouped by domain.
+ */
+export function useUnfilteredList(input: { batching: boolean; domainFiltersInBatch: number; allListLoaded: boolean }): boolean {
+  return input.batching && (input.allListLoaded || input.domainFiltersInBatch >= 2);
 }

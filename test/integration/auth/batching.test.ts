@@ -37,6 +37,24 @@ describe.each([true, false])('domain tree, batching %s', (batching) => {
     }
   });
 
+  it(batching ? 'costs exactly 3 calls for every domain\'s tree' : 'costs calls per domain and type for every domain\'s tree', async () => {
+    const ALL = `{ domains { nodes { code resourceTypes(rootsOnly: true) { nodes { code actions { code } children { code actions { code } } } } } } }`;
+    stack.resetCalls();
+    const result = await stack.gql(ALL);
+    expectResult(ALL, result, (r) => {
+      expect(r.errors).toBeUndefined();
+      expect(at(r.data, 'domains', 'nodes', 1, 'resourceTypes', 'nodes', 0, 'children', 0, 'actions')).toEqual([{ code: 'read' }, { code: 'write' }]);
+    });
+    const calls = stack.calls();
+    if (batching) {
+      expect(calls).toEqual({ total: 3, byRoute: { 'GET /auth/v1/domains': 1, 'GET /auth/v1/resource-types': 1, 'GET /auth/v1/resource-actions': 1 } });
+    } else {
+      // 1 domain list + 2 type lists + actions of 10 roots + children of the 2 roots that have
+      // any + actions of their 3 children.
+      expect(calls.total).toBe(1 + 2 + 10 + 2 + 3);
+    }
+  });
+
   it('answers the same tree either way', async () => {
     const { result } = await tree('network');
     const network = (at(result.data, 'domain', 'resourceTypes', 'nodes') as unknown[] | undefined) ?? [];

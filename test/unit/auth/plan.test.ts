@@ -1,17 +1,32 @@
-import { chooseRelationPlan } from '../../../src/upstream/auth/plan';
+import { chooseRelationPlan, useUnfilteredList } from '../../../src/upstream/auth/plan';
 import { createAuthLoaders } from '../../../src/upstream/auth/loaders';
 import { FakeAuthHttp, queryOf } from './fake-auth-http';
 
 describe('chooseRelationPlan', () => {
-  const base = { batching: true, domainId: 'd1', typesInBatch: 1, domainListLoaded: false };
+  const base = { batching: true, domainId: 'd1', typesInBatch: 1, domainsInBatch: 1, domainListLoaded: false, allListLoaded: false };
   it.each([
     [{}, 'per-parent'],
     [{ typesInBatch: 2 }, 'domain-list'],
     [{ domainListLoaded: true }, 'domain-list'],
+    [{ domainsInBatch: 2 }, 'all-list'],
+    [{ allListLoaded: true, domainListLoaded: true }, 'all-list'],
+    [{ domainListLoaded: true, domainsInBatch: 3 }, 'domain-list'],
     [{ typesInBatch: 50, batching: false }, 'per-parent'],
     [{ typesInBatch: 50, domainId: null }, 'per-parent'],
+    [{ domainId: null, domainsInBatch: 2 }, 'all-list'],
   ] as const)('%j → %s', (change, plan) => {
     expect(chooseRelationPlan({ ...base, ...change })).toBe(plan);
+  });
+});
+
+describe('useUnfilteredList', () => {
+  it.each([
+    [{ batching: true, domainFiltersInBatch: 1, allListLoaded: false }, false],
+    [{ batching: true, domainFiltersInBatch: 2, allListLoaded: false }, true],
+    [{ batching: true, domainFiltersInBatch: 1, allListLoaded: true }, true],
+    [{ batching: false, domainFiltersInBatch: 5, allListLoaded: true }, false],
+  ] as const)('%j → %s', (input, expected) => {
+    expect(useUnfilteredList(input)).toBe(expected);
   });
 });
 
@@ -104,5 +119,33 @@ describe('auth loaders: the domain type tree', () => {
     const byCode = await loaders.domain.load('demo');
     expect(await loaders.domain.load('d1')).toBe(byCode);
     expect(http.calls).toHaveLength(1);
+  });
+
+  it('answers every domain\'s tree with one unfiltered list each for types and actions', async () => {
+    const types = ['d1', 'd2', 'd3'].flatMap((d) => [
+      { id: `${d}-root`, domainId: d, code: 'root', parentId: null, childrenIds: [`${d}-kid`] },
+      { id: `${d}-kid`, domainId: d, code: 'kid', parentId: `${d}-root`, childrenIds: [] },
+    ]);
+    const http = new FakeAuthHttp({
+      'GET /domains': () => ['d1', 'd2', 'd3'].map((id) => ({ id, code: id })),
+      'GET /resource-types': () => types,
+      'GET /resource-actions': () => types.map((t) => ({ id: `${t.id}-read`, resourceTypeId: t.id, code: 'read' })),
+    });
+    const loaders = createAuthLoaders(http, { batching: true });
+    const domains = await loaders.domains.load({});
+    const trees = await Promise.all(
+      domains.map(async (d) => {
+        const roots = (await loaders.resourceTypes.load({ domainId: d.id })).filter((t) => t.root);
+        return Promise.all(
+          roots.map(async (r) => {
+            const [kids, actions] = await Promise.all([loaders.children.load(r), loaders.actions.load(r)]);
+            const kidActions = await Promise.all(kids.map((k) => loaders.actions.load(k)));
+            return { root: r.id, kids: kids.map((k) => k.id), actions: actions.map((a) => a.id), kidActions: kidActions.flat().map((a) => a.id) };
+          }),
+        );
+      }),
+    );
+    expect(trees[1]).toEqual([{ root: 'd2-root', kids: ['d2-kid'], actions: ['d2-root-read'], kidActions: ['d2-kid-read'] }]);
+    expect(http.described()).toEqual(['GET /domains', 'GET /resource-types', 'GET /resource-actions']);
   });
 });
