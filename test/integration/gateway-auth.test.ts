@@ -7,6 +7,12 @@ import { startGateway, type RunningGateway } from '../../src/server';
 import { json, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
 import { expectErrorAt, postGraphQL, startStack, testConfig, type Stack } from '../helpers/stack';
 
+/** Wait until `check` holds (polling), at most `ms`. */
+async function until(check: () => boolean, ms = 2000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+}
+
 describe('against a scripted upstream', () => {
   let upstream: FakeUpstream;
   let gateway: RunningGateway;
@@ -70,11 +76,11 @@ describe('against a scripted upstream', () => {
         body: JSON.stringify({ query: '{ myOrganization { id } }' }),
         signal: controller.signal,
       }).catch(() => 'aborted');
-      await new Promise((r) => setTimeout(r, 300));
-      expect(upstream.requests.some((r) => r.url.startsWith('/slow'))).toBe(true);
+      await until(() => upstream.requests.some((r) => r.url.startsWith('/slow')));
       controller.abort();
       expect(await request).toBe('aborted');
-      await new Promise((r) => setTimeout(r, 300));
+      // The upstream answers after 3 s; seeing its request closed before that means the gateway cancelled it.
+      await until(() => aborted.length > 0, 2500);
       expect(aborted).toHaveLength(1);
     } finally {
       await slowGateway.close();
