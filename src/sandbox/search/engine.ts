@@ -137,35 +137,17 @@ export class SearchEngine {
     const aggs = parseAggs(store, body['aggs'] ?? body['aggregations']);
     const sort = parseSort(store, body['sort']);
 
-    const matched: number[] = [];
+    // Typed arrays and plain loops: this scan runs over every document of the store.
+    const wanted = new Uint8Array(store.index.dict.length);
+    for (const code of indexCodes) wanted[code] = 1;
     const indexOf = store.index.codes;
-    for (let i = 0; i < store.size; i++) if (indexCodes.has(indexOf[i] ?? -1) && predicate(i)) matched.push(i);
-    const docs = Int32Array.from(matched);
+    const hitBuffer = new Int32Array(store.size);
+    let count = 0;
+    for (let i = 0; i < store.size; i++) if (wanted[indexOf[i] ?? 0] === 1 && predicate(i)) hitBuffer[count++] = i;
+    const docs = hitBuffer.subarray(0, count);
 
     let page: number[] = [];
-    if (size > 0) {
-      const order = [...matched];
-      if (sort.length > 0) {
-        const keys = sort.map((key) => ({ key, values: new Map<number, string | number | null>() }));
-        const valueOf = (k: (typeof keys)[number], i: number) => {
-          if (!k.values.has(i)) k.values.set(i, sortValue(store, k.key, i));
-          return k.values.get(i) ?? null;
-        };
-        order.sort((a, b) => {
-          for (const k of keys) {
-            const va = valueOf(k, a);
-            const vb = valueOf(k, b);
-            if (va === vb) continue;
-            if (va === null) return 1; // missing values last
-            if (vb === null) return -1;
-            const diff = va < vb ? -1 : 1;
-            return k.key.desc ? -diff : diff;
-          }
-          return a - b;
-        });
-      }
-      page = order.slice(from, from + size);
-    }
+    if (size > 0) page = sort.length === 0 ? Array.from(docs.subarray(from, from + size)) : sortedPage(store, docs, sort, from, size);
 
     const sourceSpec = body['_source'];
     const includes = Array.isArray(sourceSpec) ? sourceSpec.filter((s): s is string => typeof s === 'string') : typeof sourceSpec === 'string' ? [sourceSpec] : null;
@@ -194,6 +176,92 @@ export class SearchEngine {
     if (aggs.length > 0) out['aggregations'] = runAggs(store, aggs, docs);
     return out;
   }
+}
+
+/**
+ * The `from`/`size` window of the documents in sort order. Sort values are read once into
+ * arrays (numbers in a Float64Array, NaN for missing), then positions are sorted.
+ */
+function sortedPage(store: DocStore, docs: Int32Array, sort: SortKey[], from: number, size: number): number[] {
+  const keys = sort.map((key) => {
+    const numeric = new Float64Array(docs.length);
+    const text: (string | null)[] = [];
+    let isText = false;
+    for (let k = 0; k < docs.length; k++) {
+      const v = sortValue(store, key, docs[k] as number);
+      if (typeof v === 'string') {
+        isText = true;
+        text[k] = v;
+      } else {
+        numeric[k] = v === null ? NaN : v;
+        text[k] = null;
+      }
+    }
+    return { desc: key.desc, isText, numeric, text };
+  });
+  const compare = (a: number, b: number): number => {
+    for (const key of keys) {
+      let diff: number;
+      if (key.isText) {
+        const va = key.text[a] ?? null;
+        const vb = key.text[b] ?? null;
+        if (va === vb) continue;
+        if (va === null) return 1; // missing values last
+        if (vb === null) return -1;
+        diff = va < vb ? -1 : 1;
+      } else {
+        const va = key.numeric[a] ?? NaN;
+        const vb = key.numeric[b] ?? NaN;
+        if (va === vb || (Number.isNaN(va) && Number.isNaN(vb))) continue;
+        if (Number.isNaN(va)) return 1;
+        if (Number.isNaN(vb)) return -1;
+        diff = va - vb;
+      }
+      return key.desc ? -diff : diff;
+    }
+    return a - b;
+  };
+  return topK(docs.length, from + size, compare)
+    .slice(from)
+    .map((k) => docs[k] as number);
+}
+
+/**
+ * The first `k` of `n` positions in `compare` order, in order: a bounded max-heap keeps the
+ * k best seen so far, so a page of 10 out of 100,000 costs n·log k comparisons, not n·log n.
+ */
+function topK(n: number, k: number, compare: (a: number, b: number) => number): number[] {
+  const limit = Math.min(k, n);
+  const heap: number[] = [];
+  const swap = (x: number, y: number): void => {
+    const t = heap[x] as number;
+    heap[x] = heap[y] as number;
+    heap[y] = t;
+  };
+  for (let pos = 0; pos < n && limit > 0; pos++) {
+    if (heap.length < limit) {
+      heap.push(pos);
+      for (let c = heap.length - 1; c > 0; ) {
+        const parent = (c - 1) >> 1;
+        if (compare(heap[c] as number, heap[parent] as number) <= 0) break;
+        swap(c, parent);
+        c = parent;
+      }
+    } else if (compare(pos, heap[0] as number) < 0) {
+      heap[0] = pos;
+      for (let c = 0; ; ) {
+        const l = 2 * c + 1;
+        const r = l + 1;
+        let worst = c;
+        if (l < heap.length && compare(heap[l] as number, heap[worst] as number) > 0) worst = l;
+        if (r < heap.length && compare(heap[r] as number, heap[worst] as number) > 0) worst = r;
+        if (worst === c) break;
+        swap(c, worst);
+        c = worst;
+      }
+    }
+  }
+  return heap.sort(compare);
 }
 
 /** `_source` includes: keep fields whose dotted path equals or lies under an include (`*` allowed). */

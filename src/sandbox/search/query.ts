@@ -113,12 +113,13 @@ function bool(store: DocStore, body: unknown, now: number): Predicate {
   const optional = clauses(body['should']).map((q) => compileQuery(store, q, now));
   const msm = body['minimum_should_match'];
   const minShould = typeof msm === 'number' ? msm : typeof msm === 'string' && /^\d+$/.test(msm) ? Number(msm) : required.length === 0 && optional.length > 0 ? 1 : 0;
+  // Indexed loops: this runs once per document.
   return (i) => {
-    for (const p of required) if (!p(i)) return false;
-    for (const p of excluded) if (p(i)) return false;
+    for (let k = 0; k < required.length; k++) if (!(required[k] as Predicate)(i)) return false;
+    for (let k = 0; k < excluded.length; k++) if ((excluded[k] as Predicate)(i)) return false;
     if (minShould > 0) {
       let hits = 0;
-      for (const p of optional) if (p(i) && ++hits >= minShould) return true;
+      for (let k = 0; k < optional.length; k++) if ((optional[k] as Predicate)(i) && ++hits >= minShould) return true;
       return false;
     }
     return true;
