@@ -64,11 +64,11 @@ function compareValues(a: unknown, b: unknown): number {
   return String(a).localeCompare(String(b));
 }
 
-export function sortItems<T extends JsonObject>(items: T[], sort: PageRequest['sort']): T[] {
+export function sortItems<T>(items: T[], sort: PageRequest['sort'], fields: (item: T) => JsonObject): T[] {
   if (sort.length === 0) return items;
   return [...items].sort((x, y) => {
     for (const { field, desc } of sort) {
-      const c = compareValues(x[field], y[field]);
+      const c = compareValues(fields(x)[field], fields(y)[field]);
       if (c !== 0) return desc ? -c : c;
     }
     return 0;
@@ -85,20 +85,26 @@ export interface CollectionOptions {
   sortable: ReadonlySet<string> | null;
 }
 
-/** A HAL collection of already rendered items. */
-export function collection(items: JsonObject[], options: CollectionOptions): JsonObject {
+/**
+ * A HAL collection. Items are sorted on their `fields` and only the requested page is rendered
+ * (a page of 20 out of thousands of endpoints renders 20 link sets, not thousands).
+ */
+export function collection<T>(
+  items: T[],
+  options: CollectionOptions & { fields(item: T): JsonObject; render(item: T): JsonObject },
+): JsonObject {
   const self = `${options.origin}${REST_PREFIX}${options.path}`;
   if (options.sortable === null) {
     return {
-      _embedded: { [options.plural]: items },
+      _embedded: { [options.plural]: items.map((item) => options.render(item)) },
       _links: { self: { href: self } },
       page: { number: 0, size: items.length, totalElements: items.length, totalPages: items.length > 0 ? 1 : 0 },
     };
   }
   const req = readPageRequest(options.query, options.sortable);
-  const sorted = sortItems(items, req.sort);
+  const sorted = sortItems(items, req.sort, options.fields);
   const totalPages = Math.ceil(sorted.length / req.size);
-  const pageItems = sorted.slice(req.page * req.size, (req.page + 1) * req.size);
+  const pageItems = sorted.slice(req.page * req.size, (req.page + 1) * req.size).map((item) => options.render(item));
   const pageHref = (n: number): { href: string } => {
     const q = new URLSearchParams(options.query);
     q.set('page', String(n));

@@ -15,8 +15,16 @@ export function organizationRoutes(state: AreaState): SandboxRoute[] {
     route(state, 'GET', '/network-groups', read, (env, req) => ({
       status: 200,
       json: collection(
-        env.store.all('organization').map((e) => render(spec, e, req.origin)),
-        { origin: req.origin, path: '/network-groups/', plural: 'organizations', query: req.query, sortable: null },
+        env.store.all('organization'),
+        {
+          origin: req.origin,
+          path: '/network-groups/',
+          plural: 'organizations',
+          query: req.query,
+          sortable: null,
+          fields: (e) => e.data,
+          render: (e) => render(spec, e, req.origin),
+        },
       ),
     })),
     route(state, 'GET', '/organizations/billing-accounts/{billingAccountId}', read, (env, req) => {

@@ -78,9 +78,17 @@ export function relationRoutes(state: AreaState): SandboxRoute[] {
     const target = resource(rel.target);
     return route(state, 'GET', rel.path, { code: target.code, action: 'read' }, (env: Env, req) => {
       const entity = findEntity(env, owner);
-      const items = rel.items(env.store, entity).map((e) => render(target, e, req.origin));
+      const items = rel.items(env.store, entity);
       const path = rel.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(env.params[name] ?? ''));
-      return { status: 200, json: collection(items, { origin: req.origin, path, plural: target.plural, query: req.query, sortable: null }) };
+      return { status: 200, json: collection(items, {
+          origin: req.origin,
+          path,
+          plural: target.plural,
+          query: req.query,
+          sortable: null,
+          fields: (e) => e.data,
+          render: (e) => render(target, e, req.origin),
+        }) };
     });
   });
 }

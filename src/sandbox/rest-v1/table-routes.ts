@@ -10,6 +10,7 @@ import { STATUS, timestamp } from './format';
 import { collection } from './hal';
 import { requireObject, type JsonObject } from './json';
 import { RESOURCES, type ResourceSpec } from './resources';
+import type { Entity } from './store';
 
 /** Alternative create handlers by kind and request media type (CSV uploads). */
 export type CreateOverrides = Record<string, Record<string, (env: Env, req: SandboxRequest) => SandboxResponse>>;
@@ -22,7 +23,7 @@ function fillPath(template: string, params: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
 }
 
-export function listEntities(env: Env, spec: ResourceSpec, req: SandboxRequest): JsonObject[] {
+export function listEntities(env: Env, spec: ResourceSpec, req: SandboxRequest): Entity[] {
   const parent = findParent(env, spec);
   let items = env.store.all(spec.kind);
   if (parent !== null && spec.parent !== null) items = items.filter((e) => e.data[spec.parent?.field ?? ''] === parent.id);
@@ -30,7 +31,7 @@ export function listEntities(env: Env, spec: ResourceSpec, req: SandboxRequest):
     const wanted = req.query.get(filter);
     if (wanted !== null && wanted !== '') items = items.filter((e) => e.data[filter] === wanted);
   }
-  return items.map((e) => render(spec, e, req.origin));
+  return items;
 }
 
 function specRoutes(
@@ -55,6 +56,8 @@ function specRoutes(
           plural: spec.plural,
           query: req.query,
           sortable: spec.paginated ? sortableFields(spec.fields) : null,
+          fields: (e) => e.data,
+          render: (e) => render(spec, e, req.origin),
         }),
       })),
     );

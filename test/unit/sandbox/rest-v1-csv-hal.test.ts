@@ -21,7 +21,15 @@ describe('rest/v1 CSV reader', () => {
 describe('rest/v1 HAL collections', () => {
   const items = Array.from({ length: 45 }, (_, i) => ({ id: `id-${String(i).padStart(2, '0')}`, name: `n${44 - i}`, status: i % 3 }));
   const page = (query: string): Record<string, unknown> =>
-    collection(items, { origin: 'http://h', path: '/things', plural: 'things', query: new URLSearchParams(query), sortable: new Set(['id', 'name', 'status']) });
+    collection(items, {
+      origin: 'http://h',
+      path: '/things',
+      plural: 'things',
+      query: new URLSearchParams(query),
+      sortable: new Set(['id', 'name', 'status']),
+      fields: (item) => item,
+      render: (item) => ({ ...item }),
+    });
 
   it('defaults to page 0 of 20 and builds absolute page links', () => {
     const c = page('');
