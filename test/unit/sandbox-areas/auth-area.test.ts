@@ -39,6 +39,24 @@ describe('authz model', () => {
     expect(authz.can(nobody, 'auth', 'domain', 'read')).toBe(false);
   });
 
+  it('ignores soft-deleted grants and counts path-limited ones only for the named resource', () => {
+    const { area: a } = setup();
+    // Seeded: a revoked super user of the network domain for the reader.
+    const revoked = [...a.store.superUsers.values()].find((s) => s.deletedAt !== null);
+    expect(revoked?.identityId).toBe(reader.identityId);
+    expect(a.authz.can(reader, 'network', 'network', 'write')).toBe(false);
+    // Seeded: a live public grant of network-config-metadata read limited to one resource.
+    const limited = [...a.store.publicGrants.values()].find((g) => g.deletedAt === null && g.path.length > 0);
+    const resourceId = limited?.path[0]?.resourceId ?? '';
+    expect(a.authz.canOn(nobody, 'network', 'network-config-metadata', 'read', resourceId)).toBe(true);
+    expect(a.authz.canOn(nobody, 'network', 'network-config-metadata', 'read', 'another-resource')).toBe(false);
+    expect(a.authz.can(nobody, 'network', 'network-config-metadata', 'read')).toBe(false);
+    // Revoking the reader's custom role grant removes its network reads at once.
+    for (const g of a.store.customRoleGrants.values()) g.deletedAt = 1;
+    expect(a.authz.can(reader, 'network', 'endpoint', 'read')).toBe(false);
+    expect(a.authz.can(reader, 'auth', 'domain', 'read')).toBe(true);
+  });
+
   it('honours a new public grant with an empty path for every authenticated caller', async () => {
     const { area: a, routes } = setup();
     expect(a.authz.can(nobody, 'network', 'geo-region', 'read')).toBe(false);
