@@ -1,4 +1,6 @@
 /** What admin, reader, a token without grants and no token at all see of auth/v1. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { NOBODY_IDENTITY_ID } from '../../../src/sandbox';
 import { at, errorCodeAt, expectResult, startAuthStack, type AuthStack } from './auth-stack';
 
@@ -62,9 +64,33 @@ describe('reader and admin see different things', () => {
     expect(at((await stack.gql(mine, undefined, 'nobody')).data, 'grants', 'totalCount')).toBe(0);
   });
 
+  it('the README example: complete for admin, FORBIDDEN only on superUsers for the reader', async () => {
+    const source = readmeExample();
+    const admin = await stack.gql(source, undefined, 'admin');
+    expectResult(source, admin, (r) => {
+      expect(r.errors).toBeUndefined();
+      expect(at(r.data, 'superUsers', 'nodes', 0, 'allDomains')).toBe(true);
+    });
+    const reader = await stack.gql(source, undefined, 'reader');
+    expectResult(source, reader, (r) => {
+      expect(r.errors?.map((e) => [e.path?.join('.'), e.extensions?.['code']])).toEqual([['superUsers', 'FORBIDDEN']]);
+      expect(at(r.data, 'domain', 'resourceTypes', 'nodes', 0, 'code')).toBe('network-group');
+      expect(at(r.data, 'grants', 'nodes', 0, 'grantType')).toBe('CustomRole');
+    });
+  });
+
   it('no token: UNAUTHENTICATED', async () => {
     const source = '{ domains { totalCount } }';
     const result = await stack.gql(source, undefined, null);
     expectResult(source, result, (r) => expect(errorCodeAt(r, 'domains')).toBe('UNAUTHENTICATED'));
   });
 });
+
+/** The GraphQL example of the top-level README's "Authorization (auth/v1)" section. */
+function readmeExample(): string {
+  const readme = readFileSync(join(__dirname, '../../../README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Authorization (auth/v1)'));
+  const match = /```graphql\n([\s\S]*?)```/.exec(section);
+  if (!match?.[1]) throw new Error('README: no graphql example in the Authorization section');
+  return match[1];
+}
