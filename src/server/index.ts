@@ -3,6 +3,7 @@
  * browsers, subscriptions over WebSocket, and the health/metrics paths. Dependencies point one
  * way: server → resolvers → upstream.
  */
+import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ApolloServer } from '@apollo/server';
@@ -19,7 +20,7 @@ import { createIdeHandler } from './ide';
 import { packageVersion } from './project-root';
 import { formatRequestLine, requestLogPlugin, type LogFn, type RequestFacts } from './request-log';
 import { buildSchema } from './schema';
-import { startSubscriptionServer } from './subscriptions';
+import { SIGNAL_LISTENERS, startSubscriptionServer } from './subscriptions';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -121,6 +122,8 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
   async function serveGraphQL(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
     const controller = new AbortController();
+    // Every upstream call (and each queued one) listens on this signal: far more than Node's default 10.
+    setMaxListeners(SIGNAL_LISTENERS, controller.signal);
     // The client went away before we answered: cancel its upstream calls.
     res.on('close', () => {
       if (!res.writableFinished) controller.abort();

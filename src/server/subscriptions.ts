@@ -4,6 +4,7 @@
  * gets its own AbortSignal (aborted on complete or socket close), and each subscription event is
  * executed with a fresh context, so DataLoader caches never span events.
  */
+import { setMaxListeners } from 'node:events';
 import type { Server as HttpServer } from 'node:http';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -20,6 +21,9 @@ import {
 } from 'graphql';
 import type { GatewayContext } from '../context';
 import { errorCodes, formatRequestLine, type LogFn } from './request-log';
+
+/** Listeners allowed on one request's AbortSignal: each running or queued upstream call adds one. */
+export const SIGNAL_LISTENERS = 10_000;
 
 export interface SubscriptionServerOptions {
   httpServer: HttpServer;
@@ -75,8 +79,10 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
         return true;
       },
       context(ctx, id, _payload, args) {
+        const controller = new AbortController();
+        setMaxListeners(SIGNAL_LISTENERS, controller.signal);
         const state: OperationState = {
-          controller: new AbortController(),
+          controller,
           calls: { count: 0 },
           started: performance.now(),
           operationName: getOperationAST(args.document, args.operationName)?.name?.value ?? null,
