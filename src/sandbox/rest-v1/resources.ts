@@ -407,7 +407,8 @@ export const RESOURCES: readonly ResourceSpec[] = [
     idParam: 'siteId',
     parent: { param: 'azureSubscriptionId', field: 'cloudbSubscriptionId', kind: 'cloudSubscription' },
     paginated: false,
-    ops: { list: 200, create: 200, delete: 202 },
+    // GET one is not in the seed's table: added so that `_links.self` resolves.
+    ops: { list: 200, create: 200, get: 200, delete: 202 },
     fields: [
       f('name', 'string', { required: true }),
       f('endpointId', 'string', { required: true }),
