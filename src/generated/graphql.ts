@@ -1347,6 +1347,8 @@ export type NetworkGroup = {
   __typename?: 'NetworkGroup';
   /** Billing account the group belongs to. */
   billingAccountId?: Maybe<Scalars['String']['output']>;
+  /** Stored `cloudb` subscriptions of this group (the group's `cloudbSubscription` relation; administrators only on most platforms). */
+  cloudSubscriptions?: Maybe<CloudSubscriptionConnection>;
   /** True when gateways in cloud provider `clouda` scale automatically. */
   cloudaAutoScalingGatewayEnabled?: Maybe<Scalars['Boolean']['output']>;
   /** When the group was created. */
@@ -1373,6 +1375,16 @@ export type NetworkGroup = {
   svcEnabled?: Maybe<Scalars['Boolean']['output']>;
   /** When the group was last changed. */
   updatedAt?: Maybe<Scalars['DateTime']['output']>;
+};
+
+
+/**
+ * A network group (the upstream's former name: organization): groups networks for billing and
+ * permissions.
+ */
+export type NetworkGroupCloudSubscriptionsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -3370,6 +3382,7 @@ export type NetworkEdgeResolvers<ContextType = GatewayContext, ParentType extend
 
 export type NetworkGroupResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['NetworkGroup'] = ResolversParentTypes['NetworkGroup']> = ResolversObject<{
   billingAccountId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  cloudSubscriptions?: Resolver<Maybe<ResolversTypes['CloudSubscriptionConnection']>, ParentType, ContextType, RequireFields<NetworkGroupCloudSubscriptionsArgs, 'first'>>;
   cloudaAutoScalingGatewayEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   createdAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   defaultCloudbVirtualWanId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;

@@ -38,6 +38,11 @@ export const networkTypes: Resolvers = {
       listConnection(args, (w) => loaders.network.listAt('endpoint', { path: `/networkgroups/${enc(group.id)}/endpoints` }, w)),
     services: (group, args, { loaders }) =>
       listConnection(args, (w) => loaders.network.listAt('service', { path: `/networkgroups/${enc(group.id)}/services` }, w)),
+    cloudSubscriptions: (group, args, { loaders }) => {
+      const href = group.links['cloudbSubscription'];
+      const target = href === undefined ? { path: '/azureSubscriptions', query: { organizationId: group.id } } : hrefTarget(href);
+      return listConnection(args, (w) => loaders.network.listAt('cloudSubscription', target, w));
+    },
   },
 
   Network: {

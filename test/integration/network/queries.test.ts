@@ -47,7 +47,8 @@ test('network groups, by id, by billing account, with their networks, endpoints 
         networkGroup(id: $id) { id name mfaRequired svcEnabled createdAt
           networks(sort: [{ field: "name", direction: DESC }]) { totalCount nodes { id name organizationId } }
           endpoints(first: 2) { totalCount nodes { id networkId } pageInfo { hasNextPage } }
-          services(first: 1) { totalCount nodes { id } } }
+          services(first: 1) { totalCount nodes { id } }
+          cloudSubscriptions { totalCount nodes { organizationId } } }
       }`,
       { id: groupId },
     ),
@@ -61,6 +62,11 @@ test('network groups, by id, by billing account, with their networks, endpoints 
   const endpointsInGroup = facts.networks.filter((n) => n.organizationId === groupId).reduce((s, n) => s + n.endpointIds.length, 0);
   expect(at(data, 'networkGroup', 'endpoints', 'totalCount')).toBe(endpointsInGroup);
   expect(at(data, 'networkGroup', 'endpoints', 'pageInfo', 'hasNextPage')).toBe(true);
+  const subs = at(data, 'networkGroup', 'cloudSubscriptions', 'nodes') as unknown[];
+  expect(subs.every((sub) => at(sub, 'organizationId') === groupId)).toBe(true);
+  expect(facts.organizationIds).toHaveLength(1); // tiny: every subscription belongs to this group
+  expect(subs.length).toBe(facts.cloudSubscriptionIds.length);
+  expect(subs.length).toBeGreaterThan(0);
 
   const byBilling = expectNoErrors(await run(`query ($b: String!) { networkGroupByBillingAccount(billingAccountId: $b) { id } }`, { b: billing }));
   expect(at(byBilling, 'networkGroupByBillingAccount', 'id')).toBe(at(data, 'networkGroups', 'nodes', 0, 'id'));
