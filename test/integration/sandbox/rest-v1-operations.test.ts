@@ -99,3 +99,35 @@ describe('rest/v1 AppWAN endpoint groups', () => {
     expect(await ofEndpoint()).not.toContain(appWan);
   });
 });
+
+describe('rest/v1 every change operation', () => {
+  it('answers 403 to the reader and to nobody, and 401 without a token, before changing anything', async () => {
+    const net = facts.networks[0];
+    if (net === undefined) throw new Error('no seeded network');
+    const n = `/rest/v1/networks/${net.id}`;
+    const sub = `/rest/v1/azureSubscriptions/${facts.cloudSubscriptionIds[0] ?? ''}`;
+    const a = `${n}/appWans/${net.appWanIds[0] ?? ''}`;
+    const g = `${n}/endpointGroups/${net.endpointGroupIds[0] ?? ''}`;
+    const ops: Array<[string, string]> = [
+      ['POST', '/rest/v1/azureSubscriptions'], ['PUT', sub], ['DELETE', sub], ['POST', `${sub}/virtualWanSites`], ['DELETE', `${sub}/virtualWanSites/x`],
+      ['POST', '/rest/v1/networkConfigMetadata'], ['PUT', `/rest/v1/networkConfigMetadata/${facts.networkConfigMetadataIds[0] ?? ''}`],
+      ['DELETE', `/rest/v1/networkConfigMetadata/${facts.networkConfigMetadataIds[0] ?? ''}`], ['POST', '/rest/v1/networks'], ['PUT', n], ['DELETE', n],
+      ['POST', `${n}/appWans`], ['PUT', a], ['DELETE', a], ['POST', `${n}/cas`], ['PUT', `${n}/cas/x`], ['DELETE', `${n}/cas/x`], ['POST', `${n}/cas/x/verify`],
+      ['POST', `${n}/endpointGroups`], ['PUT', g], ['DELETE', g], ['POST', `${g}/endpoints`], ['DELETE', `${g}/endpoints`],
+      ['POST', `${n}/endpoints`], ['PUT', `${n}/endpoints/${net.endpointIds[0] ?? ''}`], ['DELETE', `${n}/endpoints/${net.endpointIds[0] ?? ''}`],
+      ['POST', `${n}/gatewayClusters`], ['PUT', `${n}/gatewayClusters/x`], ['DELETE', `${n}/gatewayClusters/x`],
+      ['POST', `${n}/services`], ['PUT', `${n}/services/${net.serviceIds[0] ?? ''}`], ['DELETE', `${n}/services/${net.serviceIds[0] ?? ''}`],
+      ['POST', `${a}/endpoints`], ['POST', `${a}/endpointGroups`], ['POST', `${a}/services`], ['DELETE', `${a}/endpoints`], ['DELETE', `${a}/endpointGroups`], ['DELETE', `${a}/services`],
+      ['PUT', `/rest/v1/organizations/${facts.organizationIds[0] ?? ''}`], ['POST', `/rest/v1/organizations/${facts.organizationIds[0] ?? ''}/networks`],
+    ];
+    const before = (await call(sandbox, 'GET', `${n}/endpoints?size=200`)).text;
+    for (const [method, path] of ops) {
+      for (const token of [sandbox.tokens.reader, sandbox.tokens.nobody]) {
+        const r = await call(sandbox, method, path, { token, body: { name: 'x', ids: ['x'] } });
+        expect([method, path, r.status]).toEqual([method, path, 403]);
+      }
+      expect([method, path, (await call(sandbox, method, path, { token: null, body: {} })).status]).toEqual([method, path, 401]);
+    }
+    expect((await call(sandbox, 'GET', `${n}/endpoints?size=200`)).text).toBe(before);
+  });
+});
