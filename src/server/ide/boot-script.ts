@@ -39,24 +39,38 @@ export const BOOT_SCRIPT = String.raw`'use strict';
     })(params, options);
   }
 
-  // Tabs are kept in localStorage without their headers (the token is not persisted); a restored
-  // tab whose headers were dropped gets the default headers again, so a reload keeps working.
+  // The token is not kept in localStorage. GraphiQL 3 stores tabs without headers when
+  // shouldPersistHeaders is off, but its history and favourites keep each run's headers anyway:
+  // those are dropped on the way in. On the way out, every stored tab and history entry without
+  // headers gets the default headers, so a reload or a click on a history entry keeps working.
   var base = GraphiQL.createLocalStorage({ namespace: 'netgraph:' + location.pathname });
+  var LISTS = { tabState: ['tabs'], queries: ['queries', 'favorites'], favorites: ['queries', 'favorites'] };
+
+  function mapEntries(key, value, change) {
+    var lists = LISTS[key.slice(key.lastIndexOf(':') + 1)];
+    if (!lists || !value) return value;
+    try {
+      var stored = JSON.parse(value);
+      lists.forEach(function (list) {
+        (Array.isArray(stored[list]) ? stored[list] : []).forEach(change);
+      });
+      return JSON.stringify(stored);
+    } catch (e) {
+      return value;
+    }
+  }
+
   var storage = {
     getItem: function (key) {
-      var value = base.getItem(key);
-      if (!value || !defaultHeadersText || !/:tabState$/.test(key)) return value;
-      try {
-        var state = JSON.parse(value);
-        (state.tabs || []).forEach(function (tab) {
-          if (!tab.headers) tab.headers = defaultHeadersText;
-        });
-        return JSON.stringify(state);
-      } catch (e) {
-        return value;
-      }
+      return mapEntries(key, base.getItem(key), function (entry) {
+        if (!entry.headers) entry.headers = defaultHeadersText;
+      });
     },
-    setItem: base.setItem,
+    setItem: function (key, value) {
+      base.setItem(key, mapEntries(key, value, function (entry) {
+        delete entry.headers;
+      }));
+    },
     removeItem: base.removeItem,
     clear: base.clear,
     get length() {

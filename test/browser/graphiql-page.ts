@@ -1,0 +1,69 @@
+import type { Page } from 'playwright-core';
+
+/**
+ * Driving GraphiQL 3 the way a user does: its CodeMirror editors, the run button, the response
+ * pane, the Docs button. Page-side code is passed as strings so that nothing (e.g. coverage
+ * instrumentation) rewrites it before it reaches the browser.
+ */
+export const QUERY_EDITOR = '.graphiql-query-editor .CodeMirror';
+/** The visible one of the Variables/Headers editors (the page opens on Headers). */
+export const TOOL_EDITOR = '.graphiql-editor-tool .graphiql-editor:not(.hidden) .CodeMirror';
+export const RESULT_PANE = '.result-window .CodeMirror';
+const RUN_BUTTON = '.graphiql-execute-button';
+
+function codeMirror(selector: string): string {
+  return `document.querySelector(${JSON.stringify(selector)}).CodeMirror`;
+}
+
+export async function openIde(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForSelector(QUERY_EDITOR, { timeout: 20000 });
+  await page.waitForSelector(RUN_BUTTON);
+}
+
+export async function editorValue(page: Page, selector: string): Promise<string> {
+  const value: unknown = await page.evaluate(`${codeMirror(selector)}.getValue()`);
+  if (typeof value !== 'string') throw new Error(`no CodeMirror editor at ${selector}`);
+  return value;
+}
+
+export async function setEditorValue(page: Page, selector: string, text: string): Promise<void> {
+  await page.evaluate(`${codeMirror(selector)}.setValue(${JSON.stringify(text)})`);
+}
+
+/** Header the GraphiQL tab has open in its tools pane ("Variables" or "Headers"). */
+export async function activeToolTab(page: Page): Promise<string> {
+  return (await page.locator('.graphiql-editor-tools button.active').innerText()).trim();
+}
+
+/**
+ * Clicks run and returns the response pane as JSON once it holds a response matching `until`
+ * (subscriptions update the pane with each event).
+ */
+export async function runAndReadResult(page: Page, until: (result: unknown) => boolean = () => true): Promise<unknown> {
+  await setEditorValue(page, RESULT_PANE, '');
+  await page.click(RUN_BUTTON);
+  let last = '';
+  const deadline = Date.now() + 15000;
+  while (Date.now() < deadline) {
+    last = await editorValue(page, RESULT_PANE);
+    if (last.trim()) {
+      try {
+        const parsed: unknown = JSON.parse(last);
+        if (until(parsed)) return parsed;
+      } catch {
+        // partial or non-JSON text: keep waiting
+      }
+    }
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`no matching response in the result pane; it shows:\n${last}`);
+}
+
+/** Opens the Docs sidebar and returns its text. */
+export async function openDocs(page: Page): Promise<string> {
+  await page.click('[aria-label="Show Documentation Explorer"]');
+  const explorer = page.locator('.graphiql-doc-explorer');
+  await explorer.locator('.graphiql-doc-explorer-root-type').first().waitFor({ timeout: 15000 });
+  return explorer.innerText();
+}

@@ -1,0 +1,134 @@
+/**
+ * The GraphQL IDE in a real browser: Debian's Chromium, headless, driven by playwright-core.
+ * Part 1 runs against the gateway and the sandbox upstream as `npm start` serves them; part 2
+ * against a small fixture server that records what the page sends (headers, the websocket
+ * connection_init payload), for what the gateway cannot show from outside.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startStack, expectNoErrors, type Stack } from '../helpers/stack';
+import { browserTestsEnabled, launchChromium, watchPage, type PageWatch } from './chromium';
+import { activeToolTab, editorValue, openDocs, openIde, QUERY_EDITOR, runAndReadResult, setEditorValue, TOOL_EDITOR } from './graphiql-page';
+import { startIdeFixture, type IdeFixture } from './ide-fixture';
+
+const describeBrowser = browserTestsEnabled() ? describe : describe.skip;
+jest.setTimeout(60000);
+
+const NETWORK_GROUPS = '{ networkGroups { totalCount nodes { id name } } }';
+
+describeBrowser('GraphQL IDE in Chromium', () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  describe('served by the gateway over the sandbox', () => {
+    let stack: Stack;
+    let context: BrowserContext;
+    let page: Page;
+    let watch: PageWatch;
+
+    beforeAll(async () => {
+      stack = await startStack({ seed: 'tiny' });
+      context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      page = await context.newPage();
+      watch = watchPage(page);
+      await openIde(page, stack.gatewayUrl);
+    });
+    afterAll(async () => {
+      await context?.close();
+      await stack?.close();
+    });
+
+    it('opens with the headers editor holding the sandbox admin token', async () => {
+      expect(await activeToolTab(page)).toBe('Headers');
+      const headers: unknown = JSON.parse(await editorValue(page, TOOL_EDITOR));
+      expect(headers).toEqual({ Authorization: `Bearer ${stack.tokens.admin}` });
+    });
+
+    it('runs a query through the gateway to the upstream and shows the data in the response pane', async () => {
+      // What the same query answers over plain HTTP with the admin token: the page must show it.
+      const expected = expectNoErrors(await stack.gql(NETWORK_GROUPS));
+      await setEditorValue(page, QUERY_EDITOR, NETWORK_GROUPS);
+      const result = await runAndReadResult(page);
+      expect(result).toEqual({ data: expected });
+      const groups = JSON.stringify(expected);
+      expect(groups).toMatch(/"name":"[^"]+"/);
+    });
+
+    it('lists the schema in the Docs explorer', async () => {
+      const text = await openDocs(page);
+      expect(text).toContain('Query');
+      await page.locator('.graphiql-doc-explorer a', { hasText: 'Query' }).first().click();
+      await page.locator('.graphiql-doc-explorer-title', { hasText: 'Query' }).waitFor();
+      const fields = await page.locator('.graphiql-doc-explorer').innerText();
+      expect(fields).toContain('networkGroups');
+      expect(fields).toContain('NetworkGroupConnection');
+    });
+
+    it('sent no request off the machine and logged no browser errors (CSP violations included)', () => {
+      expect(watch.external).toEqual([]);
+      expect(watch.errors).toEqual([]);
+    });
+  });
+
+  describe('the page against a recording server', () => {
+    let fixture: IdeFixture;
+    let context: BrowserContext;
+    let page: Page;
+    let watch: PageWatch;
+
+    beforeAll(async () => {
+      fixture = await startIdeFixture({ defaultHeaders: { Authorization: 'Bearer demo-token' } });
+      context = await browser.newContext();
+      page = await context.newPage();
+      watch = watchPage(page);
+      await openIde(page, fixture.url);
+    });
+    afterAll(async () => {
+      await context?.close();
+      await fixture?.close();
+    });
+
+    it('sends the Authorization from the headers editor with queries', async () => {
+      await setEditorValue(page, TOOL_EDITOR, '{ "Authorization": "Bearer edited-token" }');
+      await setEditorValue(page, QUERY_EDITOR, '{ whoami }');
+      expect(await runAndReadResult(page)).toEqual({ data: { whoami: 'Bearer edited-token' } });
+    });
+
+    it('runs a subscription over graphql-transport-ws with the token in connection_init', async () => {
+      await setEditorValue(page, QUERY_EDITOR, 'subscription { countdown(to: 3) }');
+      const last = await runAndReadResult(page, (r) => JSON.stringify(r) === JSON.stringify({ data: { countdown: 3 } }));
+      expect(last).toEqual({ data: { countdown: 3 } });
+      expect(fixture.connectionParams).toHaveLength(1);
+      expect(fixture.connectionParams[0]).toMatchObject({ authorization: 'Bearer edited-token' });
+    });
+
+    it('keeps no token in localStorage (tabs, history), and a reload brings the default headers back', async () => {
+      await page.waitForTimeout(700); // GraphiQL stores tabs with a 500 ms debounce
+      const stored: unknown = await page.evaluate('JSON.stringify(Object.assign({}, localStorage))');
+      expect(typeof stored).toBe('string');
+      expect(String(stored)).toContain('countdown');
+      expect(String(stored)).not.toContain('edited-token');
+
+      await openIde(page, fixture.url);
+      expect(await editorValue(page, QUERY_EDITOR)).toContain('countdown');
+      expect(JSON.parse(await editorValue(page, TOOL_EDITOR))).toEqual({ Authorization: 'Bearer demo-token' });
+
+      // A history entry restored from storage brings the query back and keeps a usable token.
+      await page.click('[aria-label="Show History"]');
+      await page.locator('.graphiql-history-item-label', { hasText: 'whoami' }).first().click();
+      expect(await editorValue(page, QUERY_EDITOR)).toBe('{ whoami }');
+      expect(JSON.parse(await editorValue(page, TOOL_EDITOR))).toEqual({ Authorization: 'Bearer demo-token' });
+      expect(await runAndReadResult(page)).toEqual({ data: { whoami: 'Bearer demo-token' } });
+    });
+
+    it('sent no request off the machine and logged no browser errors', () => {
+      expect(watch.external).toEqual([]);
+      expect(watch.errors).toEqual([]);
+    });
+  });
+});
