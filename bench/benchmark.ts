@@ -38,6 +38,7 @@ interface SideFigures {
   p99Ms: number;
   iterations: number;
   rps: number;
+  concurrency: number;
 }
 
 export async function runBenchmark(options: BenchOptions, log: Log = () => undefined): Promise<BenchResults> {
@@ -90,7 +91,7 @@ export async function runBenchmark(options: BenchOptions, log: Log = () => undef
         continue;
       }
       const outcome = await benchQuery(query, facts, sandbox, sides, options, log);
-      if ('failed' in outcome) failed.push(outcome.failed);
+      if ('failed' in outcome) failed.push(...outcome.failed);
       else queries.push(outcome.result);
     }
 
@@ -124,45 +125,47 @@ async function benchQuery(
   sides: Side[],
   options: BenchOptions,
   log: Log,
-): Promise<{ result: QueryResult } | { failed: FailedQuery }> {
+): Promise<{ result: QueryResult } | { failed: FailedQuery[] }> {
   const variables = query.variables(facts);
   const lower = query.lowerBoundCalls(facts);
   const trips = query.roundTrips(facts);
   // Correctness first, on both gateways, with the call count of that one execution (nothing
   // else talks to the sandbox meanwhile). A wrong answer is reported, never timed.
   const calls = new Map<Side['label'], number>();
+  const failures: FailedQuery[] = [];
   for (const side of sides) {
     sandbox.control.setLatency(0);
     sandbox.control.resetCalls();
-    let problem: string | null = null;
+    const t0 = performance.now();
     try {
       query.check(await side.client.execute(query.document, variables), facts);
+      calls.set(side.label, sandbox.control.calls().total);
+      log(`${query.name} (${side.label}): correct, ${sandbox.control.calls().total} upstream calls, ${(performance.now() - t0).toFixed(0)} ms at latency 0`);
     } catch (err) {
-      problem = err instanceof Error ? err.message : String(err);
+      const error = err instanceof Error ? err.message : String(err);
+      log(`${query.name} (${side.label}): WRONG RESULT, not timed: ${error}`);
+      failures.push({ name: query.name, side: side.label, error });
     }
-    if (problem !== null) {
-      log(`${query.name} (${side.label}): WRONG RESULT, not timed: ${problem}`);
-      return { failed: { name: query.name, side: side.label, error: problem } };
-    }
-    calls.set(side.label, sandbox.control.calls().total);
   }
+  if (failures.length > 0) return { failed: failures };
 
   const figures = new Map<Side['label'], SideFigures>();
   for (const side of sides) {
-    const caps =
-      side.label === 'unbatched' && query.unbatchedCaps
-        ? { iterations: Math.min(options.iterations, query.unbatchedCaps.iterations), maxMs: query.unbatchedCaps.maxMs, warmup: 0 }
-        : { iterations: options.iterations, maxMs: LATENCY_PHASE_CAP_MS, warmup: Math.min(2, options.iterations) };
+    const capped = side.label === 'unbatched' ? query.unbatchedCaps : undefined;
+    const caps = capped
+      ? { iterations: Math.min(options.iterations, capped.iterations), maxMs: capped.maxMs, warmup: 0 }
+      : { iterations: options.iterations, maxMs: LATENCY_PHASE_CAP_MS, warmup: Math.min(2, options.iterations) };
+    const concurrency = capped ? Math.min(options.concurrency, capped.concurrency) : options.concurrency;
     const upstreamCalls = calls.get(side.label) ?? 0;
     const op: Operation = () => side.client.executeUnchecked(query.document, variables);
     sandbox.control.setLatency(options.latencyMs);
     const latency = await measureLatency(op, caps);
     sandbox.control.setLatency(0);
-    const throughput = await measureThroughput(op, { concurrency: options.concurrency, durationMs: options.durationMs });
-    figures.set(side.label, { upstreamCalls, p50Ms: latency.p50Ms, p99Ms: latency.p99Ms, iterations: latency.count, rps: throughput.rps });
+    const throughput = await measureThroughput(op, { concurrency, durationMs: options.durationMs });
+    figures.set(side.label, { upstreamCalls, p50Ms: latency.p50Ms, p99Ms: latency.p99Ms, iterations: latency.count, rps: throughput.rps, concurrency });
     log(
       `${query.name} (${side.label}): ${upstreamCalls} calls (bound ${lower.value}), p50 ${latency.p50Ms.toFixed(1)} ms, ` +
-        `p99 ${latency.p99Ms.toFixed(1)} ms over ${latency.count}${latency.capped ? ' (time cap)' : ''}, ${throughput.rps.toFixed(0)} rps`,
+        `p99 ${latency.p99Ms.toFixed(1)} ms over ${latency.count}${latency.capped ? ' (capped)' : ''}, ${throughput.rps.toFixed(1)} rps at concurrency ${concurrency}`,
     );
   }
   const b = figures.get('batched');
@@ -184,7 +187,13 @@ async function benchQuery(
       p99Ratio: ratioToBound(b.p99Ms, boundMs),
       iterations: b.iterations,
       rps: round(b.rps, 1),
-      unbatched: { upstreamCalls: u.upstreamCalls, p50Ms: round(u.p50Ms), rps: round(u.rps, 1), iterations: u.iterations },
+      unbatched: {
+        upstreamCalls: u.upstreamCalls,
+        p50Ms: round(u.p50Ms),
+        rps: round(u.rps, 1),
+        iterations: u.iterations,
+        concurrency: u.concurrency,
+      },
     },
   };
 }

@@ -31,7 +31,8 @@ export interface QueryResult {
   /** Timed iterations behind p50/p99 (fewer than asked when the phase hit its time cap). */
   iterations: number;
   rps: number;
-  unbatched: UnbatchedResult & { iterations: number };
+  /** `iterations` and `concurrency` show where the unbatched phases were capped (see bench/README.md). */
+  unbatched: UnbatchedResult & { iterations: number; concurrency: number };
 }
 
 export interface PassthroughResult {

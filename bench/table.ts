@@ -39,9 +39,10 @@ export function formatTable(results: BenchResults): string {
       q.rps,
       q.unbatched.upstreamCalls,
       q.unbatched.p50Ms,
-      q.unbatched.rps,
+      q.unbatched.concurrency === results.concurrency ? q.unbatched.rps : `${cell(q.unbatched.rps)} †`,
     ].map(cell),
   );
+  const capped = results.queries.filter((q) => q.unbatched.concurrency !== results.concurrency);
   const all = [[...COLUMNS], ...rows];
   const widths = COLUMNS.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
   const line = (r: string[]): string =>
@@ -55,6 +56,11 @@ export function formatTable(results: BenchResults): string {
       ? `pass-through: gateway ${cell(pt.gatewayRps)} rps vs direct GET ${cell(pt.directRps)} rps, ratio ${cell(results.passthroughRatio)}`
       : 'pass-through: not measured',
   );
+  for (const q of capped) {
+    out.push(
+      `† ${q.name} unbatched, capped for the run-time budget: p50 over ${q.unbatched.iterations} run(s), rps at concurrency ${q.unbatched.concurrency}`,
+    );
+  }
   for (const f of results.failed) out.push(`WRONG RESULT, not timed: ${f.name} (${f.side}): ${f.error}`);
   for (const s of results.skipped) out.push(`not measured: ${s.name} (${s.reason})`);
   out.push(

@@ -139,7 +139,7 @@ describe('formatTable', () => {
           p99Ratio: 2.05,
           iterations: 50,
           rps: 1234.5,
-          unbatched: { upstreamCalls: 1, p50Ms: 12, rps: 1200, iterations: 50 },
+          unbatched: { upstreamCalls: 1, p50Ms: 12, rps: 1200, iterations: 50, concurrency: 32 },
         },
       ],
       failed: [{ name: 'networkGraph', side: 'batched', error: 'endpoints: 3 ids, expected 4' }],
