@@ -39,7 +39,7 @@ export function fakeNetwork(opts: { endpoints: number; appWans: number; pageMax?
     count: (pattern) => calls.filter((c) => pattern.test(c)).length,
     async send(req) {
       calls.push(req.path);
-      const p = req.path;
+      const p = req.path.replace(/^http:\/\/upstream\.example\/rest\/v1/, '');
       let m: RegExpMatchArray | null;
       if (p === `/networks/${net}`) return ok({ id: net, name: 'net', status: 300 });
       if (p === `/networks/${net}/endpoints`) return ok(page('endpoints', endpoints, req));

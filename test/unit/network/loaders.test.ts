@@ -125,3 +125,30 @@ describe('network loaders: catalogs', () => {
     expect(http.calls).toEqual(['/dataCenters', '/dataCenters/dc-9']);
   });
 });
+
+describe('network loaders: links and batches across networks', () => {
+  it('follows the parent HAL href of a member list when it has one', async () => {
+    const http = fakeNetwork({ endpoints: 3, appWans: 2 });
+    const loaders = createNetworkLoaders(http, { batching: true });
+    const members = await loaders.members(
+      { parent: 'appWan', rel: 'endpoints', suffix: '/endpoints', child: 'endpoint' },
+      { id: 'ignored', networkId: 'net-1', links: { endpoints: 'http://upstream.example/rest/v1/networks/net-1/appWans/aw-1/endpoints{?page,size}' } },
+    );
+    expect(members.map((e) => e.id)).toEqual(['ep-1']);
+    expect(http.calls).toEqual(['http://upstream.example/rest/v1/networks/net-1/appWans/aw-1/endpoints']);
+  });
+
+  it('decides per network within one batch', async () => {
+    const http = fakeNetwork({ endpoints: 4, appWans: 2 });
+    const loaders = createNetworkLoaders(http, { batching: true });
+    await Promise.allSettled([
+      loaders.appWansOf('endpoint', { id: 'ep-0', networkId: 'net-1', links: {} }),
+      loaders.appWansOf('endpoint', { id: 'ep-1', networkId: 'net-1', links: {} }),
+      loaders.appWansOf('endpoint', { id: 'ep-9', networkId: 'net-2', links: {} }),
+    ]);
+    expect(loaders.plans).toEqual([
+      { side: 'endpoint', networkId: 'net-1', parents: 2, plan: 'membership-index' },
+      { side: 'endpoint', networkId: 'net-2', parents: 1, plan: 'per-parent' },
+    ]);
+  });
+});
