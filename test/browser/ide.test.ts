@@ -5,6 +5,7 @@
  * connection_init payload), for what the gateway cannot show from outside.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { isObject } from '../../src/upstream/parse';
 import { startStack, expectNoErrors, type Stack } from '../helpers/stack';
 import { browserTestsEnabled, launchChromium, watchPage, type PageWatch } from './chromium';
 import { activeToolTab, editorValue, openDocs, openIde, QUERY_EDITOR, runAndReadResult, setEditorValue, TOOL_EDITOR } from './graphiql-page';
@@ -57,6 +58,18 @@ describeBrowser('GraphQL IDE in Chromium', () => {
       expect(result).toEqual({ data: expected });
       const groups = JSON.stringify(expected);
       expect(groups).toMatch(/"name":"[^"]+"/);
+    });
+
+    it('streams a subscription over the gateway websocket, authenticated from the headers editor', async () => {
+      const sent: string[] = [];
+      page.on('websocket', (socket) => socket.on('framesent', (frame) => sent.push(String(frame.payload))));
+      await setEditorValue(page, QUERY_EDITOR, 'subscription { heartbeat(intervalSeconds: 1) { sequence } }');
+      const result = await runAndReadResult(page, (r) => JSON.stringify(r).includes('"sequence":2'));
+      expect(result).toEqual({ data: { heartbeat: { sequence: 2 } } });
+      await page.click('.graphiql-execute-button'); // the run button stops a running subscription
+
+      const init = sent.map((frame): unknown => JSON.parse(frame)).find((m) => isObject(m) && m['type'] === 'connection_init');
+      expect(init).toMatchObject({ payload: { authorization: `Bearer ${stack.tokens.admin}` } });
     });
 
     it('lists the schema in the Docs explorer', async () => {
