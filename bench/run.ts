@@ -3,6 +3,7 @@
  * the table on stdout (progress on stderr) and writes bench/results.json.
  */
 import { resolve } from 'node:path';
+import { packageRoot } from './package-root';
 import { parseArgs, USAGE, UsageError } from './args';
 import { runBenchmark } from './benchmark';
 import type { BenchResults } from './results';
@@ -26,7 +27,8 @@ export async function main(argv: readonly string[], io: RunIo = consoleIo): Prom
   const results = await runBenchmark(options, io.log);
   io.print(formatTable(results));
   if (options.out !== null) {
-    const path = resolve(options.out);
+    // Relative paths are taken from the package root, so `bench/results.json` lands in bench/ from any directory.
+    const path = resolve(packageRoot(), options.out);
     writeResults(path, results);
     io.log(`results written to ${path} (${(results.elapsedMs / 1000).toFixed(1)} s)`);
   }
