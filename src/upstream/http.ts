@@ -42,12 +42,13 @@ export interface HttpLayer {
   close(): Promise<void>;
 }
 
-const SERVICE_PATHS: Record<Exclude<UpstreamService, 'search'>, string> = {
-  'auth-v1': '/auth/v1',
-  'rest-v1': '/rest/v1',
-  'identity-v1': '/identity/v1',
-  'core-v2': '/core/v2',
-};
+/** Where each platform service lives below `{base_url}` (search has its own URL). */
+const SERVICE_PATHS: ReadonlyArray<readonly [Exclude<UpstreamService, 'search'>, string]> = [
+  ['auth-v1', '/auth/v1'],
+  ['rest-v1', '/rest/v1'],
+  ['identity-v1', '/identity/v1'],
+  ['core-v2', '/core/v2'],
+];
 
 interface ServiceBase {
   origin: string;
@@ -205,9 +206,7 @@ function serviceBases(config: HttpLayerConfig): Map<UpstreamService, ServiceBase
   const bases = new Map<UpstreamService, ServiceBase>();
   const upstream = new URL(config.upstreamBaseUrl);
   const prefix = upstream.pathname.replace(/\/+$/, '');
-  for (const [service, path] of Object.entries(SERVICE_PATHS)) {
-    bases.set(service as keyof typeof SERVICE_PATHS, { origin: upstream.origin, basePath: `${prefix}${path}` });
-  }
+  for (const [service, path] of SERVICE_PATHS) bases.set(service, { origin: upstream.origin, basePath: `${prefix}${path}` });
   if (config.searchUrl !== null) {
     const search = new URL(config.searchUrl);
     bases.set('search', { origin: search.origin, basePath: search.pathname.replace(/\/+$/, '') });
