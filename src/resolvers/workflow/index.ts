@@ -21,8 +21,7 @@ function byBusinessKey(entries: readonly ProcessRecord[]): ProcessRecord[] {
 
 export const workflowResolvers: Resolvers = {
   Query: {
-    workflow: async (_root, { businessKey }, { loaders }) =>
-      mergeProcesses(businessKey, await loaders.network.processes(`/workflow-status/${enc(businessKey)}`)),
+    workflow: (_root, { businessKey }, { loaders }) => loaders.network.workflow(businessKey),
     workflows: (_root, args, { loaders }) =>
       arrayConnection(args, async () => byBusinessKey(await loaders.network.processes('/workflow-status'))),
     networkProcesses: (_root, args, { loaders }) =>

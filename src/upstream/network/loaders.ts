@@ -21,7 +21,7 @@ import { IdentityV1Client } from '../identity/client';
 import type { OrganizationRecord } from '../identity/records';
 import { RestV1Client, type ListTarget, type RelationParent, type SortSpec } from './client';
 import { chooseRelationPlan, type RelationPlan } from './plan';
-import type { ProcessRecord } from './processes';
+import { mergeProcesses, type ProcessRecord } from './processes';
 import { parseVirtualWanSite, type AppWanRecord, type NetworkConfigMetadataRecord, type NetworkGroupRecord, type VirtualWanSiteRecord } from './records';
 import { relations, resources, type RecordFor, type RelationDef, type ResourceKind } from './resources';
 
@@ -58,6 +58,11 @@ export interface NetworkLoaders {
   networkGroupByBillingAccount(billingAccountId: string): Promise<NetworkGroupRecord>;
   text(path: string): Promise<string>;
   processes(path: string): Promise<ProcessRecord[]>;
+  /**
+   * The workflow of a business key (`/workflow-status/{key}`, entries merged); null when the
+   * upstream lists none. For mutation payloads and the workflow subscription too.
+   */
+  workflow(businessKey: string): Promise<ProcessRecord | null>;
   myOrganization(): Promise<OrganizationRecord>;
   /** Decisions of the plan rule so far in this request. */
   readonly plans: readonly PlanRecord[];
@@ -256,6 +261,8 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
     networkGroupByBillingAccount: (id) => memo(`billing:${id}`, () => rest.networkGroupByBillingAccount(id)),
     text: (path) => memo(`text:${path}`, () => rest.text(path)),
     processes: (path) => memo(`processes:${path}`, () => rest.processes(path)),
+    workflow: async (businessKey) =>
+      mergeProcesses(businessKey, await memo(`processes:/workflow-status/${businessKey}`, () => rest.processes(`/workflow-status/${encodeURIComponent(businessKey)}`))),
     myOrganization() {
       if (!batching) return identity.myOrganization();
       organization ??= identity.myOrganization();
