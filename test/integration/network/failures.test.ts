@@ -93,10 +93,12 @@ describe('with the sandbox', () => {
   test('exhausted retries give UPSTREAM_ERROR on that field only', async () => {
     stack.sandbox.control.setFaults([{ method: 'GET', route: '/rest/v1/geoRegions', errorRate: 1, status: 500 }]);
     const query = `{ geoRegions { totalCount } dataCenters { totalCount } }`;
+    stack.resetCalls();
     const r = await stack.gql(query);
     expectResult(query, r, (res) => {
       expect(errorCodeAt(res, 'geoRegions')).toBe('UPSTREAM_ERROR');
       expect(at(res.data, 'dataCenters', 'totalCount')).toBe(stack.sandbox.restFacts().dataCenterIds.length);
+      expect(stack.calls().byRoute['GET /rest/v1/geoRegions']).toBe(3); // every attempt of the policy
     });
   });
 });
