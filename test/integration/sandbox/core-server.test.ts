@@ -1,5 +1,5 @@
 import type { RunningSandbox } from '../../../src/sandbox';
-import { at, call, withSandbox } from './sandbox-client';
+import { at, call, records, withSandbox } from './sandbox-client';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
@@ -68,9 +68,9 @@ describe('sandbox core: routing, auth, errors', () => {
     const org = sandbox.restFacts().organizationIds[0] ?? '';
     const r = await call(sandbox, 'POST', `/rest/v1/elastic/ncentityevent/${org}/_search/`, { body: { size: 3, query: { match_all: {} } } });
     expect(r.status).toBe(200);
-    const hits = at(r.json, 'hits', 'hits') as Array<{ _source: Record<string, unknown> }>;
+    const hits = records(at(r.json, 'hits', 'hits'));
     expect(hits.length).toBeGreaterThan(0);
-    expect(hits.every((h) => h._source['organizationId'] === org)).toBe(true);
+    expect(hits.every((h) => at(h, '_source', 'organizationId') === org)).toBe(true);
     expect((await call(sandbox, 'POST', `/rest/v1/elastic/ncentityevent/nope/_search/`, { body: {} })).status).toBe(404);
     expect((await call(sandbox, 'POST', `/rest/v1/elastic/ncentityevent/${org}/_search/`, { body: {}, token: sandbox.tokens.nobody })).status).toBe(403);
   });

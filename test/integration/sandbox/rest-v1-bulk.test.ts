@@ -1,6 +1,6 @@
 import { load } from 'js-yaml';
 import type { RestV1Facts, RunningSandbox } from '../../../src/sandbox';
-import { at, call, list, str, withSandbox } from './sandbox-client';
+import { at, call, keys, list, records, str, strings, withSandbox } from './sandbox-client';
 
 let sandbox: RunningSandbox;
 let facts: RestV1Facts;
@@ -27,7 +27,7 @@ describe('rest/v1 AppWANs', () => {
     const r = await call(sandbox, 'POST', `${n()}/appWans`, { body: { name: 'new-appwan' } });
     expect(r.status).toBe(202);
     expect(r.json).toEqual(expect.objectContaining({ name: 'new-appwan', status: 100, networkId: net.id }));
-    expect(Object.keys(at(r.json, '_links') as object).sort()).toEqual(['endpointGroups', 'endpoints', 'network', 'self', 'services']);
+    expect(keys(at(r.json, '_links'))).toEqual(['endpointGroups', 'endpoints', 'network', 'self', 'services']);
     const id = str(at(r.json, 'id'));
     const add = await call(sandbox, 'POST', `${n()}/appWans/${id}/endpoints`, { body: { ids: net.endpointIds.slice(2, 4) } });
     expect(add.status).toBe(202);
@@ -64,8 +64,8 @@ describe('rest/v1 AppWANs', () => {
 
     await sleep(STEP_MS * 3 + 40);
     const done = await call(sandbox, 'GET', `/rest/v1/workflow-status/${businessKey}`);
-    const steps = at(done.json, 0, 'data') as Array<{ status: string }>;
-    expect(steps.map((s) => s.status)).toEqual(['Completed', 'Completed', 'Completed']);
+    const steps = records(at(done.json, 0, 'data'));
+    expect(steps.map((s) => s['status'])).toEqual(['Completed', 'Completed', 'Completed']);
     expect(at((await call(sandbox, 'GET', `${n()}/appWans/${id}`)).json, 'status')).toBe(300);
     const stillRunning = (await call(sandbox, 'GET', '/rest/v1/network-processes')).json;
     expect(Array.isArray(stillRunning) && stillRunning.some((p) => at(p, 'businessKey') === businessKey)).toBe(false);
@@ -93,7 +93,7 @@ describe('rest/v1 AppWANs', () => {
     expect(y.headers.get('content-type')).toContain('yaml');
     const doc = load(y.text);
     const members = await count(`${n()}/appWans/${id}/endpoints`, 'endpoints');
-    expect((at(doc, 'appWan', 'endpoints') as unknown[]).length).toBe(members);
+    expect(strings(at(doc, 'appWan', 'endpoints')).length).toBe(members);
     expect((await call(sandbox, 'PUT', `${n()}/appWans/${id}`, { body: { name: 'renamed-appwan' } })).status).toBe(200);
     const del = await call(sandbox, 'DELETE', `${n()}/appWans/${id}`);
     expect([del.status, at(del.json, 'status')]).toEqual([202, 800]);
@@ -137,7 +137,7 @@ describe('rest/v1 CSV uploads', () => {
     const head = 'NAME,STATUS,TYPE,PROTOCOLSTRING,IPADDRESSSTRING,INTERCEPTADDRESS,PORTRANGE,ENDPOINT';
     const ok = await csv(`${n()}/services`, `${head}\nsvc-a,,CS,TCP,10.0.0.5,,443,${gwName}\nsvc-b,ignored,GW,ALL,10.1.0.0/24,100.64.0.1,8000-8080,${gwName}\n`);
     expect(ok.status).toBe(202);
-    const services = at(ok.json, 'services') as Array<Record<string, unknown>>;
+    const services = records(at(ok.json, 'services'));
     expect(services.map((s) => [s['name'], s['serviceClass'], s['serviceType'], s['networkFirstPort'], s['networkLastPort']])).toEqual([
       ['svc-a', 'CS', 'TCP', 443, 443],
       ['svc-b', 'GW', 'ALL', 8000, 8080],
@@ -168,7 +168,7 @@ describe('rest/v1 blueprints', () => {
     const endpointCount = await count(`${n()}/endpoints`, 'endpoints');
     const serviceCount = await count(`${n()}/services`, 'services');
     const appWanCount = await count(`${n()}/appWans`, 'appWans');
-    expect((at(doc, 'endpoints') as unknown[]).length).toBe(endpointCount);
+    expect(records(at(doc, 'endpoints')).length).toBe(endpointCount);
 
     const copy = y.text.replace(/^(\s*)name: production$/m, '$1name: production-copy');
     const org = facts.organizationIds[0] ?? '';

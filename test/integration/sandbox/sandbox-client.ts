@@ -40,16 +40,32 @@ export async function call(
 export function at(value: unknown, ...keys: Array<string | number>): unknown {
   let current = value;
   for (const key of keys) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    current = (current as Record<string | number, unknown>)[key];
+    if (Array.isArray(current) && typeof key === 'number') current = current[key];
+    else if (typeof current === 'object' && current !== null && !Array.isArray(current)) current = new Map(Object.entries(current)).get(String(key));
+    else return undefined;
   }
   return current;
+}
+
+/** The value as an array of objects (throws otherwise, so a wrong shape fails the test). */
+export function records(value: unknown): Array<Record<string, unknown>> {
+  if (!Array.isArray(value)) throw new Error(`expected an array, got ${JSON.stringify(value)?.slice(0, 200)}`);
+  return value.map((item) => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new Error(`expected an object, got ${JSON.stringify(item)}`);
+    return Object.fromEntries(Object.entries(item));
+  });
+}
+
+/** The keys of an object value, sorted (throws for anything else). */
+export function keys(value: unknown): string[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`expected an object, got ${JSON.stringify(value)}`);
+  return Object.keys(value).sort();
 }
 
 export function list(value: unknown, plural: string): Array<Record<string, unknown>> {
   const items = at(value, '_embedded', plural);
   if (!Array.isArray(items)) throw new Error(`no _embedded.${plural} in ${JSON.stringify(value).slice(0, 300)}`);
-  return items.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null);
+  return records(items);
 }
 
 export function str(value: unknown): string {
@@ -59,4 +75,10 @@ export function str(value: unknown): string {
 
 export async function withSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   return startSandbox({ seed: 'tiny', stepMs: 50, ...options });
+}
+
+/** The value as an array of strings (throws otherwise). */
+export function strings(value: unknown): string[] {
+  if (!Array.isArray(value) || !value.every((x): x is string => typeof x === 'string')) throw new Error(`expected strings, got ${JSON.stringify(value)}`);
+  return value;
 }

@@ -44,8 +44,8 @@ describe('rest/v1 HAL collections', () => {
 
   it('clamps size to 200 and sorts by several keys', () => {
     expect(page('size=1000')['page']).toEqual({ number: 0, size: 200, totalElements: 45, totalPages: 1 });
-    const sorted = page('sort=status,DESC&sort=id,asc&size=3')['_embedded'] as { things: Array<{ id: string; status: number }> };
-    expect(sorted.things.map((t) => t.id)).toEqual(['id-02', 'id-05', 'id-08']);
+    const sorted = page('sort=status,DESC&sort=id,asc&size=3');
+    expect(sorted['_embedded']).toEqual({ things: [expect.objectContaining({ id: 'id-02' }), expect.objectContaining({ id: 'id-05' }), expect.objectContaining({ id: 'id-08' })] });
   });
 
   it('reads sort directions ASC, DESC and the des spelling; rejects unknown fields and directions', () => {
