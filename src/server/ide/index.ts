@@ -18,12 +18,12 @@ export interface IdeHandlerOptions {
 /** Serves the request and returns true, or returns false and leaves it to the next handler. */
 export type IdeHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-export const DEFAULT_IDE_QUERY = `# Welcome to netgraph, a GraphQL gateway over the
-# platform's REST interfaces.
+export const DEFAULT_IDE_QUERY = `# Welcome to netgraph: one GraphQL graph
+# over the platform's REST interfaces.
 #
-# Run with Ctrl-Enter (Cmd-Enter on a Mac) or the ▶ button.
-# The book icon on the left opens the documentation.
-# The token sent with each request is under Headers.
+# Run: Ctrl-Enter (Cmd-Enter) or the ▶ button.
+# Docs: the book icon on the left.
+# Token: the Headers tab below.
 
 query NetworkGroups {
   networkGroups {
