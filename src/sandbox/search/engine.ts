@@ -3,7 +3,7 @@
  * sort and page the hits, and build the ordinary Elasticsearch response. Failures are
  * Elasticsearch-style error bodies with their status; nothing here throws to the caller.
  */
-import { TIMESTAMP_FIELD, type DocStore } from './doc-store';
+import type { DocStore } from './doc-store';
 import { EsError, illegalArgument, parsingError } from './es-error';
 import { docValueField, type FieldRef } from './fields';
 import { parseAggs, runAggs } from './aggregations';
@@ -282,4 +282,3 @@ function pick(source: Json, includes: string[]): Json {
   return walk(source, '');
 }
 
-export { TIMESTAMP_FIELD };

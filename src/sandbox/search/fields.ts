@@ -3,7 +3,7 @@
  * `zfw.saddr.keyword` and `zfw.saddr` read the same column; exact matching works on both (the
  * sandbox does not analyse text), aggregations and sorting need `.keyword` as Elasticsearch does.
  */
-import { TIMESTAMP_FIELD, type Column, type DocStore } from './doc-store';
+import type { Column, DocStore } from './doc-store';
 import { illegalArgument } from './es-error';
 
 export interface FieldRef {
@@ -34,4 +34,3 @@ export function docValueField(store: DocStore, name: string): FieldRef | null {
   return ref;
 }
 
-export { TIMESTAMP_FIELD };

@@ -6,7 +6,7 @@ import type { RunningSandbox } from '../../../src/sandbox';
 import { at, call, list, str, withSandbox } from './sandbox-client';
 
 // Long enough that a loaded CI machine still observes each status, short enough to keep tests quick.
-const STEP_MS = 150;
+const STEP_MS = 400;
 let sandbox: RunningSandbox;
 let networkId: string;
 beforeAll(async () => {
@@ -55,6 +55,7 @@ describe('core/v2 creates', () => {
     await sleep(STEP_MS * 2 + 20);
     expect(at((await call(sandbox, 'GET', `/core/v2/${plural}/${id}`)).json, 'status')).toBe('PROVISIONED');
     expect(at((await call(sandbox, 'GET', execution)).json, 'status')).toBe('FINISHED');
+    expect(at((await call(sandbox, 'GET', execution)).json, 'finishedAt')).toEqual(expect.any(String));
   });
 
   it('moves a status through NEW, PROVISIONING and PROVISIONED as observed by polling', async () => {

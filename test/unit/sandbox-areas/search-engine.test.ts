@@ -160,24 +160,23 @@ describe('search DSL evaluator', () => {
   });
 
   it('seeds 100,000 usage documents in under 3 s and aggregates top talkers in under 300 ms', () => {
-    // Best of a few runs: the machine may be shared, and the first run includes JIT warm-up.
+    // CPU time, best of a few runs: wall time on a shared 2-core machine measures the neighbours,
+    // and the first run includes JIT warm-up.
+    const cpuMs = (run: () => void): number => {
+      const start = process.cpuUsage();
+      run();
+      const used = process.cpuUsage(start);
+      return (used.user + used.system) / 1000;
+    };
     const { area } = setup('large');
     let seeded = Infinity;
-    for (let run = 0; run < 2; run++) {
-      const t0 = Date.now();
-      area.seed('large');
-      seeded = Math.min(seeded, Date.now() - t0);
-    }
+    for (let run = 0; run < 2; run++) seeded = Math.min(seeded, cpuMs(() => area.seed('large')));
     expect(area.documents().size).toBeGreaterThanOrEqual(100_000);
     expect(seeded).toBeLessThan(3000);
     const week = { ...TOP_TALKERS, query: { range: { '@timestamp': { gte: 'now-7d', lte: 'now' } } } };
     let took = Infinity;
     let res = area.searchService.search('zfw.events*', week);
-    for (let run = 0; run < 3; run++) {
-      const t1 = Date.now();
-      res = area.searchService.search('zfw.events*', week);
-      took = Math.min(took, Date.now() - t1);
-    }
+    for (let run = 0; run < 3; run++) took = Math.min(took, cpuMs(() => (res = area.searchService.search('zfw.events*', week))));
     expect(res.status).toBe(200);
     expect(obj(obj(obj(res.json)['hits'])['total'])).toEqual({ value: 10_000, relation: 'gte' });
     expect(took).toBeLessThan(300);
