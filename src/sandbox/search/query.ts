@@ -2,7 +2,8 @@
  * Compiles the query DSL subset into a predicate over document positions:
  * `match_all`, `match_none`, `bool` (`filter`, `must`, `should`, `must_not`,
  * `minimum_should_match`), `range` (numbers, strings, and dates with date math), `term`,
- * `terms` and `exists`. Anything else is a 400 `parsing_exception`, as Elasticsearch answers.
+ * `terms`, `exists`, and `match` / `match_phrase` on text (lowercased word tokens, no stemming).
+ * Anything else is a 400 `parsing_exception`, as Elasticsearch answers.
  */
 import { resolveDate } from './date-math';
 import type { DocStore } from './doc-store';
@@ -54,6 +55,42 @@ function equals(ref: FieldRef, value: unknown): Predicate {
   if (Number.isNaN(n)) return NEVER;
   const values = column.values;
   return (i) => values[i] === n;
+}
+
+function tokens(text: string): string[] {
+  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((t) => t !== '');
+}
+
+/**
+ * Full-text match on one field: `match` wants any (or, with `operator: and`, every) query token
+ * among the value's tokens; `match_phrase` wants the tokens contiguous. String columns are
+ * tested once per distinct value, not once per document.
+ */
+function textMatch(store: DocStore, kind: 'match' | 'match_phrase', body: unknown): Predicate {
+  const [field, spec] = fieldEntry(kind, body);
+  const raw = isJson(spec) ? spec['query'] : spec;
+  if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean') throw parsingError(`[${kind}] query on [${field}] needs a [query] value`);
+  const wanted = tokens(String(raw));
+  const all = isJson(spec) && typeof spec['operator'] === 'string' && spec['operator'].toLowerCase() === 'and';
+  const test = (value: string): boolean => {
+    const have = tokens(value);
+    if (kind === 'match_phrase') return ` ${have.join(' ')} `.includes(` ${wanted.join(' ')} `);
+    return all ? wanted.every((t) => have.includes(t)) : wanted.some((t) => have.includes(t));
+  };
+  const ref = resolveField(store, field);
+  if (!ref || wanted.length === 0) return NEVER;
+  const column = ref.column;
+  if (column.kind === 'str') {
+    const ok = column.dict.map((value) => (ref.keyword ? value === String(raw) : test(value)));
+    return (i) => ok[column.codes[i] ?? -1] === true;
+  }
+  if (column.kind === 'any') {
+    return (i) => {
+      const v = column.values[i];
+      return Array.isArray(v) ? v.some((x) => typeof x === 'string' && test(x)) : typeof v === 'string' && test(v);
+    };
+  }
+  return equals(ref, raw);
 }
 
 function range(store: DocStore, body: unknown, now: number): Predicate {
@@ -155,6 +192,9 @@ export function compileQuery(store: DocStore, query: unknown, now: number): Pred
       const tests = values.map((v) => equals(ref, v));
       return (i) => tests.some((t) => t(i));
     }
+    case 'match':
+    case 'match_phrase':
+      return textMatch(store, kind, body);
     case 'exists': {
       const field = isJson(body) ? body['field'] : undefined;
       if (typeof field !== 'string') throw parsingError('[exists] must be provided with a [field]');

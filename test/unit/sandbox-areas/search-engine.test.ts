@@ -105,6 +105,21 @@ describe('search DSL evaluator', () => {
     }
   });
 
+  it('matches text with match (any/all words) and match_phrase, also inside arrays', () => {
+    const { area } = setup('tiny');
+    const hits = (query: unknown) => arr(obj(obj(area.searchService.search('svc.alert*', { size: 1000, query }).json)['hits'])['hits']).map((h) => obj(h['_source']));
+    const all = hits({ match_all: {} });
+    const lost = hits({ match: { message: 'LOST link' } });
+    expect(lost.length).toBe(all.filter((a) => /\b(lost|link)\b/i.test(String(a['message']))).length);
+    const both = hits({ match: { message: { query: 'lost link', operator: 'and' } } });
+    expect(both.length).toBe(all.filter((a) => /\blost\b/.test(String(a['message'])) && /\blink\b/.test(String(a['message']))).length);
+    expect(both.length).toBeGreaterThan(0);
+    expect(hits({ match_phrase: { message: 'link to the controller' } }).length).toBe(all.filter((a) => String(a['message']).includes('link to the controller')).length);
+    expect(hits({ match_phrase: { message: 'controller the to link' } })).toEqual([]);
+    const inLogs = hits({ match: { logs: 'DEBUG' } });
+    expect(inLogs.length).toBe(all.length);
+  });
+
   it('pages hits with from/size and counts them exactly', () => {
     const { area } = setup();
     const all = obj(area.searchService.search('svc.alert*', { size: 30, sort: ['@timestamp'] }).json);
