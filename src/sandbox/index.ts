@@ -16,7 +16,7 @@ import { LateAuthz } from './core/late-authz';
 import { createRandom, type Random } from './core/random';
 import { createRequestListener } from './core/server';
 import { TokenService } from './core/tokens';
-import type { AreaContext, SandboxArea, SeedSize } from './core/types';
+import type { AreaContext, Clock, SandboxArea, SeedSize } from './core/types';
 import { createCoreV2Area } from './core-v2';
 import { createRestV1Area, type RestV1Facts } from './rest-v1';
 import { createSearchArea } from './search';
@@ -25,7 +25,8 @@ export type { SandboxControl, SandboxFacts } from './core/control';
 export type { FaultRule } from './core/faults';
 export type { CallCounts } from './core/call-log';
 export type { RestV1Facts } from './rest-v1';
-export type { SeedSize } from './core/types';
+export type { Clock, SeedSize } from './core/types';
+export { ManualClock } from './core/clock';
 export { ADMIN_IDENTITY_ID, READER_IDENTITY_ID, NOBODY_IDENTITY_ID } from './core/identities';
 
 export interface SandboxOptions {
@@ -39,6 +40,8 @@ export interface SandboxOptions {
   stepMs?: number;
   /** Fixed latency added to every contract call in ms. @default 0 */
   latencyMs?: number;
+  /** A clock to drive asynchronous progress (tests pass a ManualClock); overrides `stepMs`. */
+  clock?: Clock;
   /** Basic credentials of the search service; generated when left out. */
   searchCredentials?: BasicCredentials;
 }
@@ -64,7 +67,7 @@ const RANDOM_SEED = 20240301;
 const DEMO_TOKEN_LIFETIME_S = 30 * 24 * 3600;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const clock = createClock(options.stepMs ?? DEFAULT_STEP_MS);
+  const clock = options.clock ?? createClock(options.stepMs ?? DEFAULT_STEP_MS);
   let random: Random = createRandom(RANDOM_SEED);
   const authz = new LateAuthz();
   const ctx: AreaContext = { clock, authz, random: () => random.next(), uuid: () => random.uuid() };

@@ -1,16 +1,14 @@
 import { load } from 'js-yaml';
-import type { RestV1Facts, RunningSandbox } from '../../../src/sandbox';
+import { ManualClock, type RestV1Facts, type RunningSandbox } from '../../../src/sandbox';
 import { at, call, keys, list, records, str, strings, withSandbox } from './sandbox-client';
 
 let sandbox: RunningSandbox;
 let facts: RestV1Facts;
 let net: RestV1Facts['networks'][number];
-// Long enough that a process is still running while the test inspects it on a loaded machine.
-const STEP_MS = 250;
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const clock = new ManualClock(1000);
 
 beforeAll(async () => {
-  sandbox = await withSandbox({ stepMs: STEP_MS });
+  sandbox = await withSandbox({ clock });
   facts = sandbox.restFacts();
   const first = facts.networks[0];
   if (first === undefined) throw new Error('no seeded network');
@@ -62,7 +60,13 @@ describe('rest/v1 AppWANs', () => {
     expect(Array.isArray(awp.json) && awp.json.map((p) => at(p, 'businessKey'))).toEqual(expect.arrayContaining([businessKey]));
     expect((await call(sandbox, 'GET', `${n()}/appWan-processes/${businessKey}`)).status).toBe(200);
 
-    await sleep(STEP_MS * 3 + 40);
+    const stepStatuses = async (): Promise<unknown[]> =>
+      records(at((await call(sandbox, 'GET', `/rest/v1/workflow-status/${businessKey}`)).json, 0, 'data')).map((x) => x['status']);
+    expect(await stepStatuses()).toEqual(['InProgress']);
+    clock.advance();
+    expect(await stepStatuses()).toEqual(['Completed', 'InProgress']);
+    expect(at((await call(sandbox, 'GET', `${n()}/appWans/${id}`)).json, 'status')).toBe(600);
+    clock.advance(2000);
     const done = await call(sandbox, 'GET', `/rest/v1/workflow-status/${businessKey}`);
     const steps = records(at(done.json, 0, 'data'));
     expect(steps.map((s) => s['status'])).toEqual(['Completed', 'Completed', 'Completed']);
@@ -97,7 +101,7 @@ describe('rest/v1 AppWANs', () => {
     expect((await call(sandbox, 'PUT', `${n()}/appWans/${id}`, { body: { name: 'renamed-appwan' } })).status).toBe(200);
     const del = await call(sandbox, 'DELETE', `${n()}/appWans/${id}`);
     expect([del.status, at(del.json, 'status')]).toEqual([202, 800]);
-    await sleep(STEP_MS + 30);
+    clock.advance();
     expect((await call(sandbox, 'GET', `${n()}/appWans/${id}`)).status).toBe(404);
   });
 });

@@ -1,17 +1,16 @@
-import type { RestV1Facts, RunningSandbox } from '../../../src/sandbox';
+import { ManualClock, type RestV1Facts, type RunningSandbox } from '../../../src/sandbox';
 import { at, call, keys, list, str, withSandbox } from './sandbox-client';
 
 let sandbox: RunningSandbox;
 let facts: RestV1Facts;
-const STEP_MS = 150;
+const clock = new ManualClock(1000);
 
 beforeAll(async () => {
-  sandbox = await withSandbox({ stepMs: STEP_MS });
+  sandbox = await withSandbox({ clock });
   facts = sandbox.restFacts();
 });
 afterAll(() => sandbox.close());
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 describe('rest/v1 networks', () => {
   it('lists the seeded networks with HAL links, _embedded and a page object', async () => {
@@ -42,15 +41,17 @@ describe('rest/v1 networks', () => {
     expect(r.status).toBe(202);
     expect(r.json).toEqual(expect.objectContaining({ name: 'created', status: 100, organizationId: facts.organizationIds[0], provisionedAt: null }));
     const id = str(at(r.json, 'id'));
-    const seen = new Set<number>();
-    for (let i = 0; i < 40 && !seen.has(300); i++) {
-      const g = await call(sandbox, 'GET', `/rest/v1/networks/${id}`);
-      seen.add(Number(at(g.json, 'status')));
-      await sleep(STEP_MS / 5);
-    }
-    expect([...seen]).toEqual(expect.arrayContaining([100, 200, 300]));
+    const status = async (): Promise<unknown> => at((await call(sandbox, 'GET', `/rest/v1/networks/${id}`)).json, 'status');
+    expect(await status()).toBe(100);
+    clock.advance(999);
+    expect(await status()).toBe(100);
+    clock.advance(1);
+    expect(await status()).toBe(200);
+    clock.advance();
+    expect(await status()).toBe(300);
     const done = await call(sandbox, 'GET', `/rest/v1/networks/${id}`);
     expect(str(at(done.json, 'provisionedAt'))).toMatch(/\+0000$/);
+    expect(at(done.json, 'updatedAt')).toBe(at(done.json, 'provisionedAt'));
   });
 
   it('rejects a network without a name (400) and creates nothing', async () => {
@@ -117,7 +118,9 @@ describe('rest/v1 networks', () => {
     expect(del.status).toBe(202);
     expect(at(del.json, 'status')).toBe(800);
     expect(at((await call(sandbox, 'GET', `/rest/v1/networks/${id}`)).json, 'status')).toBe(800);
-    await sleep(STEP_MS * 2 + 30);
+    clock.advance();
+    expect(at((await call(sandbox, 'GET', `/rest/v1/networks/${id}`)).json, 'status')).toBe(800);
+    clock.advance();
     expect((await call(sandbox, 'GET', `/rest/v1/networks/${id}`)).status).toBe(404);
     expect((await call(sandbox, 'GET', `/rest/v1/networks/${id}/endpoints/${epId}`)).status).toBe(404);
     const groupEndpoints = list((await call(sandbox, 'GET', `/rest/v1/networkgroups/${facts.organizationIds[0] ?? ''}/endpoints`)).json, 'endpoints');

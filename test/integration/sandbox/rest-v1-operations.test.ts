@@ -72,8 +72,14 @@ describe('rest/v1 every read operation', () => {
       }
     };
     for (const path of paths) collect((await call(sandbox, 'GET', path)).json);
-    expect(hrefs.size).toBeGreaterThan(50);
+    // One href per shape (ids and query values blanked) keeps the file fast.
+    const byShape = new Map<string, string>();
     for (const href of hrefs) {
+      const shape = href.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '{id}').replace(/=[^&]*/g, '=');
+      if (!byShape.has(shape)) byShape.set(shape, href);
+    }
+    expect(byShape.size).toBeGreaterThan(40);
+    for (const href of byShape.values()) {
       expect(href.startsWith(sandbox.baseUrl)).toBe(true);
       const r = await call(sandbox, 'GET', href.slice(sandbox.baseUrl.length));
       expect([href, r.status]).toEqual([href, 200]);

@@ -1,14 +1,13 @@
-import type { RestV1Facts, RunningSandbox } from '../../../src/sandbox';
+import { ManualClock, type RestV1Facts, type RunningSandbox } from '../../../src/sandbox';
 import { at, call, keys, list, str, withSandbox } from './sandbox-client';
 
 let sandbox: RunningSandbox;
 let facts: RestV1Facts;
 let net: RestV1Facts['networks'][number];
-const STEP_MS = 50;
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const clock = new ManualClock(1000);
 
 beforeAll(async () => {
-  sandbox = await withSandbox({ stepMs: STEP_MS });
+  sandbox = await withSandbox({ clock });
   facts = sandbox.restFacts();
   const first = facts.networks[0];
   if (first === undefined) throw new Error('no seeded network');
@@ -125,8 +124,20 @@ describe('rest/v1 endpoints and services', () => {
     expect((await call(sandbox, 'POST', `${n()}/endpoints`, { body: { name: 'x1', endpointType: 'zt cl' } })).status).toBe(400);
     expect((await call(sandbox, 'POST', `${n()}/endpoints`, { body: { name: 'x2' } })).status).toBe(400);
     expect((await call(sandbox, 'POST', `${n()}/endpoints`, { body: { name: 'x3', endpointType: 'GW', geoRegionId: 'nope' } })).status).toBe(400);
-    await sleep(STEP_MS * 2 + 20);
-    expect(at((await call(sandbox, 'GET', `${n()}/endpoints/${str(at(r.json, 'id'))}`)).json, 'status')).toBe(300);
+    const status = async (): Promise<unknown> => at((await call(sandbox, 'GET', `${n()}/endpoints/${str(at(r.json, 'id'))}`)).json, 'status');
+    clock.advance();
+    expect(await status()).toBe(200);
+    clock.advance();
+    expect(await status()).toBe(300);
+    clock.advance();
+    expect(await status()).toBe(300); // a client endpoint waits for enrollment
+  });
+
+  it('a hosted gateway (GW) registers itself: status 400 and currentState 300 after three steps', async () => {
+    const r = await call(sandbox, 'POST', `${n()}/endpoints`, { body: { name: 'hosted-gw', endpointType: 'GW' } });
+    clock.advance(3000);
+    const g = await call(sandbox, 'GET', `${n()}/endpoints/${str(at(r.json, 'id'))}`);
+    expect(g.json).toEqual(expect.objectContaining({ status: 400, currentState: 300 }));
   });
 
   it('downloads the registration key as one line without a trailing newline', async () => {
@@ -145,11 +156,12 @@ describe('rest/v1 endpoints and services', () => {
     const put = await call(sandbox, 'PUT', `${n()}/endpoints/${id}`, { body: { name: 'renamed', endpointType: str(at(before.json, 'endpointType')) } });
     expect(put.status).toBe(202);
     expect(at(put.json, 'status')).toBe(600);
-    await sleep(STEP_MS + 20);
+    expect(at(put.json, 'name')).toBe('renamed');
+    clock.advance();
     expect(at((await call(sandbox, 'GET', `${n()}/endpoints/${id}`)).json, 'status')).toBe(at(before.json, 'status'));
     const del = await call(sandbox, 'DELETE', `${n()}/endpoints/${id}`);
     expect([del.status, at(del.json, 'status')]).toEqual([202, 800]);
-    await sleep(STEP_MS + 20);
+    clock.advance();
     expect((await call(sandbox, 'GET', `${n()}/endpoints/${id}`)).status).toBe(404);
   });
 
