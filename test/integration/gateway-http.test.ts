@@ -63,6 +63,28 @@ describe('POST /graphql', () => {
   });
 });
 
+describe('input validation before any upstream call', () => {
+  it.each([
+    ['a literal', '{ network(id: "not-a-uuid") { id } }', undefined],
+    ['a variable', 'query($id: UUID!) { network(id: $id) { id } }', { id: 'not-a-uuid' }],
+  ])('refuses a malformed UUID in %s with BAD_USER_INPUT and no upstream call', async (_how, query, variables) => {
+    stack.sandbox.control.resetCalls();
+    const res = await stack.gql(query, variables);
+    expect(res.body.errors?.[0]?.extensions?.['code']).toBe('BAD_USER_INPUT');
+    expect(res.body.errors?.[0]?.message).toMatch(/UUID/);
+    expect(stack.sandbox.control.calls().total).toBe(0);
+  });
+
+  it('refuses first above 1000 and a forged cursor, naming the argument, with no upstream call', async () => {
+    stack.sandbox.control.resetCalls();
+    const tooMany = await stack.gql('{ networks(first: 1001) { totalCount } }');
+    expect(tooMany.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'first' });
+    const forged = await stack.gql('{ networks(after: "bm90LWEtY3Vyc29y") { totalCount } }');
+    expect(forged.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'after' });
+    expect(stack.sandbox.control.calls().total).toBe(0);
+  });
+});
+
 describe('GET /graphql', () => {
   const url = (query: string): string => `${stack.gatewayUrl}?query=${encodeURIComponent(query)}`;
 
