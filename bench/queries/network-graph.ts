@@ -50,7 +50,10 @@ export const networkGraph: BenchQuery = {
   },
   roundTrips(facts) {
     const level1 = 1 + pagingTrip(facts.groupPages, facts.networkPages);
-    const level2 = 1 + pagingTrip(...facts.networks.flatMap((n) => [n.endpointPages, n.appWanPages]));
+    // Endpoints come from per-network lists or the group-wide lists, whichever needs no extra page.
+    const perNetworkPaging = pagingTrip(...facts.networks.map((n) => n.endpointPages));
+    const endpointPaging = facts.groupEndpointPages === null ? perNetworkPaging : Math.min(perNetworkPaging, pagingTrip(...facts.groupEndpointPages));
+    const level2 = 1 + Math.max(endpointPaging, pagingTrip(...facts.networks.map((n) => n.appWanPages)));
     const level3 = 1 + pagingTrip(...facts.networks.flatMap((n) => [...n.appWans.flatMap((a) => [a.endpointPages, a.servicePages]), ...n.groupMemberPages.values()]));
     return {
       value: level1 + level2 + level3,
