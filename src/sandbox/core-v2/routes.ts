@@ -137,7 +137,7 @@ function executionRoute(deps: V2Deps): SandboxRoute {
     handle(req) {
       const id = req.params['id'] ?? '';
       const execution = deps.store().executions.get(id);
-      // Permission before existence would leak nothing either way; 401 is the router's.
+      // An unknown id is a 404 for any valid caller; a known one needs `read` on its resource's code.
       if (!execution) {
         callerOf(req);
         throw new HttpError(404, `execution ${id} not found`);
