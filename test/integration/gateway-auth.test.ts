@@ -103,6 +103,17 @@ describe('against the sandbox', () => {
     expect(error.extensions?.['upstream']).toMatchObject({ service: 'identity-v1', method: 'GET', status: 401 });
   });
 
+  it('never serves one caller what was fetched with another caller token', async () => {
+    const [admin, anonymous] = await Promise.all([
+      stack.gql('{ myOrganization { id } }'),
+      stack.gql('{ myOrganization { id } }', undefined, { token: null }),
+    ]);
+    expect(admin.body.data).toEqual({ myOrganization: { id: expect.any(String) } });
+    expectErrorAt(anonymous, ['myOrganization'], 'UNAUTHENTICATED');
+    const again = await stack.gql('{ myOrganization { id } }', undefined, { token: null });
+    expectErrorAt(again, ['myOrganization'], 'UNAUTHENTICATED');
+  });
+
   it('logs one line per request with operation, calls and error codes, never the token', async () => {
     stack.logs.length = 0;
     await stack.gql('query Mine { myOrganization { id } }', undefined, { token: stack.tokens.reader });
