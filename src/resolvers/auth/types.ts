@@ -6,10 +6,12 @@ import type {
   DomainResolvers,
   GrantResolvers,
   MasqueradePayloadResolvers,
+  PublicGrantGrantResolvers,
   PublicGrantPathEntryResolvers,
   PublicGrantResolvers,
   ResourceActionResolvers,
   ResourceTypeResolvers,
+  SuperUserGrantResolvers,
   SuperUserResolvers,
   UnknownGrantResolvers,
 } from '../../generated/graphql';
@@ -67,8 +69,14 @@ const grantFields = {
 
 export const CustomRoleGrant = grantFields;
 export const IdentityResourceActionGrant = grantFields;
-export const PublicGrantGrant = grantFields;
-export const SuperUserGrant = grantFields;
+export const PublicGrantGrant: PublicGrantGrantResolvers = {
+  ...grantFields,
+  publicGrant: (g, _args, { loaders }) => (g.grantId === null ? null : loaders.auth.publicGrant.load(g.grantId)),
+};
+export const SuperUserGrant: SuperUserGrantResolvers = {
+  ...grantFields,
+  superUser: (g, _args, { loaders }) => (g.grantId === null ? null : loaders.auth.superUser.load(g.grantId)),
+};
 export const UnknownGrant: UnknownGrantResolvers = { ...grantFields, grantType: () => null };
 
 export const SuperUser: SuperUserResolvers = {

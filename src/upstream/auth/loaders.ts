@@ -12,7 +12,7 @@ import DataLoader from 'dataloader';
 import type { HttpClient } from '../http-types';
 import type { LoaderOptions } from '../loader-options';
 import { AuthClient } from './client';
-import { chooseRelationPlan, useUnfilteredList } from './plan';
+import { byIdFromList, chooseRelationPlan, useUnfilteredList } from './plan';
 import { AUTH_RESOURCES, type AuthResource, type ListFilter, filterKey } from './resources';
 import type {
   DomainRecord,
@@ -50,18 +50,30 @@ export function createAuthLoaders(http: HttpClient, options: LoaderOptions): Aut
   /** Filter keys of the lists this request has asked for (feeds the plan rule). */
   const requested = new Set<string>();
 
-  function byId<T>(res: AuthResource<T>, onLoad: (item: T) => void = () => undefined): DataLoader<string, T> {
-    return new DataLoader<string, T>(
-      (ids) =>
-        settle(
-          ids.map(async (id) => {
-            const item = await client.get(res, id);
-            onLoad(item);
-            return item;
-          }),
-        ),
-      mode,
-    );
+  /**
+   * A by-id loader. Two or more ids in one batch are answered from the resource's unfiltered list
+   * (plan.ts `byIdFromList`; `publicGrants { resourceAction }` costs one call, not one per grant);
+   * an id the list lacks (or a failed list) falls back to `GET {path}/{id}`.
+   */
+  function byId<T extends { id: string }>(
+    res: AuthResource<T>,
+    wholeList: () => Promise<T[]>,
+    matches: (item: T, key: string) => boolean = (item, key) => item.id === key,
+    onLoad: (item: T) => void = () => undefined,
+  ): DataLoader<string, T> {
+    const getOne = async (id: string): Promise<T> => {
+      const item = await client.get(res, id);
+      onLoad(item);
+      return item;
+    };
+    return new DataLoader<string, T>(async (ids) => {
+      if (!byIdFromList({ batching: options.batching, idsInBatch: ids.length })) return settle(ids.map(getOne));
+      const all = await wholeList().catch(() => []);
+      return settle(ids.map((id) => {
+        const found = all.find((item) => matches(item, id));
+        return found === undefined ? getOne(id) : Promise.resolve(found);
+      }));
+    }, mode);
   }
 
   /**
@@ -108,11 +120,17 @@ export function createAuthLoaders(http: HttpClient, options: LoaderOptions): Aut
 
   const R = AUTH_RESOURCES;
   // A domain fetched by code is primed under its id too, and the other way round.
-  const domain: DataLoader<string, DomainRecord> = byId(R.domain, (d) => primeDomain(d));
-  const resourceType = byId(R.resourceType);
-  const resourceAction = byId(R.resourceAction);
-  const superUser = byId(R.superUser);
-  const publicGrant = byId(R.publicGrant);
+  // Lists are declared below; the closures run only once a batch is dispatched.
+  const domain: DataLoader<string, DomainRecord> = byId(
+    R.domain,
+    () => domains.load({}),
+    (d, key) => d.id === key || d.code === key,
+    (d) => primeDomain(d),
+  );
+  const resourceType = byId(R.resourceType, () => resourceTypes.load({}));
+  const resourceAction = byId(R.resourceAction, () => resourceActions.load({}));
+  const superUser = byId(R.superUser, () => superUsers.load({}));
+  const publicGrant = byId(R.publicGrant, () => publicGrants.load({}));
 
   function primeDomain(d: DomainRecord): void {
     domain.prime(d.id, d);

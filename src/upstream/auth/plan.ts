@@ -44,3 +44,11 @@ export function chooseRelationPlan(input: PlanInput): RelationPlan {
 export function useUnfilteredList(input: { batching: boolean; domainFiltersInBatch: number; allListLoaded: boolean }): boolean {
   return input.batching && (input.allListLoaded || input.domainFiltersInBatch >= 2);
 }
+
+/**
+ * The rule for by-id loads: two or more ids of one resource in one batch cost one unfiltered list
+ * instead of one `GET /{id}` each (ids the list lacks are still fetched one by one).
+ */
+export function byIdFromList(input: { batching: boolean; idsInBatch: number }): boolean {
+  return input.batching && input.idsInBatch >= 2;
+}

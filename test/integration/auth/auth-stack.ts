@@ -64,3 +64,9 @@ export function at(value: unknown, ...keys: Array<string | number>): unknown {
   }
   return v;
 }
+
+/** A list in a response, or [] when the value is not a list. */
+export function listAt(value: unknown, ...keys: Array<string | number>): unknown[] {
+  const v = at(value, ...keys);
+  return Array.isArray(v) ? v : [];
+}

@@ -1,5 +1,5 @@
 /** Upstream call counts of the domain type tree: the same few calls whatever the number of types. */
-import { at, expectResult, startAuthStack, type AuthStack } from './auth-stack';
+import { at, expectResult, listAt, startAuthStack, type AuthStack } from './auth-stack';
 
 const TREE = `query($d: String!) { domain(idOrCode: $d) { code resourceTypes { totalCount nodes {
   code domain { code } parent { code }
@@ -57,9 +57,56 @@ describe.each([true, false])('domain tree, batching %s', (batching) => {
 
   it('answers the same tree either way', async () => {
     const { result } = await tree('network');
-    const network = (at(result.data, 'domain', 'resourceTypes', 'nodes') as unknown[] | undefined) ?? [];
+    const network = listAt(result.data, 'domain', 'resourceTypes', 'nodes');
     const group = network.find((t) => at(t, 'code') === 'network-group');
     expect(group).toMatchObject({ parent: null, domain: { code: 'network' }, actions: [{ code: 'read', resourceType: { code: 'network-group' } }, { code: 'write', resourceType: { code: 'network-group' } }] });
     expect(at(group, 'children', 0, 'children', 0)).toEqual({ code: 'endpoint', actions: [{ code: 'read' }, { code: 'write' }] });
+  });
+});
+
+describe('links of many records share one list call', () => {
+  let stack: AuthStack;
+  beforeAll(async () => {
+    stack = await startAuthStack();
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  const GRANTS = `{ grants { nodes { grantType
+    ... on SuperUserGrant { superUser { id deleted domain { code } } }
+    ... on PublicGrantGrant { publicGrant { anonymous resourceAction { code resourceType { code } } } } } } }`;
+
+  it('grants with their super-user and public-grant records and actions: 4 calls', async () => {
+    stack.resetCalls();
+    const result = await stack.gql(GRANTS);
+    expectResult(GRANTS, result, (r) => {
+      expect(r.errors).toBeUndefined();
+      const all = listAt(r.data, 'grants', 'nodes');
+      const su = all.filter((g) => at(g, 'grantType') === 'SuperUser').map((g) => at(g, 'superUser', 'deleted'));
+      expect(su.sort()).toEqual([false, true]);
+      const pg = all.filter((g) => at(g, 'grantType') === 'PublicGrant').map((g) => at(g, 'publicGrant', 'resourceAction', 'resourceType', 'code'));
+      expect(pg.sort()).toEqual(['domain', 'network-config-metadata']);
+    });
+    // grants + super-users + public-grants + resource-actions lists, then the one domain by id and
+    // the two resource types by one list.
+    expect(stack.calls().byRoute).toEqual({
+      'GET /auth/v1/grants': 1,
+      'GET /auth/v1/super-users': 1,
+      'GET /auth/v1/public-grants': 1,
+      'GET /auth/v1/resource-actions': 1,
+      'GET /auth/v1/resource-types': 1,
+      'GET /auth/v1/domains/{idOrCode}': 1,
+    });
+  });
+
+  it('the reader gets the grants with FORBIDDEN on each record it may not read', async () => {
+    const result = await stack.gql(GRANTS, undefined, 'reader');
+    expectResult(GRANTS, result, (r) => {
+      const codes = new Set(r.errors?.map((e) => e.extensions?.['code']));
+      expect(codes).toEqual(new Set(['FORBIDDEN']));
+      expect(r.errors).toHaveLength(4);
+      expect(listAt(r.data, 'grants', 'nodes').length).toBe(9);
+    });
   });
 });
