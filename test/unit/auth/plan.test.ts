@@ -1,4 +1,4 @@
-import { chooseRelationPlan, useUnfilteredList } from '../../../src/upstream/auth/plan';
+import { byIdFromList, chooseRelationPlan, useUnfilteredList } from '../../../src/upstream/auth/plan';
 import { createAuthLoaders } from '../../../src/upstream/auth/loaders';
 import { FakeAuthHttp, queryOf } from './fake-auth-http';
 
@@ -147,5 +147,18 @@ describe('auth loaders: the domain type tree', () => {
     );
     expect(trees[1]).toEqual([{ root: 'd2-root', kids: ['d2-kid'], actions: ['d2-root-read'], kidActions: ['d2-kid-read'] }]);
     expect(http.described()).toEqual(['GET /domains', 'GET /resource-types', 'GET /resource-actions']);
+  });
+
+  it('loads two or more ids from one list, fetching ids the list lacks one by one', async () => {
+    const http = new FakeAuthHttp({
+      'GET /super-users': () => [{ id: 's1' }, { id: 's2' }],
+      'GET /super-users/s3': () => ({ id: 's3', deletedAt: '2024-01-01T00:00:00.000Z' }),
+    });
+    const loaders = createAuthLoaders(http, { batching: true });
+    const found = await Promise.all(['s1', 's2', 's3'].map((id) => loaders.superUser.load(id)));
+    expect(found.map((s) => s.id)).toEqual(['s1', 's2', 's3']);
+    expect(http.described()).toEqual(['GET /super-users', 'GET /super-users/s3']);
+    expect(byIdFromList({ batching: true, idsInBatch: 1 })).toBe(false);
+    expect(byIdFromList({ batching: false, idsInBatch: 9 })).toBe(false);
   });
 });
