@@ -47,8 +47,8 @@ export class Faults {
   private rules: ActiveRule[] = [];
 
   set(rules: FaultRule[]): void {
-    const compiled = rules.map((rule) => compile(rule));
-    this.rules = compiled;
+    // `times: 0` applies to no call at all.
+    this.rules = rules.map((rule) => compile(rule)).filter((r) => r.remaining > 0);
   }
 
   clear(): void {

@@ -33,6 +33,12 @@ describe('sandbox fault rules', () => {
     expect(faults.list()).toEqual([{ route: T, latencyMs: 10 }]);
   });
 
+  it('`times: 0` applies to no call', () => {
+    const faults = new Faults();
+    faults.set([{ errorRate: 1, times: 0 }]);
+    expect(faults.decide('GET', P, T).errorStatus).toBeNull();
+  });
+
   it('errorRate 0 never fails; jitter stays within bounds', () => {
     const faults = new Faults();
     faults.set([{ errorRate: 0, latencyMs: 5, jitterMs: 10 }]);
