@@ -104,7 +104,7 @@ const NETWORK_FIELDS: readonly FieldSpec[] = [
   f('networkConfigMetadataId', 'string'),
 ];
 
-export const ENDPOINT_FIELDS: readonly FieldSpec[] = [
+const ENDPOINT_FIELDS: readonly FieldSpec[] = [
   f('name', 'string', { required: true }),
   f('endpointType', 'string', { required: true, pattern: /^[A-Z0-9_]+$/, patternHint: 'must be uppercase without whitespace (e.g. GW, ZTCL)' }),
   f('geoRegionId', 'string'),
@@ -117,7 +117,7 @@ export const ENDPOINT_FIELDS: readonly FieldSpec[] = [
   ...['registrationAttemptsLeft', 'currentState', 'status'].map((n) => f(n, 'int', { server: true })),
 ];
 
-export const SERVICE_FIELDS: readonly FieldSpec[] = [
+const SERVICE_FIELDS: readonly FieldSpec[] = [
   f('name', 'string', { required: true }),
   f('serviceClass', 'string', { required: true, oneOf: ['CS', 'GW', 'ICMP'] }),
   f('serviceInterceptType', 'string', { default: 'IP' }),

@@ -2,7 +2,7 @@
  * Routes generated from the resource table: list, create, fetch, redefine and delete, each
  * with the success status, permission code and life cycle of its row.
  */
-import { HttpError, type SandboxRequest, type SandboxResponse, type SandboxRoute } from '../core/types';
+import type { SandboxRequest, SandboxResponse, SandboxRoute } from '../core/types';
 import { findEntity, findParent, render, route, type AreaState } from './area-state';
 import type { Env } from './env';
 import { readFields, sortableFields } from './fields';
@@ -23,7 +23,7 @@ function fillPath(template: string, params: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
 }
 
-export function listEntities(env: Env, spec: ResourceSpec, req: SandboxRequest): Entity[] {
+function listEntities(env: Env, spec: ResourceSpec, req: SandboxRequest): Entity[] {
   const parent = findParent(env, spec);
   let items = env.store.all(spec.kind);
   if (parent !== null && spec.parent !== null) items = items.filter((e) => e.data[spec.parent?.field ?? ''] === parent.id);
@@ -122,7 +122,7 @@ function specRoutes(
  * Creates one entity of a table row from a request body: fields, server values, checks, then
  * insertion and scheduled progress. Throws (400/404) before any change.
  */
-export function createEntity(env: Env, spec: ResourceSpec, input: JsonObject): ReturnType<AreaState['store']['insert']> {
+function createEntity(env: Env, spec: ResourceSpec, input: JsonObject): Entity {
   const data = prepareEntity(env, spec, input);
   return commitEntity(env, spec, data);
 }
@@ -144,13 +144,9 @@ export function prepareEntity(
   return data;
 }
 
-export function commitEntity(env: Env, spec: ResourceSpec, data: JsonObject & { id: string }): ReturnType<AreaState['store']['insert']> {
+export function commitEntity(env: Env, spec: ResourceSpec, data: JsonObject & { id: string }): Entity {
   const entity = env.store.insert(spec.kind, data);
   const progress = spec.progress?.(env, data);
   if (progress !== undefined) env.store.schedule(entity, progress);
   return entity;
-}
-
-export function notFound(what: string): never {
-  throw new HttpError(404, `${what} not found`);
 }
