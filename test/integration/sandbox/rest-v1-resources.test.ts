@@ -192,6 +192,26 @@ describe('rest/v1 endpoints and services', () => {
     expect((await call(sandbox, 'DELETE', `${n()}/services/${serviceId}`)).status).toBe(202);
   });
 
+  it('a redefine that fails validation (400) leaves the record exactly as it was', async () => {
+    const path = `${n()}/services/${net.serviceIds[1] ?? ''}`;
+    const before = (await call(sandbox, 'GET', path)).json;
+    const bad: Array<Record<string, unknown>> = [
+      { name: 'x', serviceClass: 'CS', endpointId: net.endpointIds[0], gatewayClusterId: net.gatewayClusterIds[0] },
+      { name: 'x', serviceClass: 'CS', endpointId: 'no-such-endpoint' },
+      { name: 'x', serviceClass: 'CS', networkFirstPort: 70000 },
+      { serviceClass: 'CS' },
+      { name: 'x', serviceClass: 'CS', lowLatency: 'MAYBE' },
+    ];
+    for (const body of bad) {
+      const r = await call(sandbox, 'PUT', path, { body: { ...body } });
+      expect([JSON.stringify(body), r.status]).toEqual([JSON.stringify(body), 400]);
+    }
+    expect((await call(sandbox, 'GET', path)).json).toEqual(before);
+    const other = str(at((await call(sandbox, 'GET', `${n()}/endpoints/${net.endpointIds[4] ?? ''}`)).json, 'name'));
+    const clash = await call(sandbox, 'PUT', `${n()}/endpoints/${net.endpointIds[5] ?? ''}`, { body: { name: other, endpointType: 'ZTCL' } });
+    expect(clash.status).toBe(400);
+  });
+
   it('answers 404 for resources of another network', async () => {
     const other = facts.networks[1];
     expect((await call(sandbox, 'GET', `/rest/v1/networks/${other?.id ?? ''}/endpoints/${net.endpointIds[0] ?? ''}`)).status).toBe(404);
