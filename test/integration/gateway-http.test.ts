@@ -99,6 +99,15 @@ describe('GET /graphql', () => {
     expect(res.status).toBe(400);
   });
 
+  it('serves the IDE to browsers (Accept: text/html) with the admin token prefilled in sandbox mode', async () => {
+    const res = await fetch(stack.gatewayUrl, { headers: { accept: 'text/html,application/xhtml+xml' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await res.text();
+    expect(html.toLowerCase()).toContain('graphiql');
+    expect(html).toContain(stack.tokens.admin);
+  });
+
   it('refuses a mutation over GET with 405', async () => {
     const res = await fetch(url('mutation { checkUpstreams { service } }'), { headers: { 'apollo-require-preflight': 'true', accept: 'application/json' } });
     expect(res.status).toBe(405);
