@@ -16,6 +16,7 @@ import { ADMIN_IDENTITY_ID } from '../core/identities';
 import { readFields } from './fields';
 import { CURRENT_STATE, STATUS, timestamp } from './format';
 import type { JsonObject } from './json';
+import { PROCESS_STEPS } from './processes';
 import { registrationKey } from './registration-key';
 import { resource } from './resources';
 import type { Entity, Store } from './store';
@@ -54,6 +55,8 @@ const APP_NAMES = ['crm', 'erp', 'wiki', 'git', 'jira', 'mail', 'files', 'hr', '
 const TEAM_NAMES = ['engineering', 'finance', 'sales', 'support', 'ops', 'contractors', 'executives', 'marketing', 'legal', 'it'];
 
 export interface RestV1NetworkFacts {
+  /** Business key of a completed AppWanUpdate process on the first AppWAN (seeded history). */
+  appWanProcessKey: string | null;
   id: string;
   name: string;
   organizationId: string;
@@ -230,7 +233,24 @@ export function seedRestV1(store: Store, ctx: AreaContext, size: SeedSize): Rest
       if (group !== undefined && a % 2 === 0) members.endpointGroups.add(group.id);
       appWans.push(appWan);
     }
+    const firstAppWan = appWans[0];
+    let appWanProcessKey: string | null = null;
+    if (firstAppWan !== undefined) {
+      // One finished process per network, so the process lists show something from the start.
+      appWanProcessKey = ctx.uuid();
+      store.processes.push({
+        businessKey: appWanProcessKey,
+        processDefinitionKey: 'AppWanUpdate',
+        processInstanceId: ctx.uuid(),
+        networkId,
+        appWanId: firstAppWan.id,
+        startedAt: BASE_TIME,
+        stepMs: 1000,
+        steps: (PROCESS_STEPS['AppWanUpdate'] ?? []).map((task) => ({ task, calledProcessInstanceId: ctx.uuid() })),
+      });
+    }
     networks.push({
+      appWanProcessKey,
       id: networkId, name, organizationId: org.id,
       endpointIds: endpoints.map((x) => x.id), serviceIds: services.map((x) => x.id), appWanIds: appWans.map((x) => x.id),
       endpointGroupIds: groups.map((x) => x.id), gatewayClusterIds: [cluster.id],

@@ -1,5 +1,5 @@
 import type { RestV1Facts, RunningSandbox } from '../../../src/sandbox';
-import { at, call, list, str, withSandbox } from './sandbox-client';
+import { at, call, list, records, str, withSandbox } from './sandbox-client';
 
 let sandbox: RunningSandbox;
 let facts: RestV1Facts;
@@ -36,6 +36,8 @@ beforeAll(async () => {
     `${n}/transferNodePools`, `${n}/transferNodePools/${poolId}`, `${n}/appWans/${a}/endpoints`, `${n}/appWans/${a}/endpointGroups`, `${n}/appWans/${a}/services`,
     `/rest/v1/organizations/${org}`, '/rest/v1/organizations', '/rest/v1/workflow-status', `${n}/virtualWanSites`, '/identity/v1/organization',
   ];
+  paths.push(`/rest/v1/workflow-status/${net.appWanProcessKey ?? ''}`, `/rest/v1/network-processes/${net.appWanProcessKey ?? ''}`,
+    `${n}/appWan-processes/${net.appWanProcessKey ?? ''}`);
   const billing = str(at((await call(sandbox, 'GET', `/rest/v1/organizations/${org}`)).json, 'billingAccountId'));
   paths.push(`/rest/v1/organizations/billing-accounts/${billing}`);
   const registrationPending = (await call(sandbox, 'GET', `${n}/endpoints?size=200`)).json;
@@ -84,6 +86,18 @@ describe('rest/v1 every read operation', () => {
       const r = await call(sandbox, 'GET', href.slice(sandbox.baseUrl.length));
       expect([href, r.status]).toEqual([href, 200]);
     }
+  });
+});
+
+describe('rest/v1 seeded process history', () => {
+  it('each network has a completed AppWAN process, listed by workflow-status but not as running', async () => {
+    const key = facts.networks[0]?.appWanProcessKey ?? '';
+    const wf = await call(sandbox, 'GET', `/rest/v1/workflow-status/${key}`);
+    expect(records(at(wf.json, 0, 'data')).map((s) => s['status'])).toEqual(['Completed', 'Completed', 'Completed']);
+    const all = records((await call(sandbox, 'GET', '/rest/v1/workflow-status')).json).map((p) => p['businessKey']);
+    expect(all).toEqual(expect.arrayContaining(facts.networks.map((x) => x.appWanProcessKey)));
+    const running = records((await call(sandbox, 'GET', '/rest/v1/network-processes')).json).map((p) => p['businessKey']);
+    expect(running).not.toContain(key);
   });
 });
 
