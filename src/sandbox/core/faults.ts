@@ -1,5 +1,6 @@
 /**
- * Fault injection for contract calls: latency (with jitter), error answers at a rate,
+ * Fault injection for contract calls: latency (with jitter), error answers at a rate (optionally
+ * with `Retry-After`),
  * connection resets and slow bodies, per method and route. Rules are checked in order; the
  * first matching rule applies. A rule with `times` applies to that many matching calls only.
  *
@@ -19,6 +20,8 @@ export interface FaultRule {
   errorRate?: number;
   /** Status of injected errors (default 500). */
   status?: number;
+  /** Seconds for a `Retry-After` header on injected errors (e.g. with status 429 or 503). */
+  retryAfterS?: number;
   /** Destroy the socket instead of answering. */
   reset?: boolean;
   /** Send the response body in chunks spread over this many milliseconds. */
@@ -32,6 +35,8 @@ export interface FaultDecision {
   delayMs: number;
   reset: boolean;
   errorStatus: number | null;
+  /** `Retry-After` seconds for the injected error, when the rule sets it. */
+  retryAfterS: number | null;
   slowBodyMs: number;
 }
 
@@ -41,7 +46,7 @@ interface ActiveRule {
   remaining: number;
 }
 
-const NONE: FaultDecision = { delayMs: 0, reset: false, errorStatus: null, slowBodyMs: 0 };
+const NONE: FaultDecision = { delayMs: 0, reset: false, errorStatus: null, retryAfterS: null, slowBodyMs: 0 };
 
 export class Faults {
   private rules: ActiveRule[] = [];
@@ -76,6 +81,7 @@ export class Faults {
       delayMs: (rule.latencyMs ?? 0) + jitter,
       reset: rule.reset === true,
       errorStatus: failing ? rule.status ?? 500 : null,
+      retryAfterS: failing ? rule.retryAfterS ?? null : null,
       slowBodyMs: rule.slowBodyMs ?? 0,
     };
   }
@@ -123,6 +129,7 @@ function validate(rule: FaultRule): void {
   nonNegative(rule.jitterMs, 'jitterMs');
   nonNegative(rule.slowBodyMs, 'slowBodyMs');
   nonNegative(rule.times, 'times');
+  nonNegative(rule.retryAfterS, 'retryAfterS');
   if (rule.errorRate !== undefined && !(rule.errorRate >= 0 && rule.errorRate <= 1)) {
     throw new HttpError(400, 'errorRate must be between 0 and 1');
   }
@@ -150,7 +157,7 @@ export function parseFaultRules(body: unknown): FaultRule[] {
       if (typeof v !== 'string') throw new HttpError(400, `rule ${i}: ${key} must be a string`);
       rule[key] = v;
     };
-    const num = (key: 'latencyMs' | 'jitterMs' | 'errorRate' | 'status' | 'slowBodyMs' | 'times'): void => {
+    const num = (key: 'latencyMs' | 'jitterMs' | 'errorRate' | 'status' | 'retryAfterS' | 'slowBodyMs' | 'times'): void => {
       const v = item[key];
       if (v === undefined || v === null) return;
       if (typeof v !== 'number') throw new HttpError(400, `rule ${i}: ${key} must be a number`);
@@ -162,6 +169,7 @@ export function parseFaultRules(body: unknown): FaultRule[] {
     num('jitterMs');
     num('errorRate');
     num('status');
+    num('retryAfterS');
     num('slowBodyMs');
     num('times');
     const reset = item['reset'];

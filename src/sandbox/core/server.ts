@@ -91,7 +91,8 @@ async function handle(
     }
     if (fault.errorStatus !== null) {
       req.resume();
-      sendJson(res, fault.errorStatus, errorBody(fault.errorStatus, 'injected fault', path));
+      const headers: Record<string, string> = fault.retryAfterS === null ? {} : { 'Retry-After': String(fault.retryAfterS) };
+      sendJson(res, fault.errorStatus, errorBody(fault.errorStatus, 'injected fault', path), headers);
       return;
     }
     slowBodyMs = fault.slowBodyMs;

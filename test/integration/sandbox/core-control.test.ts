@@ -55,6 +55,13 @@ describe('sandbox control path: faults', () => {
     expect(sandbox.control.faults()).toEqual([]);
   });
 
+  it('can add Retry-After to injected errors (429 rate limiting)', async () => {
+    sandbox.control.setFaults([{ route: '/rest/v1/geoRegions', errorRate: 1, status: 429, retryAfterS: 2, times: 1 }]);
+    const r = await call(sandbox, 'GET', '/rest/v1/geoRegions');
+    expect([r.status, r.headers.get('retry-after')]).toEqual([429, '2']);
+    expect((await call(sandbox, 'GET', '/rest/v1/geoRegions')).status).toBe(200);
+  });
+
   it('matches globs and regular expressions over paths', async () => {
     sandbox.control.setFaults([{ route: '/rest/v1/networks/*/services', errorRate: 1, status: 502 }, { route: '^/rest/v1/geo', errorRate: 1, status: 504 }]);
     const id = sandbox.restFacts().networkIds[0] ?? '';

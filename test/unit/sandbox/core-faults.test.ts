@@ -28,8 +28,8 @@ describe('sandbox fault rules', () => {
   it('the first matching rule wins, and `times` counts down then removes the rule', () => {
     const faults = new Faults();
     faults.set([{ route: T, reset: true, times: 1 }, { route: T, latencyMs: 10 }]);
-    expect(faults.decide('GET', P, T)).toEqual({ delayMs: 0, reset: true, errorStatus: null, slowBodyMs: 0 });
-    expect(faults.decide('GET', P, T)).toEqual({ delayMs: 10, reset: false, errorStatus: null, slowBodyMs: 0 });
+    expect(faults.decide('GET', P, T)).toEqual({ delayMs: 0, reset: true, errorStatus: null, retryAfterS: null, slowBodyMs: 0 });
+    expect(faults.decide('GET', P, T)).toEqual({ delayMs: 10, reset: false, errorStatus: null, retryAfterS: null, slowBodyMs: 0 });
     expect(faults.list()).toEqual([{ route: T, latencyMs: 10 }]);
   });
 
