@@ -1,7 +1,7 @@
 /**
  * HAL output of rest/v1: absolute `_links` hrefs, `_embedded.<plural>` collections and the
- * `page` object. Paginated lists take `page` (0-based), `size` (default 20, clamped to 200) and
- * `sort=field,ASC|DESC` (repeatable; `asc`/`des`/`desc` accepted too).
+ * `page` object. Paginated lists take `page` (0-based), `size` (default 20, clamped to 200); every
+ * list takes `sort=field,ASC|DESC` (repeatable; `asc`/`des`/`desc` accepted too).
  */
 import { HttpError } from '../core/types';
 import type { JsonObject } from './json';
@@ -81,8 +81,10 @@ export interface CollectionOptions {
   path: string;
   plural: string;
   query: URLSearchParams;
-  /** null: not paginated — every item, with a page object covering them all. */
-  sortable: ReadonlySet<string> | null;
+  /** Fields `sort` may name (every list honours `sort`). */
+  sortable: ReadonlySet<string>;
+  /** false: every item in one answer, with a page object covering them all (page/size ignored). */
+  paginated: boolean;
 }
 
 /**
@@ -94,9 +96,10 @@ export function collection<T>(
   options: CollectionOptions & { fields(item: T): JsonObject; render(item: T): JsonObject },
 ): JsonObject {
   const self = `${options.origin}${REST_PREFIX}${options.path}`;
-  if (options.sortable === null) {
+  if (!options.paginated) {
+    const sorted = sortItems(items, readSort(options.query, options.sortable), options.fields);
     return {
-      _embedded: { [options.plural]: items.map((item) => options.render(item)) },
+      _embedded: { [options.plural]: sorted.map((item) => options.render(item)) },
       _links: { self: { href: self } },
       page: { number: 0, size: items.length, totalElements: items.length, totalPages: items.length > 0 ? 1 : 0 },
     };

@@ -5,6 +5,7 @@
 import type { SandboxRoute } from '../core/types';
 import { HttpError } from '../core/types';
 import { render, route, type AreaState } from './area-state';
+import { sortableFields } from './fields';
 import { collection } from './hal';
 import { resource } from './resources';
 
@@ -21,7 +22,8 @@ export function organizationRoutes(state: AreaState): SandboxRoute[] {
           path: '/network-groups/',
           plural: 'organizations',
           query: req.query,
-          sortable: null,
+          sortable: sortableFields(spec.fields),
+          paginated: false,
           fields: (e) => e.data,
           render: (e) => render(spec, e, req.origin),
         },

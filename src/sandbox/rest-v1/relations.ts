@@ -6,6 +6,7 @@
 import type { SandboxRoute } from '../core/types';
 import { findEntity, render, route, type AreaState } from './area-state';
 import type { Env } from './env';
+import { sortableFields } from './fields';
 import { collection } from './hal';
 import { resource } from './resources';
 import type { Entity, Store } from './store';
@@ -85,7 +86,8 @@ export function relationRoutes(state: AreaState): SandboxRoute[] {
           path,
           plural: target.plural,
           query: req.query,
-          sortable: null,
+          sortable: sortableFields(target.fields),
+          paginated: false,
           fields: (e) => e.data,
           render: (e) => render(target, e, req.origin),
         }) };

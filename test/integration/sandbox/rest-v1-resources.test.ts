@@ -39,6 +39,14 @@ describe('rest/v1 read-only and supporting collections', () => {
     expect(at(one.json, 'id')).toBe(items[0]?.['id']);
   });
 
+  it('sorts unpaginated lists too, answering them whole', async () => {
+    const r = await call(sandbox, 'GET', '/rest/v1/dataCenters?sort=locationName,DESC&size=2&page=3');
+    const names = list(r.json, 'dataCenters').map((d) => str(d['locationName']));
+    expect(names.length).toBe(facts.dataCenterIds.length);
+    expect(names).toEqual([...names].sort((a, b) => b.localeCompare(a)));
+    expect((await call(sandbox, 'GET', '/rest/v1/geoRegions?sort=color,ASC')).status).toBe(400);
+  });
+
   it('filters data centers by locationCode', async () => {
     const r = await call(sandbox, 'GET', '/rest/v1/dataCenters?locationCode=eu-west-1');
     const items = list(r.json, 'dataCenters');

@@ -27,6 +27,7 @@ describe('rest/v1 HAL collections', () => {
       plural: 'things',
       query: new URLSearchParams(query),
       sortable: new Set(['id', 'name', 'status']),
+      paginated: true,
       fields: (item) => item,
       render: (item) => ({ ...item }),
     });
