@@ -95,11 +95,15 @@ describe('bench smoke run (tiny data, latency 0, one iteration)', () => {
   // KNOWN BUG (gateway, src/upstream/network): with batching on, Endpoint.appWans is answered from
   // the AppWANs' direct member lists only, while the sandbox (and the unbatched per-endpoint plan)
   // also count endpoints reached through an AppWAN's endpoint groups, so the batched networkGraph
-  // misses AppWANs. The bench reports it as a wrong result. When fixed, this test starts
-  // "passing unexpectedly": turn `it.failing` back into `it`.
-  it.failing('networkGraph answers correctly on both gateways, and costs more calls unbatched', () => {
-    expect(results.failed).toEqual([]);
+  // misses AppWANs and the bench reports it as a wrong result. That one failure is tolerated here
+  // (README "Performance" states it); any other wrong answer fails the test, and once it is fixed
+  // the call-count comparison below runs.
+  it('answers correctly on both gateways (but the known bug), and networkGraph costs more calls unbatched', () => {
+    const knownBug = (f: { name: string; side: string; error: string }): boolean =>
+      f.name === 'networkGraph' && f.side === 'batched' && /\.appWans: \d+ ids, expected \d+; missing /.test(f.error);
+    expect(results.failed.filter((f) => !knownBug(f))).toEqual([]);
     const graph = results.queries.find((q) => q.name === 'networkGraph');
-    expect(graph?.unbatched.upstreamCalls).toBeGreaterThan(graph?.upstreamCalls ?? Infinity);
+    if (graph) expect(graph.unbatched.upstreamCalls).toBeGreaterThan(graph.upstreamCalls);
+    else expect(results.failed.map((f) => f.name)).toEqual(['networkGraph']);
   });
 });
