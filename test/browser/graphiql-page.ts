@@ -15,6 +15,18 @@ function codeMirror(selector: string): string {
   return `document.querySelector(${JSON.stringify(selector)}).CodeMirror`;
 }
 
+/**
+ * Polls a page-side expression until it is true. Not `page.waitForFunction`: that evaluates its
+ * predicate with eval inside the page, which the IDE's CSP (rightly) refuses.
+ */
+async function waitUntil(page: Page, expression: string, what: string, timeoutMs = 15000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await page.evaluate(expression)) !== true) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
+    await page.waitForTimeout(25);
+  }
+}
+
 export async function openIde(page: Page, url: string): Promise<void> {
   await page.goto(url);
   await page.waitForSelector(QUERY_EDITOR, { timeout: 20000 });
@@ -37,11 +49,28 @@ export async function activeToolTab(page: Page): Promise<string> {
 }
 
 /**
- * Clicks run and returns the response pane as JSON once it holds a response matching `until`
- * (subscriptions update the pane with each event).
+ * Waits until GraphiQL has parsed the query editor's current text. GraphiQL reads the query
+ * text itself at run time, but the operation name and the parsed document (which decides
+ * whether the fetcher opens a websocket) come from facts its change handler stores on the
+ * editor 100 ms after the last edit (graphql/graphiql#1807). A click before then sends the
+ * new text with the previous operation's name, and records that name in the history.
+ */
+export async function waitForQueryParsed(page: Page): Promise<void> {
+  const expression = `(() => {
+    const cm = ${codeMirror(QUERY_EDITOR)};
+    const source = cm.documentAST && cm.documentAST.loc && cm.documentAST.loc.source;
+    return Boolean(source) && source.body === cm.getValue();
+  })()`;
+  await waitUntil(page, expression, 'GraphiQL has parsed the query editor');
+}
+
+/**
+ * Clicks run once GraphiQL has taken the query editor's text, and returns the response pane as
+ * JSON once it holds a response matching `until` (subscriptions update the pane with each event).
  */
 export async function runAndReadResult(page: Page, until: (result: unknown) => boolean = () => true): Promise<unknown> {
   await setEditorValue(page, RESULT_PANE, '');
+  await waitForQueryParsed(page);
   await page.click(RUN_BUTTON);
   let last = '';
   const deadline = Date.now() + 15000;
@@ -58,6 +87,16 @@ export async function runAndReadResult(page: Page, until: (result: unknown) => b
     await page.waitForTimeout(100);
   }
   throw new Error(`no matching response in the result pane; it shows:\n${last}`);
+}
+
+/**
+ * Waits until GraphiQL has written its tabs to localStorage with `text` in them (it stores them
+ * 500 ms after the last change of any tab, so a reload before that restores older tabs).
+ */
+export async function waitForStoredTabs(page: Page, text: string): Promise<void> {
+  const expression = `Object.keys(localStorage).some((key) =>
+    key.endsWith(':tabState') && (localStorage.getItem(key) || '').includes(${JSON.stringify(text)}))`;
+  await waitUntil(page, expression, `the tabs in localStorage contain ${text}`);
 }
 
 /** Opens the Docs sidebar and returns its text. */

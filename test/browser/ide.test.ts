@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { isObject } from '../../src/upstream/parse';
 import { startStack, expectNoErrors, type Stack } from '../helpers/stack';
 import { browserTestsEnabled, launchChromium, watchPage, type PageWatch } from './chromium';
-import { activeToolTab, editorValue, openDocs, openIde, QUERY_EDITOR, runAndReadResult, setEditorValue, TOOL_EDITOR } from './graphiql-page';
+import { activeToolTab, editorValue, openDocs, openIde, QUERY_EDITOR, runAndReadResult, setEditorValue, TOOL_EDITOR, waitForStoredTabs } from './graphiql-page';
 import { startIdeFixture, type IdeFixture } from './ide-fixture';
 
 const describeBrowser = browserTestsEnabled() ? describe : describe.skip;
@@ -121,7 +121,7 @@ describeBrowser('GraphQL IDE in Chromium', () => {
     });
 
     it('keeps no token in localStorage (tabs, history), and a reload brings the default headers back', async () => {
-      await page.waitForTimeout(700); // GraphiQL stores tabs with a 500 ms debounce
+      await waitForStoredTabs(page, 'countdown');
       const stored: unknown = await page.evaluate('JSON.stringify(Object.assign({}, localStorage))');
       expect(typeof stored).toBe('string');
       expect(String(stored)).toContain('countdown');
