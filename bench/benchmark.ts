@@ -6,7 +6,7 @@
  */
 import { Pool } from 'undici';
 import { startSandbox, type RunningSandbox } from '../src/sandbox';
-import type { BenchOptions } from './args';
+import { UsageError, type BenchOptions } from './args';
 import { readFacts, type UpstreamFacts } from './facts';
 import { startGatewayProcess, type GatewayHandle } from './gateway-launcher';
 import { createGraphQLClient, type GraphQLHttpClient } from './graphql-client';
@@ -42,6 +42,10 @@ interface SideFigures {
 }
 
 export async function runBenchmark(options: BenchOptions, log: Log = () => undefined): Promise<BenchResults> {
+  const wanted = BENCH_QUERIES.filter((q) => options.only.length === 0 || options.only.includes(q.name));
+  const unknown = options.only.filter((name) => !BENCH_QUERIES.some((q) => q.name === name));
+  if (unknown.length > 0) throw new UsageError(`--only: unknown query ${unknown.join(', ')} (have ${BENCH_QUERIES.map((q) => q.name).join(', ')})`);
+
   const started = performance.now();
   const loadAtStart = loadAverage1m();
   if (loadAtStart > machineInfo().cpu.cores) {
@@ -75,10 +79,6 @@ export async function runBenchmark(options: BenchOptions, log: Log = () => undef
       sides.push({ label, gateway, client });
       log(`gateway (${label}, ${gateway.mode}): ${gateway.url}`);
     }
-
-    const wanted = BENCH_QUERIES.filter((q) => options.only.length === 0 || options.only.includes(q.name));
-    const unknown = options.only.filter((name) => !BENCH_QUERIES.some((q) => q.name === name));
-    if (unknown.length > 0) throw new Error(`unknown query name(s): ${unknown.join(', ')} (have ${BENCH_QUERIES.map((q) => q.name).join(', ')})`);
 
     const queries: QueryResult[] = [];
     const failed: FailedQuery[] = [];

@@ -1,4 +1,5 @@
 import { parseArgs, parseDuration, UsageError, DEFAULT_OPTIONS } from '../../../bench/args';
+import { runBenchmark } from '../../../bench/benchmark';
 import { measureLatency, measureThroughput } from '../../../bench/load';
 import { percentile, ratioToBound, summarize } from '../../../bench/stats';
 import { formatTable } from '../../../bench/table';
@@ -160,5 +161,13 @@ describe('formatTable', () => {
     expect(lines.join('\n')).toContain('load average 0.5 → 0.7');
     expect(lines.join('\n')).toContain('not measured: topTalkers');
     expect(lines.join('\n')).toContain('WRONG RESULT, not timed: networkGraph (batched): endpoints: 3 ids, expected 4');
+  });
+});
+
+describe('runBenchmark', () => {
+  it('rejects an unknown --only name before starting anything', async () => {
+    const lines: string[] = [];
+    await expect(runBenchmark({ ...DEFAULT_OPTIONS, only: ['nope'] }, (l) => lines.push(l))).rejects.toThrow(/--only: unknown query nope/);
+    expect(lines.filter((l) => l.startsWith('sandbox:'))).toEqual([]);
   });
 });
