@@ -3,6 +3,7 @@
  * from upstream error bodies. One table for statuses, one for transport errors.
  */
 import { ErrorCode } from '../errors/codes';
+import { isObject } from './parse';
 
 /**
  * Status → code. Decisions beyond DESIGN.md's table: 410 is a missing record (NOT_FOUND); 413 and
@@ -60,8 +61,8 @@ const MAX_MESSAGE_LENGTH = 300;
  * null for HTML, empty or unknown bodies. Anything that looks like a credential is redacted.
  */
 export function upstreamErrorMessage(body: unknown): string | null {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
-  const record = body as Record<string, unknown>;
+  if (!isObject(body)) return null;
+  const record = body;
   const parts: string[] = [];
   if (typeof record['message'] === 'string' && record['message'].trim() !== '') parts.push(record['message']);
   else if (Array.isArray(record['errors'])) {
@@ -71,9 +72,7 @@ export function upstreamErrorMessage(body: unknown): string | null {
     if (typeof record['error'] === 'string' && record['error'].trim() !== '') parts.push(record['error']);
     else {
       const status = record['status'];
-      if (typeof status === 'object' && status !== null && typeof (status as Record<string, unknown>)['label'] === 'string') {
-        parts.push(String((status as Record<string, unknown>)['label']));
-      }
+      if (isObject(status) && typeof status['label'] === 'string') parts.push(status['label']);
     }
   }
   if (parts.length === 0) return null;
