@@ -4,11 +4,7 @@ import {
   connectionFromArray,
   decodeCursor,
   encodeCursor,
-  itemsInWindow,
   pageWindow,
-  sortInMemory,
-  upstreamPagesFor,
-  upstreamSort,
 } from '../../src/resolvers/connection';
 
 function badInputField(fn: () => unknown): string {
@@ -71,28 +67,5 @@ describe('buildConnection', () => {
 
   it('drops items beyond the window limit', () => {
     expect(buildConnection(all, { offset: 0, limit: 3 }, 5).nodes).toEqual(['a', 'b', 'c']);
-  });
-});
-
-describe('upstream pages', () => {
-  it('covers a window with the fewest pages of a given size', () => {
-    expect(upstreamPagesFor({ offset: 0, limit: 100 }, 100)).toEqual([0]);
-    expect(upstreamPagesFor({ offset: 150, limit: 100 }, 100)).toEqual([1, 2]);
-    expect(upstreamPagesFor({ offset: 0, limit: 0 }, 100)).toEqual([]);
-    const pageItems = Array.from({ length: 200 }, (_, i) => 100 + i);
-    expect(itemsInWindow(pageItems, { offset: 150, limit: 3 }, 100)).toEqual([150, 151, 152]);
-  });
-});
-
-describe('sort', () => {
-  it('renders allowed keys Spring-style and rejects others with the key path', () => {
-    expect(upstreamSort([{ field: 'name' }, { field: 'createdAt', direction: 'DESC' }], ['name', 'createdAt'])).toEqual(['name,asc', 'createdAt,desc']);
-    expect(badInputField(() => upstreamSort([{ field: 'name' }, { field: 'secret' }], ['name']))).toBe('sort[1].field');
-  });
-
-  it('sorts in memory with nulls last', () => {
-    const rows = [{ n: 'b' }, { n: null }, { n: 'a' }];
-    expect(sortInMemory(rows, [{ field: 'n' }], (r) => r.n).map((r) => r.n)).toEqual(['a', 'b', null]);
-    expect(sortInMemory(rows, [{ field: 'n', direction: 'DESC' }], (r) => r.n).map((r) => r.n)).toEqual([null, 'b', 'a']);
   });
 });
