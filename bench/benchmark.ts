@@ -5,7 +5,7 @@
  * pass-through baseline. Everything started here is stopped here, also on failure.
  */
 import { Pool } from 'undici';
-import { startSandbox, type RunningSandbox } from '../src/sandbox';
+import { startSandbox, type CallCounts, type RunningSandbox } from '../src/sandbox';
 import { UsageError, type BenchOptions } from './args';
 import { readFacts, type UpstreamFacts } from './facts';
 import { startGatewayProcess, type GatewayHandle } from './gateway-launcher';
@@ -34,6 +34,7 @@ interface Side {
 
 interface SideFigures {
   upstreamCalls: number;
+  callsByRoute: Record<string, number>;
   p50Ms: number;
   p99Ms: number;
   iterations: number;
@@ -131,7 +132,7 @@ async function benchQuery(
   const trips = query.roundTrips(facts);
   // Correctness first, on both gateways, with the call count of that one execution (nothing
   // else talks to the sandbox meanwhile). A wrong answer is reported, never timed.
-  const calls = new Map<Side['label'], number>();
+  const calls = new Map<Side['label'], CallCounts>();
   const failures: FailedQuery[] = [];
   for (const side of sides) {
     sandbox.control.setLatency(0);
@@ -139,8 +140,9 @@ async function benchQuery(
     const t0 = performance.now();
     try {
       query.check(await side.client.execute(query.document, variables), facts);
-      calls.set(side.label, sandbox.control.calls().total);
-      log(`${query.name} (${side.label}): correct, ${sandbox.control.calls().total} upstream calls, ${(performance.now() - t0).toFixed(0)} ms at latency 0`);
+      const counted = sandbox.control.calls();
+      calls.set(side.label, counted);
+      log(`${query.name} (${side.label}): correct, ${counted.total} upstream calls, ${(performance.now() - t0).toFixed(0)} ms at latency 0`);
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
       log(`${query.name} (${side.label}): WRONG RESULT, not timed: ${error}`);
@@ -156,13 +158,14 @@ async function benchQuery(
       ? { iterations: Math.min(options.iterations, capped.iterations), maxMs: capped.maxMs, warmup: 0 }
       : { iterations: options.iterations, maxMs: LATENCY_PHASE_CAP_MS, warmup: Math.min(2, options.iterations) };
     const concurrency = capped ? Math.min(options.concurrency, capped.concurrency) : options.concurrency;
-    const upstreamCalls = calls.get(side.label) ?? 0;
+    const counted = calls.get(side.label);
+    const upstreamCalls = counted?.total ?? 0;
     const op: Operation = () => side.client.executeUnchecked(query.document, variables);
     sandbox.control.setLatency(options.latencyMs);
     const latency = await measureLatency(op, caps);
     sandbox.control.setLatency(0);
     const throughput = await measureThroughput(op, { concurrency, durationMs: options.durationMs });
-    figures.set(side.label, { upstreamCalls, p50Ms: latency.p50Ms, p99Ms: latency.p99Ms, iterations: latency.count, rps: throughput.rps, concurrency });
+    figures.set(side.label, { upstreamCalls, callsByRoute: counted?.byRoute ?? {}, p50Ms: latency.p50Ms, p99Ms: latency.p99Ms, iterations: latency.count, rps: throughput.rps, concurrency });
     log(
       `${query.name} (${side.label}): ${upstreamCalls} calls (bound ${lower.value}), p50 ${latency.p50Ms.toFixed(1)} ms, ` +
         `p99 ${latency.p99Ms.toFixed(1)} ms over ${latency.count}${latency.capped ? ' (capped)' : ''}, ${throughput.rps.toFixed(1)} rps at concurrency ${concurrency}`,
@@ -176,6 +179,7 @@ async function benchQuery(
     result: {
       name: query.name,
       upstreamCalls: b.upstreamCalls,
+      callsByRoute: b.callsByRoute,
       lowerBoundCalls: lower.value,
       lowerBoundReason: lower.reason,
       roundTrips: trips.value,
@@ -189,6 +193,7 @@ async function benchQuery(
       rps: round(b.rps, 1),
       unbatched: {
         upstreamCalls: u.upstreamCalls,
+        callsByRoute: u.callsByRoute,
         p50Ms: round(u.p50Ms),
         rps: round(u.rps, 1),
         iterations: u.iterations,

@@ -15,6 +15,8 @@ export interface QueryResult {
   name: string;
   /** Upstream calls of one execution, from the sandbox's call log. */
   upstreamCalls: number;
+  /** The same calls by route (`GET /rest/v1/networks/{networkId}/endpoints`: n), to see where they go. */
+  callsByRoute: Record<string, number>;
   /** Fewest calls the REST interfaces allow for this query over this data. */
   lowerBoundCalls: number;
   lowerBoundReason: string;
@@ -32,7 +34,7 @@ export interface QueryResult {
   iterations: number;
   rps: number;
   /** `iterations` and `concurrency` show where the unbatched phases were capped (see bench/README.md). */
-  unbatched: UnbatchedResult & { iterations: number; concurrency: number };
+  unbatched: UnbatchedResult & { iterations: number; concurrency: number; callsByRoute: Record<string, number> };
 }
 
 export interface PassthroughResult {

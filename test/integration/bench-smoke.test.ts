@@ -69,6 +69,9 @@ describe('bench smoke run (tiny data, latency 0, one iteration)', () => {
       expect({ where, ok: q.p50Ms > 0 && q.p50Ms <= q.p99Ms }).toEqual({ where, ok: true });
       expect({ where, ok: q.rps > 0 && q.unbatched.rps > 0 && q.unbatched.p50Ms > 0 }).toEqual({ where, ok: true });
       expect({ where, ok: q.unbatched.upstreamCalls >= q.lowerBoundCalls }).toEqual({ where, ok: true });
+      // The per-route counts add up to the total.
+      expect(Object.values(q.callsByRoute).reduce((a, b) => a + b, 0)).toBe(q.upstreamCalls);
+      expect(Object.values(q.unbatched.callsByRoute).reduce((a, b) => a + b, 0)).toBe(q.unbatched.upstreamCalls);
       expect(q.boundMs).toBe(0); // latency 0: no bound, no ratio
       expect(q.p50Ratio).toBeNull();
       expect(q.lowerBoundReason).not.toBe('');

@@ -129,6 +129,7 @@ describe('formatTable', () => {
         {
           name: 'networkList',
           upstreamCalls: 1,
+          callsByRoute: { 'GET /rest/v1/networks': 1 },
           lowerBoundCalls: 1,
           lowerBoundReason: 'r',
           roundTrips: 1,
@@ -140,7 +141,7 @@ describe('formatTable', () => {
           p99Ratio: 2.05,
           iterations: 50,
           rps: 1234.5,
-          unbatched: { upstreamCalls: 1, p50Ms: 12, rps: 1200, iterations: 50, concurrency: 32 },
+          unbatched: { upstreamCalls: 1, p50Ms: 12, rps: 1200, iterations: 50, concurrency: 32, callsByRoute: { 'GET /rest/v1/networks': 1 } },
         },
       ],
       failed: [{ name: 'networkGraph', side: 'batched', error: 'endpoints: 3 ids, expected 4' }],
