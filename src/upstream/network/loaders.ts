@@ -8,7 +8,8 @@
  *   their full key (kind, parent, window, sort, filters).
  * - `members`: one member list of one parent (AppWAN endpoints, …), cached.
  * - `appWansOf`: `Endpoint.appWans`/`Service.appWans`, batched per network and answered by the
- *   plan `chooseRelationPlan` (plan.ts) picks.
+ *   plan `chooseRelationPlan` (plan.ts) picks; a membership index that turns out inexact (a held
+ *   endpoint group without a members link) hands its parents to the per-parent plan.
  *
  * With `options.batching === false` nothing is batched or cached and every parent takes its own
  * call: the naive plan the benchmark compares against.
@@ -20,9 +21,10 @@ import type { PagedResult, PageWindow } from '../paging';
 import { IdentityV1Client } from '../identity/client';
 import type { OrganizationRecord } from '../identity/records';
 import { RestV1Client, type ListTarget, type RelationParent, type SortSpec } from './client';
+import { hrefTarget } from './hal';
 import { chooseRelationPlan, type RelationPlan } from './plan';
 import { mergeProcesses, type ProcessRecord } from './processes';
-import { parseVirtualWanSite, type AppWanRecord, type NetworkConfigMetadataRecord, type NetworkGroupRecord, type VirtualWanSiteRecord } from './records';
+import { parseVirtualWanSite, type AppWanRecord, type EndpointGroupRecord, type NetworkConfigMetadataRecord, type NetworkGroupRecord, type VirtualWanSiteRecord } from './records';
 import { relations, resources, type RecordFor, type RelationDef, type ResourceKind } from './resources';
 
 export interface ListOptions {
@@ -40,6 +42,14 @@ export interface PlanRecord {
   networkId: string;
   parents: number;
   plan: RelationPlan;
+  /** The index was loaded but is not exact (a held endpoint group without a members link): answered per parent. */
+  indexInexact?: true;
+}
+
+/** What `membershipIndex` builds: memberId → AppWANs, and whether that is the upstream's whole answer. */
+interface MembershipIndex {
+  exact: boolean;
+  byMember: Map<string, AppWanRecord[]>;
 }
 
 export interface NetworkLoaders {
@@ -180,19 +190,52 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
     });
   }
 
-  /** memberId → AppWANs holding it, for one network and one side; built from cached calls. */
-  function membershipIndex(side: MemberSide, networkId: string): Promise<Map<string, AppWanRecord[]>> {
+  /** Exactness of the indexes loaded so far in this request (absent while loading). */
+  const indexExact = new Map<string, boolean>();
+
+  /**
+   * memberId → AppWANs holding it, for one network and one side; built from cached calls (plan.ts
+   * says what makes it exact). The endpoint side adds the members of the endpoint groups each
+   * AppWAN holds, read at the group's `_links.endpoints`; a held group without that link makes
+   * the index inexact, and the loader answers per parent instead.
+   */
+  function membershipIndex(side: MemberSide, networkId: string): Promise<MembershipIndex> {
     return memo(indexKey(side, networkId), async () => {
       const appWans = await all('appWan', networkId);
-      const rel = side === 'endpoint' ? relations.appWanEndpoints : relations.appWanServices;
-      const memberLists = await Promise.all(appWans.map((a) => members<'endpoint' | 'service'>(rel, { id: a.id, networkId, links: a.links })));
-      const index = new Map<string, AppWanRecord[]>();
-      memberLists.forEach((list, i) => {
-        const appWan = appWans[i];
-        if (appWan === undefined) return;
-        for (const member of list) index.set(member.id, [...(index.get(member.id) ?? []), appWan]);
+      const parentOf = (a: AppWanRecord): RelationParent => ({ id: a.id, networkId, links: a.links });
+      const [memberLists, groupLists] = await Promise.all([
+        Promise.all(appWans.map((a) => members<'endpoint' | 'service'>(side === 'endpoint' ? relations.appWanEndpoints : relations.appWanServices, parentOf(a)))),
+        // AppWANs hold services directly: only the endpoint side has groups to expand.
+        side === 'endpoint'
+          ? Promise.all(appWans.map((a) => members(relations.appWanEndpointGroups, parentOf(a))))
+          : Promise.resolve(appWans.map((): EndpointGroupRecord[] => [])),
+      ]);
+
+      // Each distinct group held, once, at its members link; none of them fetched if one has no link.
+      const hrefs = new Map<string, string | null>();
+      for (const group of groupLists.flat()) if (!hrefs.has(group.id)) hrefs.set(group.id, group.links['endpoints'] ?? null);
+      if ([...hrefs.values()].some((href) => href === null)) {
+        indexExact.set(indexKey(side, networkId), false);
+        return { exact: false, byMember: new Map() };
+      }
+      const groupMembers = new Map<string, readonly string[]>();
+      await Promise.all(
+        [...hrefs].map(async ([groupId, href]) => {
+          if (href === null) return;
+          const listed = await listAt('endpoint', hrefTarget(href), { offset: 0, count: Infinity }, networkId);
+          groupMembers.set(groupId, listed.items.map((e) => e.id));
+        }),
+      );
+
+      // In AppWAN list order, each AppWAN once per member however many ways it reaches it.
+      const byMember = new Map<string, AppWanRecord[]>();
+      appWans.forEach((appWan, i) => {
+        const reach = new Set((memberLists[i] ?? []).map((m) => m.id));
+        for (const group of groupLists[i] ?? []) for (const id of groupMembers.get(group.id) ?? []) reach.add(id);
+        for (const id of reach) byMember.set(id, [...(byMember.get(id) ?? []), appWan]);
       });
-      return index;
+      indexExact.set(indexKey(side, networkId), true);
+      return { exact: true, byMember };
     });
   }
   const indexKey = (side: MemberSide, networkId: string): string => `index:${side}:${networkId}`;
@@ -209,16 +252,24 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
       }
       await Promise.all(
         [...byNetwork].map(async ([networkId, group]) => {
-          const plan = chooseRelationPlan({ batching, parentsInBatch: group.length, indexLoaded: cache.has(indexKey(side, networkId)) });
-          plans.push({ side, networkId, parents: group.length, plan });
-          if (plan === 'membership-index') {
+          const key = indexKey(side, networkId);
+          const input = { batching, parentsInBatch: group.length, indexLoaded: cache.has(key), indexExact: indexExact.get(key) ?? null };
+          const record: PlanRecord = { side, networkId, parents: group.length, plan: chooseRelationPlan(input) };
+          plans.push(record);
+          if (record.plan === 'membership-index') {
             try {
               const index = await membershipIndex(side, networkId);
-              for (const key of group) results.set(key, index.get(splitKey(key).id) ?? []);
+              if (index.exact) {
+                for (const k of group) results.set(k, index.byMember.get(splitKey(k).id) ?? []);
+                return;
+              }
+              // The rule again, now that the index is known to be inexact: per parent.
+              record.plan = chooseRelationPlan({ ...input, indexLoaded: true, indexExact: false });
+              record.indexInexact = true;
             } catch (err) {
-              for (const key of group) results.set(key, toError(err));
+              for (const k of group) results.set(k, toError(err));
+              return;
             }
-            return;
           }
           await Promise.all(
             group.map(async (key) => {

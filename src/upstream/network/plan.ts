@@ -2,15 +2,29 @@
  * The plan rule for membership fields (`Endpoint.appWans`, `Service.appWans`), DESIGN.md
  * "Upstream calls". Two ways to answer "which AppWANs hold this endpoint":
  *
- * - `per-parent`: one `/networks/{n}/endpoints/{id}/appWans` call per endpoint;
- * - `membership-index`: one list of the network's AppWANs plus each AppWAN's member list,
- *   inverted in memory. Its cost (1 + AppWANs) does not grow with the number of endpoints, and
- *   the member lists are the same cached calls that `AppWan.endpoints`/`.services` use.
+ * - `per-parent`: one `/networks/{n}/endpoints/{id}/appWans` call per endpoint (the upstream's
+ *   own answer, always right);
+ * - `membership-index`: one list of the network's AppWANs plus each AppWAN's member lists,
+ *   inverted in memory. Its cost does not grow with the number of endpoints, and the member lists
+ *   are the same cached calls that `AppWan.endpoints`/`.endpointGroups`/`.services` use.
+ *
+ * The index must give the upstream's answer, not an approximation of it:
+ *
+ * - Endpoint side: an endpoint belongs to an AppWAN directly (`/appWans/{id}/endpoints`) or
+ *   through an endpoint group the AppWAN holds (`/appWans/{id}/endpointGroups`; the seed: removed
+ *   endpoints "lose access to AppWANs that held the group"). The index reads both lists per AppWAN
+ *   and, for every distinct group held, its members at the group record's `_links.endpoints`
+ *   (the contract has no GET of a group's members by a built path). Cost: 1 + 2 × AppWANs +
+ *   groups held (one list each). When an AppWAN holds a group whose record has no such link, the
+ *   index cannot be exact (`exact: false`): the network's parents are answered `per-parent`.
+ * - Service side: AppWANs hold services directly (their `_links` have `services`, no service
+ *   groups), so `/appWans/{id}/services` is the whole answer: 1 + AppWANs, always exact.
  *
  * The index wins as soon as two parents of one network are asked in the same batch, or when the
  * network's index is already loaded in this request (then it is free). A single parent takes its
  * own relation call (1 call, where the index would cost at least 2). With batching off (the
- * benchmark's baseline) every parent takes its own call.
+ * benchmark's baseline) every parent takes its own call. An index known to be inexact never
+ * answers: the loader asks this rule again once it knows, and gets `per-parent`.
  */
 export type RelationPlan = 'membership-index' | 'per-parent';
 
@@ -21,10 +35,16 @@ export interface PlanInput {
   parentsInBatch: number;
   /** The network's membership index is already loaded (or loading) in this request. */
   indexLoaded: boolean;
+  /**
+   * Whether the loaded index is exact (every endpoint group an AppWAN holds links its members);
+   * null while unknown (not loaded, or still loading).
+   */
+  indexExact: boolean | null;
 }
 
 export function chooseRelationPlan(input: PlanInput): RelationPlan {
   if (!input.batching) return 'per-parent';
+  if (input.indexExact === false) return 'per-parent';
   if (input.indexLoaded || input.parentsInBatch >= 2) return 'membership-index';
   return 'per-parent';
 }

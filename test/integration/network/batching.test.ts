@@ -2,8 +2,8 @@
  * The batching contract (issue #3): network groups → networks → endpoints → AppWANs → services
  * costs an exact number of upstream calls that does not grow with the number of endpoints.
  */
-import type { RestV1Facts, SeedSize } from '../../../src/sandbox';
-import { expectResult, restCalls, startNetworkStack } from './network-stack';
+import type { RestV1Facts, RunningSandbox, SeedSize } from '../../../src/sandbox';
+import { at, expectResult, restCalls, sandboxIds, startExtraGateway, startNetworkStack } from './network-stack';
 
 const GRAPH = `{
   networkGroups { nodes { id networks { nodes { id
@@ -11,16 +11,48 @@ const GRAPH = `{
   } } } }
 }`;
 
-/** The calls the membership-inversion plan needs, from the seed's shape (no endpoint count in it). */
-function expectedCalls(facts: RestV1Facts): Record<string, number> {
+/** What the sandbox says about each network's AppWANs, read without the gateway (before `resetCalls`). */
+interface AppWanShape {
+  networkId: string;
+  /** AppWAN id → its direct endpoint members. */
+  directEndpoints: Map<string, string[]>;
+  /** AppWAN id → the endpoint groups it holds. */
+  groups: Map<string, string[]>;
+  /** Distinct endpoint groups held by some AppWAN of the network. */
+  heldGroups: number;
+}
+
+async function appWanShapes(sandbox: RunningSandbox, facts: RestV1Facts): Promise<AppWanShape[]> {
+  return Promise.all(
+    facts.networks.map(async (n) => {
+      const directEndpoints = new Map<string, string[]>();
+      const groups = new Map<string, string[]>();
+      for (const a of n.appWanIds) {
+        directEndpoints.set(a, await sandboxIds(sandbox, `/networks/${n.id}/appWans/${a}/endpoints`));
+        groups.set(a, await sandboxIds(sandbox, `/networks/${n.id}/appWans/${a}/endpointGroups`));
+      }
+      return { networkId: n.id, directEndpoints, groups, heldGroups: new Set([...groups.values()].flat()).size };
+    }),
+  );
+}
+
+/**
+ * The calls the membership-inversion plan needs, from the seed's shape (no endpoint count in it):
+ * per network the AppWAN list, per AppWAN its endpoints, endpoint groups and services, per group
+ * held the group's members (at its `_links.endpoints`).
+ */
+function expectedCalls(facts: RestV1Facts, shapes: readonly AppWanShape[]): Record<string, number> {
   const appWans = facts.networks.reduce((sum, n) => sum + n.appWanIds.length, 0);
+  const heldGroups = shapes.reduce((sum, s) => sum + s.heldGroups, 0);
   return {
     'GET /rest/v1/network-groups': 1,
     'GET /rest/v1/networks': facts.organizationIds.length,
     'GET /rest/v1/networks/{networkId}/endpoints': facts.networks.length,
     'GET /rest/v1/networks/{networkId}/appWans': facts.networks.length,
     'GET /rest/v1/networks/{networkId}/appWans/{appWanId}/endpoints': appWans,
+    'GET /rest/v1/networks/{networkId}/appWans/{appWanId}/endpointGroups': appWans,
     'GET /rest/v1/networks/{networkId}/appWans/{appWanId}/services': appWans,
+    ...(heldGroups > 0 ? { 'GET /rest/v1/networks/{networkId}/endpointGroups/{endpointGroupId}/endpoints': heldGroups } : {}),
   };
 }
 
@@ -29,11 +61,12 @@ describe.each(['tiny', 'demo'] as SeedSize[])('seed %s', (seed) => {
     const stack = await startNetworkStack({ seed });
     try {
       const facts = stack.sandbox.restFacts();
+      const shapes = await appWanShapes(stack.sandbox, facts);
       stack.resetCalls();
       const r = await stack.gql(GRAPH);
       expectResult(GRAPH, r, (res) => {
         expect(res.errors).toBeUndefined();
-        expect(restCalls(stack.calls())).toEqual(expectedCalls(facts));
+        expect(restCalls(stack.calls())).toEqual(expectedCalls(facts, shapes));
       });
       const answered = JSON.stringify(r.data).match(/"appWans"/g)?.length ?? 0;
       expect(answered).toBe(facts.networks.reduce((sum, n) => sum + n.endpointIds.length, 0));
@@ -46,8 +79,11 @@ describe.each(['tiny', 'demo'] as SeedSize[])('seed %s', (seed) => {
 test('two windows of one network with different endpoint counts cost the same calls', async () => {
   const stack = await startNetworkStack({ seed: 'demo' });
   try {
-    const net = stack.sandbox.restFacts().networks[0];
+    const facts = stack.sandbox.restFacts();
+    const net = facts.networks[0];
     if (net === undefined) throw new Error('no network');
+    const shape = (await appWanShapes(stack.sandbox, { ...facts, networks: [net] }))[0];
+    if (shape === undefined || shape.heldGroups === 0) throw new Error('the demo seed\'s first network should hold endpoint groups in its AppWANs');
     const query = `query ($n: UUID!, $k: Int) { network(id: $n) { endpoints(first: $k) { nodes { id appWans { nodes { id services { nodes { id } } } } } } } }`;
     const counts: Array<Record<string, number>> = [];
     for (const k of [5, 40]) {
@@ -62,7 +98,9 @@ test('two windows of one network with different endpoint counts cost the same ca
       'GET /rest/v1/networks/{networkId}/endpoints': 1,
       'GET /rest/v1/networks/{networkId}/appWans': 1,
       'GET /rest/v1/networks/{networkId}/appWans/{appWanId}/endpoints': net.appWanIds.length,
+      'GET /rest/v1/networks/{networkId}/appWans/{appWanId}/endpointGroups': net.appWanIds.length,
       'GET /rest/v1/networks/{networkId}/appWans/{appWanId}/services': net.appWanIds.length,
+      'GET /rest/v1/networks/{networkId}/endpointGroups/{endpointGroupId}/endpoints': shape.heldGroups,
     });
   } finally {
     await stack.close();
@@ -99,4 +137,47 @@ test('with batching off, each endpoint takes its own call (the benchmark baselin
   } finally {
     await stack.close();
   }
+});
+
+describe.each(['tiny', 'demo'] as SeedSize[])('seed %s: batched and unbatched answers agree', (seed) => {
+  const QUERY = `{ networks(first: 1000) { nodes { id endpoints(first: 1000) { nodes { id appWans(first: 1000) { nodes { id } } } } } } }`;
+
+  /** endpoint id → its AppWAN ids, sorted, from a response of QUERY. */
+  function answers(data: unknown): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    const networks = at(data, 'networks', 'nodes');
+    for (const n of Array.isArray(networks) ? networks : []) {
+      const endpoints = at(n, 'endpoints', 'nodes');
+      for (const e of Array.isArray(endpoints) ? endpoints : []) {
+        const appWans = at(e, 'appWans', 'nodes');
+        out.set(String(at(e, 'id')), (Array.isArray(appWans) ? appWans : []).map((a: unknown) => String(at(a, 'id'))).sort());
+      }
+    }
+    return out;
+  }
+
+  test('Endpoint.appWans counts AppWANs reached through endpoint groups, batched or not', async () => {
+    const stack = await startNetworkStack({ seed });
+    const unbatched = await startExtraGateway(stack.sandbox, { batching: false });
+    try {
+      const facts = stack.sandbox.restFacts();
+      const shapes = await appWanShapes(stack.sandbox, facts);
+      const on = await stack.gql(QUERY);
+      const off = await unbatched.gql(QUERY);
+      expectResult(QUERY, on, (res) => expect(res.errors).toBeUndefined());
+      expectResult(QUERY, off, (res) => expect(res.errors).toBeUndefined());
+      const batchedAnswer = answers(on.data);
+      const unbatchedAnswer = answers(off.data);
+      expect(batchedAnswer.size).toBe(facts.networks.reduce((sum, n) => sum + n.endpointIds.length, 0));
+      expect(Object.fromEntries(batchedAnswer)).toEqual(Object.fromEntries(unbatchedAnswer));
+
+      // The seed makes the test bite: some endpoint reaches an AppWAN only through a group.
+      const direct = new Set(shapes.flatMap((s) => [...s.directEndpoints].flatMap(([a, eps]) => eps.map((e) => `${e}:${a}`))));
+      const viaGroupOnly = [...unbatchedAnswer].flatMap(([e, appWans]) => appWans.filter((a) => !direct.has(`${e}:${a}`)));
+      expect(viaGroupOnly.length).toBeGreaterThan(0);
+    } finally {
+      await unbatched.close();
+      await stack.close();
+    }
+  });
 });

@@ -7,7 +7,9 @@
 import type { GraphQLFormattedError } from 'graphql';
 import type { RunningSandbox, CallCounts, SeedSize } from '../../../src/sandbox';
 import { isObject } from '../../../src/upstream/parse';
-import { startStack } from '../../helpers/stack';
+import type { Config } from '../../../src/config';
+import { startGateway } from '../../../src/server';
+import { postGraphQL, startStack, testConfig } from '../../helpers/stack';
 
 export type Who = 'admin' | 'reader' | 'nobody';
 
@@ -83,4 +85,35 @@ export function at(value: unknown, ...keys: Array<string | number>): unknown {
 /** Calls of the routes under `/rest/v1` (and identity) only, keyed `GET /rest/v1/...`. */
 export function restCalls(counts: CallCounts): Record<string, number> {
   return Object.fromEntries(Object.entries(counts.byRoute).filter(([k]) => k.includes('/rest/v1') || k.includes('/identity/v1')));
+}
+
+/** A second gateway on the same sandbox (e.g. batching off next to batching on), for comparing answers. */
+export interface ExtraGateway {
+  gql(query: string, variables?: Record<string, unknown>): Promise<GqlResult>;
+  close(): Promise<void>;
+}
+
+export async function startExtraGateway(sandbox: RunningSandbox, config: Partial<Config>): Promise<ExtraGateway> {
+  const gateway = await startGateway(testConfig({ upstreamBaseUrl: null, retryAttempts: 1, ...config }), { log: () => undefined, sandbox });
+  return {
+    gql: async (query, variables) => (await postGraphQL(gateway.url, query, variables, { token: sandbox.tokens.admin })).body,
+    close: () => gateway.close(),
+  };
+}
+
+/**
+ * Ids of a rest/v1 list read straight from the sandbox (admin token, no gateway): the test's own
+ * view of the upstream. Relation lists are not paginated; a paginated list must fit one page.
+ * The sandbox logs these calls: read before `resetCalls`.
+ */
+export async function sandboxIds(sandbox: RunningSandbox, path: string): Promise<string[]> {
+  const res = await fetch(`${sandbox.baseUrl}/rest/v1${path}?size=100000`, { headers: { authorization: `Bearer ${sandbox.tokens.admin}` } });
+  if (res.status !== 200) throw new Error(`sandbox GET ${path}: ${res.status}`);
+  const body: unknown = await res.json();
+  const embedded = at(body, '_embedded');
+  const list = isObject(embedded) ? Object.values(embedded).find(Array.isArray) : undefined;
+  const totalPages = at(body, 'page', 'totalPages');
+  if (typeof totalPages === 'number' && totalPages > 1) throw new Error(`sandbox GET ${path}: more than one page`);
+  if (list === undefined) return [];
+  return list.map((item: unknown) => String(at(item, 'id')));
 }

@@ -1,8 +1,8 @@
 import { createNetworkLoaders } from '../../../src/upstream/network/loaders';
-import { fakeNetwork } from './fake-rest';
+import { fakeNetwork, type FakeNetworkOptions } from './fake-rest';
 
-async function endpointsWithAppWans(endpoints: number, appWans: number, batching: boolean) {
-  const http = fakeNetwork({ endpoints, appWans });
+async function endpointsWithAppWans(endpoints: number, appWans: number, batching: boolean, more: Partial<FakeNetworkOptions> = {}) {
+  const http = fakeNetwork({ endpoints, appWans, ...more });
   const loaders = createNetworkLoaders(http, { batching });
   const list = await loaders.all('endpoint', 'net-1');
   const answers = await Promise.all(list.map((e) => loaders.appWansOf('endpoint', { id: e.id, networkId: 'net-1', links: e.links })));
@@ -17,6 +17,7 @@ describe('network loaders: AppWAN membership plan', () => {
       expect(run.http.count(/\/endpoints\/ep-\d+\/appWans$/)).toBe(0);
       expect(run.http.count(/\/appWans$/)).toBe(1); // the network's AppWAN list
       expect(run.http.count(/\/appWans\/aw-\d+\/endpoints$/)).toBe(3);
+      expect(run.http.count(/\/appWans\/aw-\d+\/endpointGroups$/)).toBe(3); // no group held: nothing more
     }
     expect(large.http.calls.length).toBe(small.http.calls.length);
     expect(large.loaders.plans).toEqual([{ side: 'endpoint', networkId: 'net-1', parents: 60, plan: 'membership-index' }]);
@@ -62,6 +63,85 @@ describe('network loaders: AppWAN membership plan', () => {
     expect(a?.map((x) => x.id)).toEqual(['aw-0', 'aw-2']);
     expect(b?.map((x) => x.id)).toEqual(['aw-1', 'aw-3']);
     expect(http.count(/\/services\/svc-\d+\/appWans$/)).toBe(0);
+  });
+});
+
+describe('network loaders: AppWAN membership through endpoint groups', () => {
+  const ids = (answers: ReadonlyArray<ReadonlyArray<{ id: string }>>) => answers.map((list) => list.map((a) => a.id));
+
+  it('the index counts the members of held groups: same answer as the per-endpoint calls', async () => {
+    const indexed = await endpointsWithAppWans(12, 6, true, { groups: 2 });
+    const naive = await endpointsWithAppWans(12, 6, false, { groups: 2 });
+    expect(ids(indexed.answers)).toEqual(ids(naive.answers));
+    // ep-3 is a direct member of aw-3 only, and reaches aw-0 and aw-4 through eg-0.
+    expect(ids(indexed.answers)[3]).toEqual(['aw-0', 'aw-3', 'aw-4']);
+    // ep-0 is a direct member of aw-0 and in eg-0, which aw-0 holds too: aw-0 once.
+    expect(ids(indexed.answers)[0]).toEqual(['aw-0', 'aw-4']);
+    expect(indexed.loaders.plans).toEqual([{ side: 'endpoint', networkId: 'net-1', parents: 12, plan: 'membership-index' }]);
+  });
+
+  it('costs 1 + 2 × AppWANs + groups held, each group once, at its link, whatever the endpoints', async () => {
+    const small = await endpointsWithAppWans(12, 6, true, { groups: 2 });
+    const large = await endpointsWithAppWans(90, 6, true, { groups: 2 });
+    for (const run of [small, large]) {
+      expect(run.http.count(/\/endpoints\/ep-\d+\/appWans$/)).toBe(0);
+      expect(run.http.count(/\/net-1\/appWans$/)).toBe(1);
+      expect(run.http.count(/\/appWans\/aw-\d+\/endpoints$/)).toBe(6);
+      expect(run.http.count(/\/appWans\/aw-\d+\/endpointGroups$/)).toBe(6);
+      // aw-0 and aw-4 hold eg-0, aw-2 holds eg-1: two distinct groups, read at their absolute hrefs.
+      expect(run.http.calls.filter((c) => /\/endpointGroups\/eg-\d+\/endpoints$/.test(c)).sort()).toEqual([
+        'http://upstream.example/rest/v1/networks/net-1/endpointGroups/eg-0/endpoints',
+        'http://upstream.example/rest/v1/networks/net-1/endpointGroups/eg-1/endpoints',
+      ]);
+    }
+    // + the endpoint list itself.
+    expect(small.http.calls.length).toBe(1 + 1 + 2 * 6 + 2);
+    expect(large.http.calls.length).toBe(small.http.calls.length);
+  });
+
+  it('follows every page of a group member list', async () => {
+    const run = await endpointsWithAppWans(450, 4, true, { groups: 1, pageMax: 200 });
+    const naive = await endpointsWithAppWans(450, 4, false, { groups: 1, pageMax: 200 });
+    expect(ids(run.answers)).toEqual(ids(naive.answers));
+    expect(run.http.count(/\/endpointGroups\/eg-0\/endpoints$/)).toBe(2); // 225 members at 200 a page
+  });
+
+  it('falls back to per-parent when a held group has no members link', async () => {
+    const run = await endpointsWithAppWans(12, 6, true, { groups: 2, groupLinks: false });
+    const naive = await endpointsWithAppWans(12, 6, false, { groups: 2 });
+    expect(ids(run.answers)).toEqual(ids(naive.answers));
+    expect(run.loaders.plans).toEqual([{ side: 'endpoint', networkId: 'net-1', parents: 12, plan: 'per-parent', indexInexact: true }]);
+    // The index's lists (1 + 2 × AppWANs), no group member call, then one call per endpoint.
+    expect(run.http.count(/\/net-1\/appWans$/)).toBe(1);
+    expect(run.http.count(/\/appWans\/aw-\d+\/(endpoints|endpointGroups)$/)).toBe(12);
+    expect(run.http.count(/\/endpointGroups\/eg-\d+\/endpoints$/)).toBe(0);
+    expect(run.http.count(/\/endpoints\/ep-\d+\/appWans$/)).toBe(12);
+    expect(run.http.calls.length).toBe(1 + 1 + 2 * 6 + 12);
+  });
+
+  it('once the index is known inexact, later batches of the network go per-parent without it', async () => {
+    const http = fakeNetwork({ endpoints: 6, appWans: 4, groups: 1, groupLinks: false });
+    const loaders = createNetworkLoaders(http, { batching: true });
+    const ask = (id: string) => loaders.appWansOf('endpoint', { id, networkId: 'net-1', links: {} });
+    const first = await Promise.all(['ep-0', 'ep-1'].map(ask));
+    const before = http.calls.length;
+    const second = await Promise.all(['ep-2', 'ep-3'].map(ask));
+    expect(http.calls.slice(before)).toEqual(['/networks/net-1/endpoints/ep-2/appWans', '/networks/net-1/endpoints/ep-3/appWans']);
+    expect(ids([...first, ...second])).toEqual([['aw-0', 'aw-2'], ['aw-1'], ['aw-0', 'aw-2'], ['aw-3']]);
+    expect(loaders.plans).toEqual([
+      { side: 'endpoint', networkId: 'net-1', parents: 2, plan: 'per-parent', indexInexact: true },
+      { side: 'endpoint', networkId: 'net-1', parents: 2, plan: 'per-parent' },
+    ]);
+  });
+
+  it('the service side needs no groups: AppWANs hold services directly', async () => {
+    const http = fakeNetwork({ endpoints: 4, appWans: 4, groups: 2 });
+    const loaders = createNetworkLoaders(http, { batching: true });
+    const [a, b] = await Promise.all(['svc-0', 'svc-1'].map((id) => loaders.appWansOf('service', { id, networkId: 'net-1', links: {} })));
+    expect(a?.map((x) => x.id)).toEqual(['aw-0', 'aw-2']);
+    expect(b?.map((x) => x.id)).toEqual(['aw-1', 'aw-3']);
+    expect(http.count(/\/endpointGroups/)).toBe(0);
+    expect(http.calls.length).toBe(1 + 4);
   });
 });
 
