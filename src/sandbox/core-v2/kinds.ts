@@ -4,7 +4,7 @@
  * seeds are generated from this table.
  */
 import { HttpError } from '../core/types';
-import { Input, invalid, type JsonMap } from '../auth/input';
+import { type Input, invalid, type JsonMap } from '../auth/input';
 import type { V2Store } from './store';
 
 export type V2KindName = 'network' | 'edgeRouter' | 'edgeRouterPolicy' | 'service' | 'appWan' | 'endpoint';
