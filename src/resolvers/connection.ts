@@ -73,16 +73,23 @@ export function pageWindow(args: ConnectionArgs, names: { first?: string; after?
  */
 export function buildConnection<T>(items: readonly T[], window: PageWindow, totalCount: number): Connection<T> {
   const nodes = items.slice(0, window.limit);
-  const edges = nodes.map((node, i) => ({ cursor: encodeCursor(window.offset + i), node }));
+  let edges: Edge<T>[] | undefined;
   return {
     nodes,
-    edges,
+    // Built on first read: most queries select `nodes` only, and a large graph has tens of
+    // thousands of list items whose cursors nobody asked for.
+    get edges(): Edge<T>[] {
+      edges ??= nodes.map((node, i) => ({ cursor: encodeCursor(window.offset + i), node }));
+      return edges;
+    },
     totalCount,
-    pageInfo: {
-      hasNextPage: window.offset + nodes.length < totalCount,
-      hasPreviousPage: window.offset > 0,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges[edges.length - 1]?.cursor ?? null,
+    get pageInfo(): PageInfo {
+      return {
+        hasNextPage: window.offset + nodes.length < totalCount,
+        hasPreviousPage: window.offset > 0,
+        startCursor: nodes.length > 0 ? encodeCursor(window.offset) : null,
+        endCursor: nodes.length > 0 ? encodeCursor(window.offset + nodes.length - 1) : null,
+      };
     },
   };
 }
