@@ -22,7 +22,19 @@ describe('DateTime', () => {
   it('serializes Dates and epoch milliseconds', () => {
     expect(DateTimeScalar.serialize(new Date(Date.UTC(2024, 0, 2)))).toBe('2024-01-02T00:00:00.000Z');
     expect(DateTimeScalar.serialize(0)).toBe('1970-01-01T00:00:00.000Z');
+    expect(DateTimeScalar.serialize(1714564800000)).toBe('2024-05-01T12:00:00.000Z');
+    expect(() => DateTimeScalar.serialize(new Date(Number.NaN))).toThrow(/DateTime cannot represent/);
     expect(() => DateTimeScalar.serialize('garbage')).toThrow(/DateTime cannot represent/);
+  });
+
+  it.each([
+    ['2024-05-01T12:00:00', '2024-05-01T12:00:00.000Z'],
+    ['2024-05-01T12:00:00.250', '2024-05-01T12:00:00.250Z'],
+    ['1714564800000', '2024-05-01T12:00:00.000Z'],
+    ['1714564800', '2024-05-01T12:00:00.000Z'],
+  ])('reads the upstream form %s as %s (output only: inputs stay strict)', (input, expected) => {
+    expect(DateTimeScalar.serialize(input)).toBe(expected);
+    expect(normalizeDateTime(input)).toBeNull();
   });
 });
 

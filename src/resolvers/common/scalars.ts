@@ -37,14 +37,31 @@ function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
+// Forms an upstream may send that are not RFC 3339: a local date-time without an offset
+// (Spring's LocalDateTime; read as UTC) and epoch seconds or milliseconds as digits.
+const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?$/;
+const EPOCH_DIGITS = /^-?\d{1,15}$/;
+
+/** Epoch numbers below 10^11 are seconds (until year 5138), larger ones milliseconds. */
+function fromEpoch(epoch: number): string | null {
+  const date = new Date(Math.abs(epoch) < 1e11 ? epoch * 1000 : epoch);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+/** Upstream output is read leniently (any form on record or plausible); client input is not. */
+function upstreamDateTime(value: unknown): string | null {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  if (typeof value === 'number') return Number.isFinite(value) ? fromEpoch(value) : null;
+  if (typeof value !== 'string') return null;
+  const text = value.trim();
+  if (LOCAL_DATE_TIME.test(text)) return normalizeDateTime(`${text}Z`);
+  if (EPOCH_DIGITS.test(text)) return fromEpoch(Number(text));
+  return normalizeDateTime(text);
+}
+
 function serializeDateTime(value: unknown): string {
-  if (value instanceof Date && !Number.isNaN(value.getTime())) return value.toISOString();
-  // Some upstream fields carry epoch milliseconds.
-  if (typeof value === 'number' && Number.isFinite(value)) return new Date(value).toISOString();
-  if (typeof value === 'string') {
-    const normalized = normalizeDateTime(value);
-    if (normalized !== null) return normalized;
-  }
+  const normalized = upstreamDateTime(value);
+  if (normalized !== null) return normalized;
   throw new GraphQLError(`DateTime cannot represent ${JSON.stringify(value) ?? String(value)}`, {
     extensions: { code: ErrorCode.UPSTREAM_BAD_RESPONSE },
   });
