@@ -4,9 +4,14 @@
  */
 import type { QueryResolvers } from '../../generated/graphql';
 import { connectionFromArray } from '../connection';
+import { nestedFieldNames } from '../lookahead';
 
 export const authQueries: QueryResolvers = {
-  domains: async (_root, args, { loaders }) => connectionFromArray(await loaders.auth.domains.load({}), args),
+  domains: async (_root, args, { loaders }, info) => {
+    const below = nestedFieldNames(info);
+    loaders.auth.prefetch({ resourceTypes: below.has('resourceTypes'), resourceActions: below.has('actions') });
+    return connectionFromArray(await loaders.auth.domains.load({}), args);
+  },
   domain: (_root, { idOrCode }, { loaders }) => loaders.auth.domain.load(idOrCode),
 
   resourceTypes: async (_root, { domainId, code, parentId, ...page }, { loaders }) =>

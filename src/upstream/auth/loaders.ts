@@ -41,6 +41,13 @@ export interface AuthLoaders {
   children: DataLoader<ResourceTypeRecord, ResourceTypeRecord[], string>;
   /** Actions defined on a type. */
   actions: DataLoader<ResourceTypeRecord, ResourceActionRecord[], string>;
+  /**
+   * Starts the unfiltered type and/or action lists now, for a `domains` query whose nested fields
+   * will need them (the plan rule then answers every domain's types and every type's actions from
+   * them): the whole tree costs one round trip instead of one per level. A failure surfaces on
+   * the fields that use the list. No-op with batching off.
+   */
+  prefetch(lists: { resourceTypes: boolean; resourceActions: boolean }): void;
 }
 
 export function createAuthLoaders(http: HttpClient, options: LoaderOptions): AuthLoaders {
@@ -229,6 +236,12 @@ export function createAuthLoaders(http: HttpClient, options: LoaderOptions): Aut
     publicGrants,
     children,
     actions,
+    prefetch(lists) {
+      if (!options.batching) return;
+      // Handled here so an early failure is not an unhandled rejection; the loaders keep it.
+      if (lists.resourceTypes) resourceTypes.load({}).catch(() => undefined);
+      if (lists.resourceActions) resourceActions.load({}).catch(() => undefined);
+    },
   };
 }
 
