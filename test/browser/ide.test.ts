@@ -139,6 +139,16 @@ describeBrowser('GraphQL IDE in Chromium', () => {
       expect(await runAndReadResult(page)).toEqual({ data: { whoami: 'Bearer demo-token' } });
     });
 
+    it('runs a query and a subscription pasted and run at once with their own operation (GraphiQL lags 100 ms behind edits)', async () => {
+      await setEditorValue(page, QUERY_EDITOR, 'query Who { whoami }');
+      expect(await runAndReadResult(page, () => true, { waitForParse: false })).toEqual({ data: { whoami: 'Bearer demo-token' } });
+      const before = fixture.connectionParams.length;
+      await setEditorValue(page, QUERY_EDITOR, 'subscription Count { countdown(to: 2) }');
+      const last = await runAndReadResult(page, (r) => JSON.stringify(r) === JSON.stringify({ data: { countdown: 2 } }), { waitForParse: false });
+      expect(last).toEqual({ data: { countdown: 2 } });
+      expect(fixture.connectionParams.length).toBeGreaterThan(before);
+    });
+
     it('sent no request off the machine and logged no browser errors', () => {
       expect(watch.external).toEqual([]);
       expect(watch.errors).toEqual([]);

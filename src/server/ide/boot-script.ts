@@ -26,17 +26,64 @@ export const BOOT_SCRIPT = String.raw`'use strict';
     return undefined;
   }
 
+  // The operations of a document, in order: { type, name }. A small scan (comments and strings
+  // skipped, braces counted) rather than a parser, since the page has no graphql-js of its own.
+  function operationsOf(query) {
+    var text = String(query)
+      .replace(/"""[\s\S]*?"""/g, '""')
+      .replace(/"(?:[^"\\\n]|\\.)*"/g, '""')
+      .replace(/#[^\n\r]*/g, '');
+    var ops = [];
+    var depth = 0;
+    var pattern = /[{}]|(?<![$\w])(query|mutation|subscription|fragment)\b\s*([_A-Za-z][_0-9A-Za-z]*)?/g;
+    var pendingKeyword = false;
+    var match;
+    while ((match = pattern.exec(text)) !== null) {
+      if (match[0] === '{') {
+        if (depth === 0 && !pendingKeyword) ops.push({ type: 'query', name: undefined });
+        pendingKeyword = false;
+        depth++;
+      } else if (match[0] === '}') {
+        depth = Math.max(0, depth - 1);
+      } else if (depth === 0) {
+        pendingKeyword = true;
+        if (match[1] !== 'fragment') ops.push({ type: match[1], name: match[2] });
+      }
+    }
+    return ops;
+  }
+
+  // GraphiQL 3 passes the operation name and parsed document as they were up to 100 ms before a
+  // run (graphql/graphiql#1807): paste and run at once, and the new text went out with the old
+  // operation's name, or a subscription over HTTP. Both are derived again from the text it sends.
+  function current(params, options) {
+    var ops = operationsOf(params.query);
+    var op = ops.filter(function (o) { return o.name !== undefined && o.name === params.operationName; })[0];
+    if (!op && ops.length === 1) op = ops[0];
+    if (!op) return { params: params, options: options };
+    var name = op.name === undefined ? undefined : { kind: 'Name', value: op.name };
+    var documentAST = {
+      kind: 'Document',
+      definitions: [{ kind: 'OperationDefinition', operation: op.type, name: name, variableDefinitions: [], directives: [], selectionSet: { kind: 'SelectionSet', selections: [] } }],
+    };
+    return {
+      params: Object.assign({}, params, { operationName: op.name }),
+      options: Object.assign({}, options, { documentAST: documentAST }),
+    };
+  }
+
   // graphql-ws cannot send HTTP headers, so the gateway reads the token from the connection_init
   // payload { authorization }. It comes from the headers editor, as for queries; the configured
   // default is used only when GraphiQL hands over no headers at all.
   function fetcher(params, options) {
     var headers = options && options.headers ? options.headers : defaultHeaders;
     var authorization = authorizationOf(headers);
+    var run = current(params, options);
     return GraphiQL.createFetcher({
       url: url,
       subscriptionUrl: subscriptionUrl,
       wsConnectionParams: authorization ? { authorization: authorization } : {},
-    })(params, options);
+    })(run.params, run.options);
   }
 
   // The token is not kept in localStorage. GraphiQL 3 stores tabs without headers when
