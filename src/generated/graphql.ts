@@ -965,6 +965,7 @@ export type MasqueradePayload = {
   token: Scalars['String']['output'];
 };
 
+/** Changes: creates and updates are sent once, never retried by the gateway. */
 export type Mutation = {
   __typename?: 'Mutation';
   /**
@@ -989,36 +990,43 @@ export type Mutation = {
 };
 
 
+/** Changes: creates and updates are sent once, never retried by the gateway. */
 export type MutationCreateDomainArgs = {
   input: CreateDomainInput;
 };
 
 
+/** Changes: creates and updates are sent once, never retried by the gateway. */
 export type MutationCreatePublicGrantArgs = {
   input: CreatePublicGrantInput;
 };
 
 
+/** Changes: creates and updates are sent once, never retried by the gateway. */
 export type MutationCreateResourceActionsArgs = {
   input: CreateResourceActionsInput;
 };
 
 
+/** Changes: creates and updates are sent once, never retried by the gateway. */
 export type MutationCreateResourceTypeArgs = {
   input: CreateResourceTypeInput;
 };
 
 
+/** Changes: creates and updates are sent once, never retried by the gateway. */
 export type MutationCreateSuperUserArgs = {
   input: CreateSuperUserInput;
 };
 
 
+/** Changes: creates and updates are sent once, never retried by the gateway. */
 export type MutationDeleteSuperUserArgs = {
   id: Scalars['UUID']['input'];
 };
 
 
+/** Changes: creates and updates are sent once, never retried by the gateway. */
 export type MutationMasqueradeArgs = {
   input: MasqueradeInput;
 };
@@ -1637,6 +1645,7 @@ export type PublicGrantPathInput = {
   resourceTypeId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type Query = {
   __typename?: 'Query';
   /** One AppWAN of a network; null with NOT_FOUND when none. */
@@ -1712,28 +1721,33 @@ export type Query = {
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryAppWanArgs = {
   id: Scalars['UUID']['input'];
   networkId: Scalars['UUID']['input'];
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryCloudSubscriptionArgs = {
   id: Scalars['UUID']['input'];
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryCloudSubscriptionsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryDataCenterArgs = {
   id: Scalars['UUID']['input'];
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryDataCentersArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -1741,34 +1755,40 @@ export type QueryDataCentersArgs = {
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryDomainArgs = {
   idOrCode: Scalars['String']['input'];
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryDomainsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryEndpointArgs = {
   id: Scalars['UUID']['input'];
   networkId: Scalars['UUID']['input'];
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryGeoRegionArgs = {
   id: Scalars['UUID']['input'];
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryGeoRegionsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryGrantsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -1779,60 +1799,71 @@ export type QueryGrantsArgs = {
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryHostArgs = {
   id: Scalars['UUID']['input'];
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryHostsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryNetworkArgs = {
   id: Scalars['UUID']['input'];
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryNetworkConfigMetadataArgs = {
   id: Scalars['UUID']['input'];
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryNetworkConfigMetadatasArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryNetworkGroupArgs = {
   id: Scalars['UUID']['input'];
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryNetworkGroupByBillingAccountArgs = {
   billingAccountId: Scalars['String']['input'];
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryNetworkGroupsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryNetworkProcessArgs = {
   businessKey: Scalars['String']['input'];
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryNetworkProcessesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryNetworksArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -1840,11 +1871,13 @@ export type QueryNetworksArgs = {
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryPublicGrantArgs = {
   id: Scalars['UUID']['input'];
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryPublicGrantsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -1855,11 +1888,13 @@ export type QueryPublicGrantsArgs = {
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryResourceActionArgs = {
   id: Scalars['UUID']['input'];
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryResourceActionsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   code?: InputMaybe<Scalars['String']['input']>;
@@ -1871,11 +1906,13 @@ export type QueryResourceActionsArgs = {
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryResourceTypeArgs = {
   id: Scalars['UUID']['input'];
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryResourceTypesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   code?: InputMaybe<Scalars['String']['input']>;
@@ -1885,17 +1922,20 @@ export type QueryResourceTypesArgs = {
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryServiceArgs = {
   id: Scalars['UUID']['input'];
   networkId: Scalars['UUID']['input'];
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QuerySuperUserArgs = {
   id: Scalars['UUID']['input'];
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QuerySuperUsersArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   domainId?: InputMaybe<Scalars['UUID']['input']>;
@@ -1905,11 +1945,13 @@ export type QuerySuperUsersArgs = {
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryWorkflowArgs = {
   businessKey: Scalars['String']['input'];
 };
 
 
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryWorkflowsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -2247,6 +2289,7 @@ export type SortInput = {
   field: Scalars['String']['input'];
 };
 
+/** Streams over the `graphql-transport-ws` protocol at the same path as `/graphql`. */
 export type Subscription = {
   __typename?: 'Subscription';
   /**
@@ -2257,6 +2300,7 @@ export type Subscription = {
 };
 
 
+/** Streams over the `graphql-transport-ws` protocol at the same path as `/graphql`. */
 export type SubscriptionHeartbeatArgs = {
   intervalSeconds?: InputMaybe<Scalars['Int']['input']>;
 };
