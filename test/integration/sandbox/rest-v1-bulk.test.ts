@@ -1,6 +1,6 @@
 import { load } from 'js-yaml';
 import { ManualClock, type RestV1Facts, type RunningSandbox } from '../../../src/sandbox';
-import { at, call, keys, list, records, str, strings, withSandbox } from './sandbox-client';
+import { at, call, keys, list, records, str, strings, firstNetwork, withSandbox } from './sandbox-client';
 
 let sandbox: RunningSandbox;
 let facts: RestV1Facts;
@@ -10,9 +10,7 @@ const clock = new ManualClock(1000);
 beforeAll(async () => {
   sandbox = await withSandbox({ clock });
   facts = sandbox.restFacts();
-  const first = facts.networks[0];
-  if (first === undefined) throw new Error('no seeded network');
-  net = first;
+  net = firstNetwork(facts);
 });
 afterAll(() => sandbox.close());
 

@@ -1,5 +1,5 @@
 /** Test helper: a started sandbox and a tiny fetch wrapper that returns status, headers and body. */
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../src/sandbox';
+import { startSandbox, type RestV1Facts, type RunningSandbox, type SandboxOptions } from '../../../src/sandbox';
 
 export interface Reply {
   status: number;
@@ -81,4 +81,11 @@ export async function withSandbox(options: SandboxOptions = {}): Promise<Running
 export function strings(value: unknown): string[] {
   if (!Array.isArray(value) || !value.every((x): x is string => typeof x === 'string')) throw new Error(`expected strings, got ${JSON.stringify(value)}`);
   return value;
+}
+
+/** The first seeded network (every seed has one). */
+export function firstNetwork(facts: RestV1Facts): RestV1Facts['networks'][number] {
+  const net = facts.networks[0];
+  if (net === undefined) throw new Error('no seeded network');
+  return net;
 }
