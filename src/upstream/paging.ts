@@ -117,9 +117,17 @@ export async function fetchAll<T>(fetchPage: PageFetcher<T>): Promise<T[]> {
 
 function effectiveSize<T>(answer: UpstreamPage<T>, asked: number): number {
   const reported = answer.page?.size ?? null;
-  if (reported !== null && reported > 0) return Math.min(reported, asked);
+  const n = answer.items.length;
+  if (reported !== null && reported > 0) {
+    const size = Math.min(reported, asked);
+    // A page shorter than its stated size while the list goes on past it: the upstream clamped
+    // the size without saying so (it echoed the size asked for). Its real size is the item count.
+    const total = answer.page?.totalElements ?? null;
+    const start = (answer.page?.number ?? 0) * size;
+    return n > 0 && n < size && total !== null && start + n < total ? n : size;
+  }
   // No size reported: a full-looking page tells us the size it used.
-  return answer.items.length > 0 ? Math.min(answer.items.length, asked) : asked;
+  return n > 0 ? Math.min(n, asked) : asked;
 }
 
 function neededPages<T>(from: number, to: number, size: number, have: Map<number, T>): number[] {

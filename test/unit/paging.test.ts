@@ -1,7 +1,7 @@
 import { fetchAll, fetchWindow, planFirstPage, type PageFetcher } from '../../src/upstream/paging';
 
-/** A fake upstream list of `total` numbers that clamps page sizes at `max`. */
-function fakeList(total: number, max: number, opts: { withTotals?: boolean } = {}) {
+/** A fake upstream list of `total` numbers that clamps page sizes at `max` (saying so, or echoing the size asked for). */
+function fakeList(total: number, max: number, opts: { withTotals?: boolean; echoSize?: boolean } = {}) {
   const calls: Array<{ page: number; size: number }> = [];
   const fetchPage: PageFetcher<number> = async (page, size) => {
     calls.push({ page, size });
@@ -12,7 +12,7 @@ function fakeList(total: number, max: number, opts: { withTotals?: boolean } = {
       items,
       page: {
         number: page,
-        size: used,
+        size: opts.echoSize ? size : used,
         totalElements: withTotals ? total : null,
         totalPages: withTotals ? Math.ceil(total / used) : null,
       },
@@ -37,6 +37,16 @@ describe('planFirstPage', () => {
 });
 
 describe('fetchWindow', () => {
+  it('notices a clamp the upstream does not report (it echoes the size asked for) and fetches the rest', async () => {
+    const upstream = fakeList(2400, 200, { echoSize: true });
+    const all = await fetchAll(upstream.fetchPage);
+    expect(all).toEqual(Array.from({ length: 2400 }, (_, i) => i));
+    expect(upstream.calls).toHaveLength(12);
+    const window = await fetchWindow(fakeList(2400, 20, { echoSize: true }).fetchPage, { offset: 150, count: 100 });
+    expect(window.items).toEqual(Array.from({ length: 100 }, (_, i) => 150 + i));
+  });
+
+
   it('answers a window that fits one page with one call', async () => {
     const list = fakeList(1000, 1000);
     const r = await fetchWindow(list.fetchPage, { offset: 45, count: 10 });
