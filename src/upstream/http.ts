@@ -226,7 +226,8 @@ function resolveTarget(request: UpstreamRequest, base: ServiceBase): Target {
   let search: URLSearchParams;
   if (/^https?:\/\//i.test(request.path)) {
     const url = new URL(request.path);
-    if (url.origin !== base.origin) {
+    const rebased = url.origin === base.origin ? url.pathname : rebaseForeignHref(url.pathname, request.service, base);
+    if (rebased === null) {
       throw new UpstreamError(ErrorCode.UPSTREAM_BAD_RESPONSE, `${request.service} linked to another origin`, {
         service: request.service,
         method: request.method,
@@ -234,7 +235,7 @@ function resolveTarget(request: UpstreamRequest, base: ServiceBase): Target {
         status: null,
       });
     }
-    pathname = url.pathname;
+    pathname = rebased;
     search = url.searchParams;
   } else {
     const [path = '', query = ''] = request.path.split('?', 2);
@@ -252,6 +253,19 @@ function resolveTarget(request: UpstreamRequest, base: ServiceBase): Target {
     pathAndQuery: query === '' ? pathname : `${pathname}?${query}`,
     info: { service: request.service, method: request.method, path: pathname, status: null },
   };
+}
+
+/**
+ * In production HAL hrefs are absolute URLs, often on the platform's public host while the
+ * gateway reaches it at another address (a proxy, an internal name). An href whose path holds the
+ * service's own path (`/rest/v1/…`) is rebased onto the configured base; the request, and the
+ * caller's token, still go only to the configured origin. Null for anything else.
+ */
+function rebaseForeignHref(pathname: string, service: UpstreamService, base: ServiceBase): string | null {
+  const servicePath = SERVICE_PATHS.find(([name]) => name === service)?.[1];
+  if (servicePath === undefined) return null;
+  const at = pathname.indexOf(`${servicePath}/`);
+  return at < 0 ? null : `${base.basePath}${pathname.slice(at + servicePath.length)}`;
 }
 
 function buildHeaders(request: UpstreamRequest, authorization: string | null): Record<string, string> {

@@ -70,9 +70,17 @@ describe('requests', () => {
     const { up, calls, send } = await setup((_req, res) => json(res, 200, {}));
     await send({ path: `${up.url}/rest/v1/networks?page=2` });
     expect(up.requests[0]?.url).toBe('/rest/v1/networks?page=2');
-    const err = await failure(send({ path: 'http://evil.example/rest/v1/networks' }));
+    const err = await failure(send({ path: 'http://elsewhere.example/search/networks' }));
     expect(err.code).toBe(ErrorCode.UPSTREAM_BAD_RESPONSE);
     expect(calls.count).toBe(1);
+  });
+
+  it('rebases an href on the public host onto the configured origin when it holds the service path', async () => {
+    const { up, send } = await setup((_req, res) => json(res, 200, {}));
+    await send({ path: 'https://public.example/rest/v1/networks/n1/endpoints?page=1' });
+    expect(up.requests).toHaveLength(1);
+    expect(up.requests[0]?.url).toBe('/rest/v1/networks/n1/endpoints?page=1');
+    expect(up.requests[0]?.headers.authorization).toBe(TOKEN);
   });
 
   it('returns non-JSON bodies as text and empty bodies as null', async () => {
