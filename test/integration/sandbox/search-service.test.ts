@@ -5,6 +5,7 @@
 import { request } from 'node:http';
 import type { RunningSandbox } from '../../../src/sandbox';
 import { at, call, withSandbox } from './sandbox-client';
+import { TOP_TALKERS } from '../../helpers/search-requests';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
@@ -43,20 +44,6 @@ function records(value: unknown): Record<string, unknown>[] {
   if (!Array.isArray(value)) throw new Error(`expected an array, got ${JSON.stringify(value).slice(0, 200)}`);
   return value.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null);
 }
-
-const TOP_TALKERS = {
-  size: 0,
-  query: { bool: { filter: [{ range: { '@timestamp': { format: 'strict_date_optional_time', gte: 'now-24h', lte: 'now' } } }] } },
-  aggs: {
-    zfw_source: {
-      terms: { field: 'zfw.source_id.keyword', order: { circuit_tx: 'desc' }, size: 10 },
-      aggs: {
-        circuit_tx: { sum: { field: 'zfw.usage.circuit.tx' } },
-        saddr: { terms: { field: 'zfw.saddr.keyword', order: { circuit_rx: 'desc' }, size: 10 }, aggs: { circuit_rx: { sum: { field: 'zfw.usage.circuit.rx' } } } },
-      },
-    },
-  },
-};
 
 describe('search service', () => {
   it('answers 401 without credentials or with wrong ones', async () => {

@@ -1,6 +1,7 @@
 import { createSearchArea } from '../../../src/sandbox/search';
 import { resolveDate } from '../../../src/sandbox/search/date-math';
 import { arr, call, obj, testClock, testContext } from './harness';
+import { TOP_TALKERS } from '../../helpers/search-requests';
 
 const NOW = Date.parse('2026-11-21T12:00:00.000Z');
 
@@ -10,23 +11,6 @@ function setup(size: 'tiny' | 'demo' | 'large' = 'demo') {
   area.seed(size);
   return { area, clock };
 }
-
-const TOP_TALKERS = {
-  size: 0,
-  query: { bool: { filter: [{ range: { '@timestamp': { format: 'strict_date_optional_time', gte: 'now-24h', lte: 'now' } } }] } },
-  aggs: {
-    zfw_source: {
-      terms: { field: 'zfw.source_id.keyword', order: { circuit_tx: 'desc' }, size: 10 },
-      aggs: {
-        circuit_tx: { sum: { field: 'zfw.usage.circuit.tx' } },
-        saddr: {
-          terms: { field: 'zfw.saddr.keyword', order: { circuit_rx: 'desc' }, size: 10 },
-          aggs: { circuit_rx: { sum: { field: 'zfw.usage.circuit.rx' } } },
-        },
-      },
-    },
-  },
-};
 
 interface UsageDoc {
   ts: number;
