@@ -38,12 +38,38 @@ export interface UpstreamCallInfo {
 export class UpstreamError extends Error {
   readonly code: ErrorCode;
   readonly upstream: UpstreamCallInfo;
+  /**
+   * A change (POST/PUT/DELETE) was sent and no answer came back (timeout, reset, gateway timeout):
+   * the upstream may or may not have applied it. Never retried; the caller is told to check.
+   */
+  readonly outcomeUnknown: boolean;
 
-  constructor(code: ErrorCode, message: string, upstream: UpstreamCallInfo, options?: { cause?: unknown }) {
+  constructor(code: ErrorCode, message: string, upstream: UpstreamCallInfo, options?: { cause?: unknown; outcomeUnknown?: boolean }) {
     super(message, options);
     this.name = 'UpstreamError';
     this.code = code;
     this.upstream = upstream;
+    this.outcomeUnknown = options?.outcomeUnknown ?? false;
+  }
+
+  /** The same error with a sentence added to its message (e.g. how to find out what happened). */
+  withHint(hint: string): UpstreamError {
+    return new UpstreamError(this.code, `${this.message}. ${hint}`, this.upstream, { cause: this.cause, outcomeUnknown: this.outcomeUnknown });
+  }
+}
+
+/**
+ * An error the gateway itself decides (no upstream answer behind it), e.g. CONFLICT when an
+ * update's `expectedUpdatedAt` no longer matches the record. `field` names the argument when one is at fault.
+ */
+export class GatewayError extends Error {
+  readonly code: ErrorCode;
+  readonly field: string | null;
+  constructor(code: ErrorCode, message: string, field: string | null = null) {
+    super(message);
+    this.name = 'GatewayError';
+    this.code = code;
+    this.field = field;
   }
 }
 

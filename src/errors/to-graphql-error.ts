@@ -4,7 +4,7 @@
  */
 import { GraphQLError } from 'graphql';
 import { ShapeError } from '../upstream/parse';
-import { BadInputError, ErrorCode, UpstreamError } from './codes';
+import { BadInputError, ErrorCode, GatewayError, UpstreamError } from './codes';
 
 /** One row per error class: returns null when the error is not of that class. */
 type Rule = (error: unknown) => GraphQLError | null;
@@ -14,7 +14,11 @@ function rule<E>(cls: abstract new (...args: never[]) => E, convert: (error: E) 
 }
 
 const RULES: readonly Rule[] = [
-  rule(UpstreamError, (e) => new GraphQLError(e.message, { extensions: { code: e.code, upstream: { ...e.upstream } } })),
+  rule(
+    UpstreamError,
+    (e) => new GraphQLError(e.message, { extensions: { code: e.code, upstream: { ...e.upstream }, ...(e.outcomeUnknown ? { outcomeUnknown: true } : {}) } }),
+  ),
+  rule(GatewayError, (e) => new GraphQLError(e.message, { extensions: { code: e.code, ...(e.field !== null ? { field: e.field } : {}) } })),
   rule(BadInputError, (e) => new GraphQLError(e.message, { extensions: { code: ErrorCode.BAD_USER_INPUT, field: e.field } })),
   // A client's parser met a body outside the contract's shape; clients wrap it in UpstreamError
   // when they know the call, this covers the rest.

@@ -4,6 +4,7 @@ import type { HeartbeatTick } from '../resolvers/common/heartbeat';
 import type { NetworkGroupRecord, NetworkRecord, EndpointRecord, ServiceRecord, AppWanRecord, InterceptPortsRecord, EndpointGroupRecord, GatewayClusterRecord, CertificateAuthorityRecord, ServiceGroupRecord, TransferNodePoolRecord, NetworkControllerHostRecord, HostRecord, DataCenterRecord, GeoRegionRecord, NetworkConfigMetadataRecord, CloudSubscriptionRecord, VirtualWanSiteRecord, BgpRecord, BgpPeerRecord } from '../upstream/network/records';
 import type { ProcessRecord, ProcessStepRecord } from '../upstream/network/processes';
 import type { OrganizationRecord } from '../upstream/identity/records';
+import type { AnyChange, NetworkChange, NetworkGroupChange, EndpointChange, ServiceChange, AppWanChange, EndpointGroupChange, GatewayClusterChange, CertificateAuthorityChange, NetworkConfigMetadataChange, CloudSubscriptionChange, VirtualWanSiteChange } from '../upstream/network/changes';
 import type { DomainRecord, ResourceTypeRecord, ResourceActionRecord, GrantRecord, SuperUserRecord, PublicGrantRecord, PublicGrantPathRecord, MasqueradeRecord } from '../upstream/auth/types';
 import type { PrivilegeEntryRecord } from '../upstream/auth/privileges';
 import type { GatewayContext } from '../context';
@@ -93,6 +94,23 @@ export type AppWanServicesArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** The answer to a change of an AppWAN or of its members. */
+export type AppWanChangePayload = ChangePayload & {
+  __typename?: 'AppWanChangePayload';
+  /** True when the upstream answered 202 Accepted: the change goes on asynchronously. */
+  accepted: Scalars['Boolean']['output'];
+  /** The AppWAN after the change: as the upstream answered it, else read by id; null once deleted. */
+  appWan?: Maybe<AppWan>;
+  /** Business key of the asynchronous process, when the upstream gave one (member changes usually carry one). */
+  businessKey?: Maybe<Scalars['String']['output']>;
+  /** HTTP status the upstream answered. */
+  httpStatus: Scalars['Int']['output'];
+  /** Id of the AppWAN. */
+  id?: Maybe<Scalars['ID']['output']>;
+  /** The process behind `businessKey`, read when selected; null without a key. */
+  workflow?: Maybe<Workflow>;
+};
+
 /** A page of a list of AppWan items. */
 export type AppWanConnection = {
   __typename?: 'AppWanConnection';
@@ -136,6 +154,26 @@ export type Bgp = {
   neighborPeers: Array<BgpPeer>;
 };
 
+/** BGP settings of a virtual WAN site. */
+export type BgpInput = {
+  /** Whether local routes are advertised. */
+  advertiseLocal?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Advertised prefixes, as CIDR blocks. */
+  advertisedPrefixes?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** BGP peer weight. */
+  bgpPeerWeight?: InputMaybe<Scalars['Int']['input']>;
+  /** Device link speed. */
+  deviceLinkSpeed?: InputMaybe<Scalars['Int']['input']>;
+  /** Device model. */
+  deviceModel?: InputMaybe<Scalars['String']['input']>;
+  /** Device vendor. */
+  deviceVendor?: InputMaybe<Scalars['String']['input']>;
+  /** The local peering address. */
+  localPeeringAddress?: InputMaybe<BgpPeerInput>;
+  /** Neighbor peers. */
+  neighborPeers?: InputMaybe<Array<BgpPeerInput>>;
+};
+
 /** A BGP peer: address and autonomous system number. */
 export type BgpPeer = {
   __typename?: 'BgpPeer';
@@ -143,6 +181,14 @@ export type BgpPeer = {
   asn?: Maybe<Scalars['Int']['output']>;
   /** IPv4 address of the peer. */
   ipAddress?: Maybe<Scalars['String']['output']>;
+};
+
+/** A BGP peer. */
+export type BgpPeerInput = {
+  /** Autonomous system number (1 to 4294967294). */
+  asn: Scalars['Float']['input'];
+  /** IPv4 address of the peer. */
+  ipAddress: Scalars['String']['input'];
 };
 
 /**
@@ -173,6 +219,23 @@ export type CertificateAuthority = {
   updatedAt?: Maybe<Scalars['DateTime']['output']>;
 };
 
+/** The answer to a change of a certificate authority (including its verification). */
+export type CertificateAuthorityChangePayload = ChangePayload & {
+  __typename?: 'CertificateAuthorityChangePayload';
+  /** True when the upstream answered 202 Accepted: the change goes on asynchronously. */
+  accepted: Scalars['Boolean']['output'];
+  /** Business key of the asynchronous process, when the upstream gave one. */
+  businessKey?: Maybe<Scalars['String']['output']>;
+  /** The authority after the change (after a verification: with the issuer certificate in `attributes`); null once deleted. */
+  certificateAuthority?: Maybe<CertificateAuthority>;
+  /** HTTP status the upstream answered. */
+  httpStatus: Scalars['Int']['output'];
+  /** Id of the certificate authority. */
+  id?: Maybe<Scalars['ID']['output']>;
+  /** The process behind `businessKey`, read when selected; null without a key. */
+  workflow?: Maybe<Workflow>;
+};
+
 /** A page of a list of CertificateAuthority items. */
 export type CertificateAuthorityConnection = {
   __typename?: 'CertificateAuthorityConnection';
@@ -193,6 +256,20 @@ export type CertificateAuthorityEdge = {
   cursor: Scalars['String']['output'];
   /** The item. */
   node: CertificateAuthority;
+};
+
+/** What every change answers: how the upstream took it, and how to follow it when it runs on. */
+export type ChangePayload = {
+  /** True when the upstream answered 202 Accepted: the change goes on asynchronously (follow `workflow`, or the resource's `status`). */
+  accepted: Scalars['Boolean']['output'];
+  /** Business key of the asynchronous process, when the upstream gave one (a body field, a wrapper, a link or a header). */
+  businessKey?: Maybe<Scalars['String']['output']>;
+  /** HTTP status the upstream answered (200, 201, 202 or 204). */
+  httpStatus: Scalars['Int']['output'];
+  /** Id of the resource the change is about (from the arguments, or from the answer for a create). */
+  id?: Maybe<Scalars['ID']['output']>;
+  /** The process behind `businessKey`, read when selected; null without a key. */
+  workflow?: Maybe<Workflow>;
 };
 
 /** A stored subscription of cloud provider `cloudb` (its application key is a secret and never shown). */
@@ -227,6 +304,23 @@ export type CloudSubscriptionVirtualWanSitesArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** The answer to a change of a cloud subscription (its application key is never shown). */
+export type CloudSubscriptionChangePayload = ChangePayload & {
+  __typename?: 'CloudSubscriptionChangePayload';
+  /** True when the upstream answered 202 Accepted: the change goes on asynchronously. */
+  accepted: Scalars['Boolean']['output'];
+  /** Business key of the asynchronous process, when the upstream gave one. */
+  businessKey?: Maybe<Scalars['String']['output']>;
+  /** The subscription after the change: as the upstream answered it, else read by id; null once deleted. */
+  cloudSubscription?: Maybe<CloudSubscription>;
+  /** HTTP status the upstream answered. */
+  httpStatus: Scalars['Int']['output'];
+  /** Id of the subscription. */
+  id?: Maybe<Scalars['ID']['output']>;
+  /** The process behind `businessKey`, read when selected; null without a key. */
+  workflow?: Maybe<Workflow>;
+};
+
 /** A page of a list of CloudSubscription items. */
 export type CloudSubscriptionConnection = {
   __typename?: 'CloudSubscriptionConnection';
@@ -249,6 +343,26 @@ export type CloudSubscriptionEdge = {
   node: CloudSubscription;
 };
 
+/** A new, empty AppWAN. */
+export type CreateAppWanInput = {
+  /** Name of the AppWAN. */
+  name: Scalars['String']['input'];
+};
+
+/** A cloud subscription of provider `cloudb` to store. The application key is write-only: it is never shown or logged. */
+export type CreateCloudSubscriptionInput = {
+  /** The provider's application id (it needs permission to create virtual WAN sites). */
+  applicationId: Scalars['String']['input'];
+  /** The application's secret key (write-only). */
+  applicationKey: Scalars['String']['input'];
+  /** Name of the subscription. */
+  name: Scalars['String']['input'];
+  /** The provider's subscription id. */
+  subscriptionId: Scalars['String']['input'];
+  /** The provider's tenant id. */
+  tenantId: Scalars['String']['input'];
+};
+
 /** A new domain. */
 export type CreateDomainInput = {
   /** Short code: not empty, no whitespace (the upstream checks its own pattern too). */
@@ -262,6 +376,77 @@ export type CreateDomainPayload = {
   __typename?: 'CreateDomainPayload';
   /** The created domain. */
   domain: Domain;
+};
+
+/** A new endpoint. Seed 001 requires `name` (unique in the network) and `endpointType`. */
+export type CreateEndpointInput = {
+  /** Other upstream fields, sent as they are (keys must not repeat a field above). */
+  attributes?: InputMaybe<Scalars['JSON']['input']>;
+  /** Client multi-factor authentication (value seen: `NO`). */
+  clientMfaEnable?: InputMaybe<Scalars['String']['input']>;
+  /** Id of the data center. */
+  dataCenterId?: InputMaybe<Scalars['UUID']['input']>;
+  /** Endpoint type, uppercase without whitespace: `GW` hosted gateway, `VCPEGW` self-hosted gateway, `ZTGW` bridge gateway, `ZTCL` client, and others on record. */
+  endpointType: Scalars['String']['input'];
+  /** Id of the gateway cluster the endpoint joins. */
+  gatewayClusterId?: InputMaybe<Scalars['UUID']['input']>;
+  /** Id of the geographic region (`geoRegions` lists them). */
+  geoRegionId?: InputMaybe<Scalars['UUID']['input']>;
+  /** Name, unique within the network. */
+  name: Scalars['String']['input'];
+};
+
+/** A new network configuration template (sizing). */
+export type CreateNetworkConfigMetadataInput = {
+  /** Instance size of gateways in cloud `clouda`. */
+  cloudaGatewaySize?: InputMaybe<Scalars['String']['input']>;
+  /** Instance size of the network controller in cloud `clouda`. */
+  cloudaNetworkControllerSize?: InputMaybe<Scalars['String']['input']>;
+  /** Instance size of transfer nodes in cloud `clouda`. */
+  cloudaTransferNodeSize?: InputMaybe<Scalars['String']['input']>;
+  /** Instance size of transfer nodes in cloud `cloudb`. */
+  cloudbTransferNodeSize?: InputMaybe<Scalars['String']['input']>;
+  /** Instance size of transfer nodes in cloud `cloudc`. */
+  cloudcTransferNodeSize?: InputMaybe<Scalars['String']['input']>;
+  /** Instance size of transfer nodes in cloud `cloudd`. */
+  clouddTransferNodeSize?: InputMaybe<Scalars['String']['input']>;
+  /** Volume size of gateways, 0 or more. */
+  gatewayVolumeSize?: InputMaybe<Scalars['Int']['input']>;
+  /** Name of the template. */
+  name: Scalars['String']['input'];
+  /** Volume size of the network controller (unit not shown by the contract), 0 or more. */
+  networkControllerVolumeSize?: InputMaybe<Scalars['Int']['input']>;
+  /** Volume size of transfer nodes, 0 or more. */
+  transferNodeVolumeSize?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** A new network. `name` is the only field the contract requires. */
+export type CreateNetworkInput = {
+  /** Other upstream fields, sent as they are (keys must not repeat a field above). */
+  attributes?: InputMaybe<Scalars['JSON']['input']>;
+  /** Name of the network. */
+  name: Scalars['String']['input'];
+  /** Id of the sizing template (`networkConfigMetadatas` lists them); the upstream picks one when absent. */
+  networkConfigMetadataId?: InputMaybe<Scalars['UUID']['input']>;
+  /** Office-suite breakout category (value seen: `NONE`). */
+  officeBreakoutCategory?: InputMaybe<Scalars['String']['input']>;
+  /** Id of the owning network group; the caller's own group when absent. */
+  organizationId?: InputMaybe<Scalars['UUID']['input']>;
+  /** Product family (values seen: `SVC_ENABLED`, `DVN`). */
+  productFamily?: InputMaybe<Scalars['String']['input']>;
+  /** Product version. */
+  productVersion?: InputMaybe<Scalars['String']['input']>;
+};
+
+/**
+ * A new resource whose fields the contract does not list (endpoint group, gateway cluster,
+ * certificate authority): a name, and the upstream's other fields as they are.
+ */
+export type CreateNetworkResourceInput = {
+  /** Other upstream fields (e.g. a certificate authority's PEM), sent as they are; must not hold `name`. */
+  attributes?: InputMaybe<Scalars['JSON']['input']>;
+  /** Name, unique within the network. */
+  name: Scalars['String']['input'];
 };
 
 /** A new public grant. */
@@ -313,6 +498,51 @@ export type CreateResourceTypePayload = {
   resourceType: ResourceType;
 };
 
+/**
+ * A new service. Exactly one terminator: `endpointId` (a gateway endpoint) or `gatewayClusterId`
+ * (high availability). Ports are 0 to 65535 with first <= last.
+ */
+export type CreateServiceInput = {
+  /** Other upstream fields (`lowLatency`, `cryptoLevel`, …), sent as they are (keys must not repeat a field above). */
+  attributes?: InputMaybe<Scalars['JSON']['input']>;
+  /** The terminating gateway endpoint (exactly one of this and `gatewayClusterId`). */
+  endpointId?: InputMaybe<Scalars['UUID']['input']>;
+  /** Gateway CIDR block (gateway services). */
+  gatewayCidrBlock?: InputMaybe<Scalars['String']['input']>;
+  /** The terminating high-availability cluster (exactly one of this and `endpointId`). */
+  gatewayClusterId?: InputMaybe<Scalars['UUID']['input']>;
+  /** Gateway IP (gateway services). */
+  gatewayIp?: InputMaybe<Scalars['String']['input']>;
+  /** Gateway netmask (gateway services). */
+  gatewayNetmask?: InputMaybe<Scalars['String']['input']>;
+  /** DNS name clients use. */
+  interceptDnsHostname?: InputMaybe<Scalars['String']['input']>;
+  /** DNS port clients use. */
+  interceptDnsPort?: InputMaybe<Scalars['Int']['input']>;
+  /** First port clients use. */
+  interceptFirstPort?: InputMaybe<Scalars['Int']['input']>;
+  /** Address clients use (dotted quad or CIDR). */
+  interceptIp?: InputMaybe<Scalars['String']['input']>;
+  /** Last port clients use. */
+  interceptLastPort?: InputMaybe<Scalars['Int']['input']>;
+  /** Name of the service. */
+  name: Scalars['String']['input'];
+  /** First server port. */
+  networkFirstPort?: InputMaybe<Scalars['Int']['input']>;
+  /** Server address: a dotted quad, or a CIDR block for gateway services. */
+  networkIp: Scalars['String']['input'];
+  /** Last server port. */
+  networkLastPort?: InputMaybe<Scalars['Int']['input']>;
+  /** Server netmask. */
+  networkNetmask?: InputMaybe<Scalars['String']['input']>;
+  /** Service class: CS (a range of ports on one IP), GW (ports on a range of IPs), ICMP. */
+  serviceClass: ServiceClass;
+  /** How traffic is intercepted (value seen: `IP`). */
+  serviceInterceptType?: InputMaybe<Scalars['String']['input']>;
+  /** Protocol; the upstream's default (TCP) when absent. */
+  serviceType?: InputMaybe<ServiceProtocol>;
+};
+
 /** A new super-user grant. */
 export type CreateSuperUserInput = {
   /** The domain; omit or null for all domains. */
@@ -326,6 +556,24 @@ export type CreateSuperUserPayload = {
   __typename?: 'CreateSuperUserPayload';
   /** The created super-user grant. */
   superUser: SuperUser;
+};
+
+/** A virtual WAN branch site of provider `cloudb` (a special endpoint with route metadata). */
+export type CreateVirtualWanSiteInput = {
+  /** BGP settings. */
+  bgp?: InputMaybe<BgpInput>;
+  /** The provider's resource group name. */
+  cloudbResourceGroupName?: InputMaybe<Scalars['String']['input']>;
+  /** The provider's virtual WAN (a resource path). */
+  cloudbVirtualWanId?: InputMaybe<Scalars['String']['input']>;
+  /** Id of the data center. */
+  dataCenterId?: InputMaybe<Scalars['UUID']['input']>;
+  /** Id of the endpoint behind the site. */
+  endpointId: Scalars['UUID']['input'];
+  /** Name of the site. */
+  name: Scalars['String']['input'];
+  /** Public IPv4 address of the site. */
+  publicIpAddress?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** A grant through a custom role (`grantType` CustomRole). */
@@ -588,6 +836,23 @@ export type EndpointServicesArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** The answer to a change of an endpoint. */
+export type EndpointChangePayload = ChangePayload & {
+  __typename?: 'EndpointChangePayload';
+  /** True when the upstream answered 202 Accepted: the change goes on asynchronously. */
+  accepted: Scalars['Boolean']['output'];
+  /** Business key of the asynchronous process, when the upstream gave one. */
+  businessKey?: Maybe<Scalars['String']['output']>;
+  /** The endpoint after the change: as the upstream answered it, else read by id; null once deleted. */
+  endpoint?: Maybe<Endpoint>;
+  /** HTTP status the upstream answered. */
+  httpStatus: Scalars['Int']['output'];
+  /** Id of the endpoint. */
+  id?: Maybe<Scalars['ID']['output']>;
+  /** The process behind `businessKey`, read when selected; null without a key. */
+  workflow?: Maybe<Workflow>;
+};
+
 /** A page of a list of Endpoint items. */
 export type EndpointConnection = {
   __typename?: 'EndpointConnection';
@@ -638,6 +903,23 @@ export type EndpointGroup = {
   updatedAt?: Maybe<Scalars['DateTime']['output']>;
 };
 
+/** The answer to a change of an endpoint group or of its members. */
+export type EndpointGroupChangePayload = ChangePayload & {
+  __typename?: 'EndpointGroupChangePayload';
+  /** True when the upstream answered 202 Accepted: the change goes on asynchronously. */
+  accepted: Scalars['Boolean']['output'];
+  /** Business key of the asynchronous process, when the upstream gave one. */
+  businessKey?: Maybe<Scalars['String']['output']>;
+  /** The group after the change: as the upstream answered it, else read by id; null once deleted. */
+  endpointGroup?: Maybe<EndpointGroup>;
+  /** HTTP status the upstream answered. */
+  httpStatus: Scalars['Int']['output'];
+  /** Id of the endpoint group. */
+  id?: Maybe<Scalars['ID']['output']>;
+  /** The process behind `businessKey`, read when selected; null without a key. */
+  workflow?: Maybe<Workflow>;
+};
+
 /** A page of a list of EndpointGroup items. */
 export type EndpointGroupConnection = {
   __typename?: 'EndpointGroupConnection';
@@ -658,6 +940,23 @@ export type EndpointGroupEdge = {
   cursor: Scalars['String']['output'];
   /** The item. */
   node: EndpointGroup;
+};
+
+/** The answer to a CSV import of endpoints. */
+export type EndpointImportPayload = ChangePayload & {
+  __typename?: 'EndpointImportPayload';
+  /** True when the upstream answered 202 Accepted: the endpoints are being created. */
+  accepted: Scalars['Boolean']['output'];
+  /** Business key of the upload's process, when the upstream gave one. */
+  businessKey?: Maybe<Scalars['String']['output']>;
+  /** The endpoints the upstream created, in the order it answered them. */
+  endpoints: Array<Endpoint>;
+  /** HTTP status the upstream answered. */
+  httpStatus: Scalars['Int']['output'];
+  /** Always null: an import is about many endpoints (see `endpoints`). */
+  id?: Maybe<Scalars['ID']['output']>;
+  /** The process behind `businessKey`, read when selected; null without a key. */
+  workflow?: Maybe<Workflow>;
 };
 
 /**
@@ -710,6 +1009,23 @@ export type GatewayClusterEndpointsArgs = {
 export type GatewayClusterServicesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** The answer to a change of a gateway cluster. */
+export type GatewayClusterChangePayload = ChangePayload & {
+  __typename?: 'GatewayClusterChangePayload';
+  /** True when the upstream answered 202 Accepted: the change goes on asynchronously. */
+  accepted: Scalars['Boolean']['output'];
+  /** Business key of the asynchronous process, when the upstream gave one. */
+  businessKey?: Maybe<Scalars['String']['output']>;
+  /** The cluster after the change: as the upstream answered it, else read by id; null once deleted. */
+  gatewayCluster?: Maybe<GatewayCluster>;
+  /** HTTP status the upstream answered. */
+  httpStatus: Scalars['Int']['output'];
+  /** Id of the gateway cluster. */
+  id?: Maybe<Scalars['ID']['output']>;
+  /** The process behind `businessKey`, read when selected; null without a key. */
+  workflow?: Maybe<Workflow>;
 };
 
 /** A page of a list of GatewayCluster items. */
@@ -935,6 +1251,26 @@ export type IdentityResourceActionGrant = Grant & {
   upstreamGrantType: Scalars['String']['output'];
 };
 
+/**
+ * Endpoints as CSV (seed 001): a heading row, then one endpoint per row. Headings: NAME (required,
+ * unique), ENDPOINTTYPE (required, uppercase), GEOREGION (a region's display name), DATACENTER (a
+ * data center's `locationName`), PROVIDER. Problems are reported as `row N, column X` before any call.
+ */
+export type ImportEndpointsInput = {
+  /** The CSV text. */
+  csv: Scalars['String']['input'];
+};
+
+/**
+ * Services as CSV (seed 001): NAME, STATUS (ignored), TYPE, PROTOCOLSTRING (TCP, UDP, ALL or ICMP),
+ * IPADDRESSSTRING (dotted quad or CIDR), INTERCEPTADDRESS (optional), PORTRANGE (`443` or
+ * `8000-8080`), ENDPOINT (name of the terminating endpoint); all but INTERCEPTADDRESS and STATUS required.
+ */
+export type ImportServicesInput = {
+  /** The CSV text. */
+  csv: Scalars['String']['input'];
+};
+
 /** Ports a service intercepts on the client side. */
 export type InterceptPorts = {
   __typename?: 'InterceptPorts';
@@ -965,34 +1301,216 @@ export type MasqueradePayload = {
   token: Scalars['String']['output'];
 };
 
+/** Members to add or remove, by id. */
+export type MemberIdsInput = {
+  /** Ids of the members (at least one, no repeats). */
+  ids: Array<Scalars['UUID']['input']>;
+};
+
 /** Changes: creates and updates are sent once, never retried by the gateway. */
 export type Mutation = {
   __typename?: 'Mutation';
+  /** Authorize endpoint groups (`POST …/appWans/{id}/endpointGroups`, 202). */
+  addAppWanEndpointGroups?: Maybe<AppWanChangePayload>;
+  /** Authorize endpoints to reach every service of the AppWAN (`POST …/appWans/{id}/endpoints`, 202). */
+  addAppWanEndpoints?: Maybe<AppWanChangePayload>;
+  /** Authorize the AppWAN's endpoints to reach services (`POST …/appWans/{id}/services`, 202). */
+  addAppWanServices?: Maybe<AppWanChangePayload>;
+  /** Add client or gateway endpoints to a group (`POST …/endpointGroups/{id}/endpoints`, 202). */
+  addEndpointGroupEndpoints?: Maybe<EndpointGroupChangePayload>;
   /**
    * Probe every configured upstream origin now (one unauthenticated request each; any HTTP answer
    * counts as reachable) and report what answered. The same check backs `GET /readyz`.
    */
   checkUpstreams: Array<UpstreamCheck>;
+  /** Create an empty AppWAN (`POST /networks/{id}/appWans`, 202); then authorize endpoints and services. */
+  createAppWan?: Maybe<AppWanChangePayload>;
+  /** Create a certificate authority (`POST /networks/{id}/cas`, 201). */
+  createCertificateAuthority?: Maybe<CertificateAuthorityChangePayload>;
+  /** Store a cloud subscription of provider `cloudb` (`POST /azureSubscriptions`, 200); the application key is never shown. */
+  createCloudSubscription?: Maybe<CloudSubscriptionChangePayload>;
   /** Create a domain (needs `create` on `domain`). */
   createDomain?: Maybe<CreateDomainPayload>;
+  /** Create an endpoint (`POST /networks/{id}/endpoints`, 202). Its one-time registration key is in `endpoint.registrationKey`. */
+  createEndpoint?: Maybe<EndpointChangePayload>;
+  /** Create an endpoint group (`POST /networks/{id}/endpointGroups`, 201). */
+  createEndpointGroup?: Maybe<EndpointGroupChangePayload>;
+  /** Create a high-availability gateway cluster (`POST /networks/{id}/gatewayClusters`, 202). */
+  createGatewayCluster?: Maybe<GatewayClusterChangePayload>;
+  /** Create a network (`POST /networks`, 202): it provisions on (status 100 → 200 → 300); follow it with `resourceStatus`. */
+  createNetwork?: Maybe<NetworkChangePayload>;
+  /** Store a network configuration template (`POST /networkConfigMetadata`, 202). */
+  createNetworkConfigMetadata?: Maybe<NetworkConfigMetadataChangePayload>;
+  /** Create a network in a network group from a YAML blueprint (`POST /organizations/{id}/networks`, 202 with a business key). */
+  createNetworkFromBlueprint?: Maybe<NetworkChangePayload>;
   /** Create a public grant (needs `create` on `public-grant`, `read` on the action). */
   createPublicGrant?: Maybe<CreatePublicGrantPayload>;
   /** Create actions on a resource type (needs `create` on `resource-action`, `read` on the type). */
   createResourceActions?: Maybe<CreateResourceActionsPayload>;
   /** Create a resource type with nested children (needs `create` on `resource-type`, `read` on the domain and parent). */
   createResourceType?: Maybe<CreateResourceTypePayload>;
+  /** Create a service (`POST /networks/{id}/services`, 202) with exactly one terminator. */
+  createService?: Maybe<ServiceChangePayload>;
   /** Make an identity super user in one domain or all (needs `create` on `super-user`). */
   createSuperUser?: Maybe<CreateSuperUserPayload>;
+  /** Define a virtual WAN branch site with a cloud subscription (`POST /azureSubscriptions/{id}/virtualWanSites`, 200). */
+  createVirtualWanSite?: Maybe<VirtualWanSiteChangePayload>;
+  /** Destroy an AppWAN and every endpoint-to-service authorization it made (`DELETE`, 202). */
+  deleteAppWan?: Maybe<AppWanChangePayload>;
+  /** Delete a certificate authority (`DELETE`, 200). */
+  deleteCertificateAuthority?: Maybe<CertificateAuthorityChangePayload>;
+  /** Delete a cloud subscription (`DELETE`, 202). */
+  deleteCloudSubscription?: Maybe<CloudSubscriptionChangePayload>;
+  /** Destroy an endpoint (`DELETE`, 202). */
+  deleteEndpoint?: Maybe<EndpointChangePayload>;
+  /** Delete an endpoint group, not its endpoints (`DELETE`, 202). */
+  deleteEndpointGroup?: Maybe<EndpointGroupChangePayload>;
+  /** Delete the grouping of a gateway cluster, not its endpoints (`DELETE`, 202). */
+  deleteGatewayCluster?: Maybe<GatewayClusterChangePayload>;
+  /** Destroy a network and everything in it (`DELETE /networks/{id}`, 202). */
+  deleteNetwork?: Maybe<NetworkChangePayload>;
+  /** Delete a template (`DELETE`, 202). */
+  deleteNetworkConfigMetadata?: Maybe<NetworkConfigMetadataChangePayload>;
+  /** Undefine a service (`DELETE`, 202). */
+  deleteService?: Maybe<ServiceChangePayload>;
   /** Delete a super-user grant (needs `delete` on `super-user`). */
   deleteSuperUser?: Maybe<DeleteSuperUserPayload>;
+  /** Delete a virtual WAN site (`DELETE /azureSubscriptions/{id}/virtualWanSites/{siteId}`, 202). */
+  deleteVirtualWanSite?: Maybe<VirtualWanSiteChangePayload>;
+  /** Create endpoints from CSV (`POST /networks/{id}/endpoints` with a CSV body, 202); the CSV is checked first. */
+  importEndpoints?: Maybe<EndpointImportPayload>;
+  /** Create services from CSV (`POST /networks/{id}/services` with a CSV body, 202); the CSV is checked first. */
+  importServices?: Maybe<ServiceImportPayload>;
   /** Issue a token for an identity and audience carrying the given claims (needs `masquerade` on `masquerade`). */
   masquerade?: Maybe<MasqueradePayload>;
+  /** Deauthorize endpoint groups (`DELETE …/appWans/{id}/endpointGroups`, 202). */
+  removeAppWanEndpointGroups?: Maybe<AppWanChangePayload>;
+  /** Deauthorize endpoints (`DELETE …/appWans/{id}/endpoints`, 202). */
+  removeAppWanEndpoints?: Maybe<AppWanChangePayload>;
+  /** Remove services from the AppWAN (`DELETE …/appWans/{id}/services`, 202). */
+  removeAppWanServices?: Maybe<AppWanChangePayload>;
+  /** Remove endpoints from a group; they lose access to AppWANs that held the group (`DELETE …/endpointGroups/{id}/endpoints`, 202). */
+  removeEndpointGroupEndpoints?: Maybe<EndpointGroupChangePayload>;
+  /** Redefine an AppWAN (`PUT`): every attribute is sent, with the given changes applied. */
+  updateAppWan?: Maybe<AppWanChangePayload>;
+  /** Redefine a certificate authority (`PUT`, 201): every attribute is sent, with the given changes applied. */
+  updateCertificateAuthority?: Maybe<CertificateAuthorityChangePayload>;
+  /** Redefine a cloud subscription (`PUT`, 202): every attribute is sent, the application key given again. */
+  updateCloudSubscription?: Maybe<CloudSubscriptionChangePayload>;
+  /** Modify an endpoint (`PUT`, 202): every attribute is sent, with the given changes applied. */
+  updateEndpoint?: Maybe<EndpointChangePayload>;
+  /** Redefine an endpoint group (`PUT`): every attribute is sent, with the given changes applied. */
+  updateEndpointGroup?: Maybe<EndpointGroupChangePayload>;
+  /** Redefine a gateway cluster (`PUT`, 202): every attribute is sent, with the given changes applied. */
+  updateGatewayCluster?: Maybe<GatewayClusterChangePayload>;
+  /** Redefine a network (`PUT /networks/{id}`): every attribute is sent, with the given changes applied. */
+  updateNetwork?: Maybe<NetworkChangePayload>;
+  /** Redefine a template (`PUT`, 202): every attribute is sent, server-set ones as null (seed 001). */
+  updateNetworkConfigMetadata?: Maybe<NetworkConfigMetadataChangePayload>;
+  /** Redefine a network group (`PUT /organizations/{id}`, 202): every attribute is sent, with the given changes applied. */
+  updateNetworkGroup?: Maybe<NetworkGroupChangePayload>;
+  /** Redefine a service (`PUT`, 202): the full service is sent, with the given changes applied. */
+  updateService?: Maybe<ServiceChangePayload>;
+  /** Verify a certificate authority: fetch its issuer certificate (`POST …/cas/{id}/verify`, 200). */
+  verifyCertificateAuthority?: Maybe<CertificateAuthorityChangePayload>;
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationAddAppWanEndpointGroupsArgs = {
+  id: Scalars['UUID']['input'];
+  input: MemberIdsInput;
+  networkId: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationAddAppWanEndpointsArgs = {
+  id: Scalars['UUID']['input'];
+  input: MemberIdsInput;
+  networkId: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationAddAppWanServicesArgs = {
+  id: Scalars['UUID']['input'];
+  input: MemberIdsInput;
+  networkId: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationAddEndpointGroupEndpointsArgs = {
+  id: Scalars['UUID']['input'];
+  input: MemberIdsInput;
+  networkId: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationCreateAppWanArgs = {
+  input: CreateAppWanInput;
+  networkId: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationCreateCertificateAuthorityArgs = {
+  input: CreateNetworkResourceInput;
+  networkId: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationCreateCloudSubscriptionArgs = {
+  input: CreateCloudSubscriptionInput;
 };
 
 
 /** Changes: creates and updates are sent once, never retried by the gateway. */
 export type MutationCreateDomainArgs = {
   input: CreateDomainInput;
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationCreateEndpointArgs = {
+  input: CreateEndpointInput;
+  networkId: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationCreateEndpointGroupArgs = {
+  input: CreateNetworkResourceInput;
+  networkId: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationCreateGatewayClusterArgs = {
+  input: CreateNetworkResourceInput;
+  networkId: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationCreateNetworkArgs = {
+  input: CreateNetworkInput;
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationCreateNetworkConfigMetadataArgs = {
+  input: CreateNetworkConfigMetadataInput;
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationCreateNetworkFromBlueprintArgs = {
+  input: NetworkBlueprintInput;
+  networkGroupId: Scalars['UUID']['input'];
 };
 
 
@@ -1015,8 +1533,82 @@ export type MutationCreateResourceTypeArgs = {
 
 
 /** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationCreateServiceArgs = {
+  input: CreateServiceInput;
+  networkId: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
 export type MutationCreateSuperUserArgs = {
   input: CreateSuperUserInput;
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationCreateVirtualWanSiteArgs = {
+  cloudSubscriptionId: Scalars['UUID']['input'];
+  input: CreateVirtualWanSiteInput;
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationDeleteAppWanArgs = {
+  id: Scalars['UUID']['input'];
+  networkId: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationDeleteCertificateAuthorityArgs = {
+  id: Scalars['UUID']['input'];
+  networkId: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationDeleteCloudSubscriptionArgs = {
+  id: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationDeleteEndpointArgs = {
+  id: Scalars['UUID']['input'];
+  networkId: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationDeleteEndpointGroupArgs = {
+  id: Scalars['UUID']['input'];
+  networkId: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationDeleteGatewayClusterArgs = {
+  id: Scalars['UUID']['input'];
+  networkId: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationDeleteNetworkArgs = {
+  id: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationDeleteNetworkConfigMetadataArgs = {
+  id: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationDeleteServiceArgs = {
+  id: Scalars['UUID']['input'];
+  networkId: Scalars['UUID']['input'];
 };
 
 
@@ -1027,8 +1619,144 @@ export type MutationDeleteSuperUserArgs = {
 
 
 /** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationDeleteVirtualWanSiteArgs = {
+  cloudSubscriptionId: Scalars['UUID']['input'];
+  id: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationImportEndpointsArgs = {
+  input: ImportEndpointsInput;
+  networkId: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationImportServicesArgs = {
+  input: ImportServicesInput;
+  networkId: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
 export type MutationMasqueradeArgs = {
   input: MasqueradeInput;
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationRemoveAppWanEndpointGroupsArgs = {
+  id: Scalars['UUID']['input'];
+  input: MemberIdsInput;
+  networkId: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationRemoveAppWanEndpointsArgs = {
+  id: Scalars['UUID']['input'];
+  input: MemberIdsInput;
+  networkId: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationRemoveAppWanServicesArgs = {
+  id: Scalars['UUID']['input'];
+  input: MemberIdsInput;
+  networkId: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationRemoveEndpointGroupEndpointsArgs = {
+  id: Scalars['UUID']['input'];
+  input: MemberIdsInput;
+  networkId: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationUpdateAppWanArgs = {
+  id: Scalars['UUID']['input'];
+  input: UpdateAppWanInput;
+  networkId: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationUpdateCertificateAuthorityArgs = {
+  id: Scalars['UUID']['input'];
+  input: UpdateNetworkResourceInput;
+  networkId: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationUpdateCloudSubscriptionArgs = {
+  id: Scalars['UUID']['input'];
+  input: UpdateCloudSubscriptionInput;
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationUpdateEndpointArgs = {
+  id: Scalars['UUID']['input'];
+  input: UpdateEndpointInput;
+  networkId: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationUpdateEndpointGroupArgs = {
+  id: Scalars['UUID']['input'];
+  input: UpdateNetworkResourceInput;
+  networkId: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationUpdateGatewayClusterArgs = {
+  id: Scalars['UUID']['input'];
+  input: UpdateNetworkResourceInput;
+  networkId: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationUpdateNetworkArgs = {
+  id: Scalars['UUID']['input'];
+  input: UpdateNetworkInput;
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationUpdateNetworkConfigMetadataArgs = {
+  id: Scalars['UUID']['input'];
+  input: UpdateNetworkConfigMetadataInput;
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationUpdateNetworkGroupArgs = {
+  id: Scalars['UUID']['input'];
+  input: UpdateNetworkGroupInput;
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationUpdateServiceArgs = {
+  id: Scalars['UUID']['input'];
+  input: UpdateServiceInput;
+  networkId: Scalars['UUID']['input'];
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationVerifyCertificateAuthorityArgs = {
+  id: Scalars['UUID']['input'];
+  networkId: Scalars['UUID']['input'];
 };
 
 /** A network: dedicated compute infrastructure on which endpoints, services and AppWANs are defined. */
@@ -1218,6 +1946,29 @@ export type NetworkTransferNodePoolsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** A network described by a YAML blueprint (the as-code form `Network.blueprint` downloads). */
+export type NetworkBlueprintInput = {
+  /** The YAML document; it must parse and be a mapping. */
+  blueprint: Scalars['String']['input'];
+};
+
+/** The answer to a change of a network. */
+export type NetworkChangePayload = ChangePayload & {
+  __typename?: 'NetworkChangePayload';
+  /** True when the upstream answered 202 Accepted: the change goes on asynchronously. */
+  accepted: Scalars['Boolean']['output'];
+  /** Business key of the asynchronous process, when the upstream gave one. */
+  businessKey?: Maybe<Scalars['String']['output']>;
+  /** HTTP status the upstream answered. */
+  httpStatus: Scalars['Int']['output'];
+  /** Id of the network. */
+  id?: Maybe<Scalars['ID']['output']>;
+  /** The network after the change: as the upstream answered it, else read by id; null once deleted. */
+  network?: Maybe<Network>;
+  /** The process behind `businessKey`, read when selected; null without a key. */
+  workflow?: Maybe<Workflow>;
+};
+
 /** A network configuration template: the sizing of a network's compute (instance sizes and volumes). */
 export type NetworkConfigMetadata = {
   __typename?: 'NetworkConfigMetadata';
@@ -1251,6 +2002,23 @@ export type NetworkConfigMetadata = {
   transferNodeVolumeSize?: Maybe<Scalars['Int']['output']>;
   /** When the template was last changed. */
   updatedAt?: Maybe<Scalars['DateTime']['output']>;
+};
+
+/** The answer to a change of a network configuration template. */
+export type NetworkConfigMetadataChangePayload = ChangePayload & {
+  __typename?: 'NetworkConfigMetadataChangePayload';
+  /** True when the upstream answered 202 Accepted: the change goes on asynchronously. */
+  accepted: Scalars['Boolean']['output'];
+  /** Business key of the asynchronous process, when the upstream gave one. */
+  businessKey?: Maybe<Scalars['String']['output']>;
+  /** HTTP status the upstream answered. */
+  httpStatus: Scalars['Int']['output'];
+  /** Id of the template. */
+  id?: Maybe<Scalars['ID']['output']>;
+  /** The template after the change: as the upstream answered it, else read by id; null once deleted. */
+  networkConfigMetadata?: Maybe<NetworkConfigMetadata>;
+  /** The process behind `businessKey`, read when selected; null without a key. */
+  workflow?: Maybe<Workflow>;
 };
 
 /** A page of a list of NetworkConfigMetadata items. */
@@ -1424,6 +2192,23 @@ export type NetworkGroupNetworksArgs = {
 export type NetworkGroupServicesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** The answer to a change of a network group. */
+export type NetworkGroupChangePayload = ChangePayload & {
+  __typename?: 'NetworkGroupChangePayload';
+  /** True when the upstream answered 202 Accepted: the change goes on asynchronously. */
+  accepted: Scalars['Boolean']['output'];
+  /** Business key of the asynchronous process, when the upstream gave one. */
+  businessKey?: Maybe<Scalars['String']['output']>;
+  /** HTTP status the upstream answered. */
+  httpStatus: Scalars['Int']['output'];
+  /** Id of the network group. */
+  id?: Maybe<Scalars['ID']['output']>;
+  /** The network group after the change: as the upstream answered it, else read by id. */
+  networkGroup?: Maybe<NetworkGroup>;
+  /** The process behind `businessKey`, read when selected; null without a key. */
+  workflow?: Maybe<Workflow>;
 };
 
 /** A page of a list of NetworkGroup items. */
@@ -2193,6 +2978,23 @@ export type ServiceAppWansArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** The answer to a change of a service. */
+export type ServiceChangePayload = ChangePayload & {
+  __typename?: 'ServiceChangePayload';
+  /** True when the upstream answered 202 Accepted: the change goes on asynchronously. */
+  accepted: Scalars['Boolean']['output'];
+  /** Business key of the asynchronous process, when the upstream gave one. */
+  businessKey?: Maybe<Scalars['String']['output']>;
+  /** HTTP status the upstream answered. */
+  httpStatus: Scalars['Int']['output'];
+  /** Id of the service. */
+  id?: Maybe<Scalars['ID']['output']>;
+  /** The service after the change: as the upstream answered it, else read by id; null once deleted. */
+  service?: Maybe<Service>;
+  /** The process behind `businessKey`, read when selected; null without a key. */
+  workflow?: Maybe<Workflow>;
+};
+
 /** Service class: how a service's server side is described (a closed set in the contract). */
 export type ServiceClass =
   /** Client service: a range of ports on one IP, over TCP, UDP or both. */
@@ -2273,6 +3075,34 @@ export type ServiceGroupEdge = {
   /** The item. */
   node: ServiceGroup;
 };
+
+/** The answer to a CSV import of services. */
+export type ServiceImportPayload = ChangePayload & {
+  __typename?: 'ServiceImportPayload';
+  /** True when the upstream answered 202 Accepted: the services are being created. */
+  accepted: Scalars['Boolean']['output'];
+  /** Business key of the upload's process, when the upstream gave one. */
+  businessKey?: Maybe<Scalars['String']['output']>;
+  /** HTTP status the upstream answered. */
+  httpStatus: Scalars['Int']['output'];
+  /** Always null: an import is about many services (see `services`). */
+  id?: Maybe<Scalars['ID']['output']>;
+  /** The services the upstream created, in the order it answered them. */
+  services: Array<Service>;
+  /** The process behind `businessKey`, read when selected; null without a key. */
+  workflow?: Maybe<Workflow>;
+};
+
+/** Protocol of a service (`serviceType`). */
+export type ServiceProtocol =
+  /** TCP and UDP. */
+  | 'ALL'
+  /** ICMP. */
+  | 'ICMP'
+  /** TCP. */
+  | 'TCP'
+  /** UDP. */
+  | 'UDP';
 
 /** Direction of a sort key. */
 export type SortDirection =
@@ -2472,6 +3302,180 @@ export type UnknownGrant = Grant & {
   upstreamGrantType: Scalars['String']['output'];
 };
 
+/** Changes to an AppWAN: fields left out keep their value. */
+export type UpdateAppWanInput = {
+  /** Other upstream fields, sent as they are (keys must not repeat a field above). */
+  attributes?: InputMaybe<Scalars['JSON']['input']>;
+  /** When set, the update is refused with CONFLICT (and nothing is sent) unless the AppWAN's `updatedAt` is still this instant. */
+  expectedUpdatedAt?: InputMaybe<Scalars['DateTime']['input']>;
+  /** New name. */
+  name?: InputMaybe<Scalars['String']['input']>;
+};
+
+/**
+ * Changes to a cloud subscription. The upstream never shows the application key, and a redefine
+ * sends every attribute, so the key must be given again.
+ */
+export type UpdateCloudSubscriptionInput = {
+  /** The provider's application id. */
+  applicationId?: InputMaybe<Scalars['String']['input']>;
+  /** The application's secret key (write-only, required: the upstream cannot give it back). */
+  applicationKey: Scalars['String']['input'];
+  /** When set, the update is refused with CONFLICT (and nothing is sent) unless the subscription's `updatedAt` is still this instant. */
+  expectedUpdatedAt?: InputMaybe<Scalars['DateTime']['input']>;
+  /** New name. */
+  name?: InputMaybe<Scalars['String']['input']>;
+  /** The provider's subscription id. */
+  subscriptionId?: InputMaybe<Scalars['String']['input']>;
+  /** The provider's tenant id. */
+  tenantId?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Changes to an endpoint: fields left out keep their value, fields set to null are cleared. */
+export type UpdateEndpointInput = {
+  /** Other upstream fields, sent as they are (keys must not repeat a field above). */
+  attributes?: InputMaybe<Scalars['JSON']['input']>;
+  /** Client multi-factor authentication. */
+  clientMfaEnable?: InputMaybe<Scalars['String']['input']>;
+  /** Id of the data center. */
+  dataCenterId?: InputMaybe<Scalars['UUID']['input']>;
+  /** Endpoint type, uppercase without whitespace. */
+  endpointType?: InputMaybe<Scalars['String']['input']>;
+  /** When set, the update is refused with CONFLICT (and nothing is sent) unless the endpoint's `updatedAt` is still this instant. */
+  expectedUpdatedAt?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Id of the gateway cluster. */
+  gatewayClusterId?: InputMaybe<Scalars['UUID']['input']>;
+  /** Id of the geographic region. */
+  geoRegionId?: InputMaybe<Scalars['UUID']['input']>;
+  /** New name, unique within the network. */
+  name?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Changes to a template: fields left out keep their value, fields set to null are cleared. */
+export type UpdateNetworkConfigMetadataInput = {
+  /** Instance size of gateways in cloud `clouda`. */
+  cloudaGatewaySize?: InputMaybe<Scalars['String']['input']>;
+  /** Instance size of the network controller in cloud `clouda`. */
+  cloudaNetworkControllerSize?: InputMaybe<Scalars['String']['input']>;
+  /** Instance size of transfer nodes in cloud `clouda`. */
+  cloudaTransferNodeSize?: InputMaybe<Scalars['String']['input']>;
+  /** Instance size of transfer nodes in cloud `cloudb`. */
+  cloudbTransferNodeSize?: InputMaybe<Scalars['String']['input']>;
+  /** Instance size of transfer nodes in cloud `cloudc`. */
+  cloudcTransferNodeSize?: InputMaybe<Scalars['String']['input']>;
+  /** Instance size of transfer nodes in cloud `cloudd`. */
+  clouddTransferNodeSize?: InputMaybe<Scalars['String']['input']>;
+  /** When set, the update is refused with CONFLICT (and nothing is sent) unless the template's `updatedAt` is still this instant. */
+  expectedUpdatedAt?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Volume size of gateways, 0 or more. */
+  gatewayVolumeSize?: InputMaybe<Scalars['Int']['input']>;
+  /** New name. */
+  name?: InputMaybe<Scalars['String']['input']>;
+  /** Volume size of the network controller, 0 or more. */
+  networkControllerVolumeSize?: InputMaybe<Scalars['Int']['input']>;
+  /** Volume size of transfer nodes, 0 or more. */
+  transferNodeVolumeSize?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** Changes to a network group: fields left out keep their value, fields set to null are cleared. */
+export type UpdateNetworkGroupInput = {
+  /** Whether gateways in cloud `clouda` scale automatically. */
+  cloudaAutoScalingGatewayEnabled?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Default virtual WAN of cloud `cloudb`. */
+  defaultCloudbVirtualWanId?: InputMaybe<Scalars['String']['input']>;
+  /** When set, the update is refused with CONFLICT (and nothing is sent) unless the group's `updatedAt` is still this instant. */
+  expectedUpdatedAt?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Whether members must use multi-factor authentication. */
+  mfaRequired?: InputMaybe<Scalars['Boolean']['input']>;
+  /** New display name. */
+  name?: InputMaybe<Scalars['String']['input']>;
+  /** Short name of the group. */
+  organizationShortName?: InputMaybe<Scalars['String']['input']>;
+  /** Whether the group is of the overlay-enabled product family. */
+  svcEnabled?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+/** Changes to a network: fields left out keep their value, fields set to null are cleared. */
+export type UpdateNetworkInput = {
+  /** Other upstream fields, sent as they are (keys must not repeat a field above). */
+  attributes?: InputMaybe<Scalars['JSON']['input']>;
+  /** Name of the network's certificate authority. */
+  caName?: InputMaybe<Scalars['String']['input']>;
+  /** When set, the update is refused with CONFLICT (and nothing is sent) unless the network's `updatedAt` is still this instant. */
+  expectedUpdatedAt?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Multi-factor authentication client id. */
+  mfaClientId?: InputMaybe<Scalars['String']['input']>;
+  /** Multi-factor authentication issuer id. */
+  mfaIssuerId?: InputMaybe<Scalars['String']['input']>;
+  /** New name. */
+  name?: InputMaybe<Scalars['String']['input']>;
+  /** Id of the sizing template. */
+  networkConfigMetadataId?: InputMaybe<Scalars['UUID']['input']>;
+  /** Office-suite breakout category. */
+  officeBreakoutCategory?: InputMaybe<Scalars['String']['input']>;
+  /** Product family. */
+  productFamily?: InputMaybe<Scalars['String']['input']>;
+  /** Product version. */
+  productVersion?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Changes to a resource whose fields the contract does not list: fields left out keep their value. */
+export type UpdateNetworkResourceInput = {
+  /** Other upstream fields to change, sent as they are; must not hold `name`. */
+  attributes?: InputMaybe<Scalars['JSON']['input']>;
+  /** When set, the update is refused with CONFLICT (and nothing is sent) unless the record's `updatedAt` is still this instant. */
+  expectedUpdatedAt?: InputMaybe<Scalars['DateTime']['input']>;
+  /** New name. */
+  name?: InputMaybe<Scalars['String']['input']>;
+};
+
+/**
+ * Changes to a service: fields left out keep their value, fields set to null are cleared. Setting
+ * one terminator (`endpointId` or `gatewayClusterId`) clears the other.
+ */
+export type UpdateServiceInput = {
+  /** Other upstream fields, sent as they are (keys must not repeat a field above). */
+  attributes?: InputMaybe<Scalars['JSON']['input']>;
+  /** The terminating gateway endpoint (clears `gatewayClusterId`). */
+  endpointId?: InputMaybe<Scalars['UUID']['input']>;
+  /** When set, the update is refused with CONFLICT (and nothing is sent) unless the service's `updatedAt` is still this instant. */
+  expectedUpdatedAt?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Gateway CIDR block. */
+  gatewayCidrBlock?: InputMaybe<Scalars['String']['input']>;
+  /** The terminating cluster (clears `endpointId`). */
+  gatewayClusterId?: InputMaybe<Scalars['UUID']['input']>;
+  /** Gateway IP. */
+  gatewayIp?: InputMaybe<Scalars['String']['input']>;
+  /** Gateway netmask. */
+  gatewayNetmask?: InputMaybe<Scalars['String']['input']>;
+  /** DNS name clients use. */
+  interceptDnsHostname?: InputMaybe<Scalars['String']['input']>;
+  /** DNS port clients use. */
+  interceptDnsPort?: InputMaybe<Scalars['Int']['input']>;
+  /** First port clients use. */
+  interceptFirstPort?: InputMaybe<Scalars['Int']['input']>;
+  /** Address clients use. */
+  interceptIp?: InputMaybe<Scalars['String']['input']>;
+  /** Last port clients use. */
+  interceptLastPort?: InputMaybe<Scalars['Int']['input']>;
+  /** New name. */
+  name?: InputMaybe<Scalars['String']['input']>;
+  /** First server port. */
+  networkFirstPort?: InputMaybe<Scalars['Int']['input']>;
+  /** Server address. */
+  networkIp?: InputMaybe<Scalars['String']['input']>;
+  /** Last server port. */
+  networkLastPort?: InputMaybe<Scalars['Int']['input']>;
+  /** Server netmask. */
+  networkNetmask?: InputMaybe<Scalars['String']['input']>;
+  /** Service class. */
+  serviceClass?: InputMaybe<ServiceClass>;
+  /** How traffic is intercepted. */
+  serviceInterceptType?: InputMaybe<Scalars['String']['input']>;
+  /** Protocol. */
+  serviceType?: InputMaybe<ServiceProtocol>;
+};
+
 /** The result of probing one upstream origin. */
 export type UpstreamCheck = {
   __typename?: 'UpstreamCheck';
@@ -2512,6 +3516,23 @@ export type VirtualWanSite = {
   publicIpAddress?: Maybe<Scalars['String']['output']>;
   /** When the site was last changed. */
   updatedAt?: Maybe<Scalars['DateTime']['output']>;
+};
+
+/** The answer to a change of a virtual WAN site. */
+export type VirtualWanSiteChangePayload = ChangePayload & {
+  __typename?: 'VirtualWanSiteChangePayload';
+  /** True when the upstream answered 202 Accepted: the change goes on asynchronously. */
+  accepted: Scalars['Boolean']['output'];
+  /** Business key of the asynchronous process, when the upstream gave one. */
+  businessKey?: Maybe<Scalars['String']['output']>;
+  /** HTTP status the upstream answered. */
+  httpStatus: Scalars['Int']['output'];
+  /** Id of the site. */
+  id?: Maybe<Scalars['ID']['output']>;
+  /** The site as the upstream answered it; null when the answer held none (there is no fetch of one site by id in the contract). */
+  virtualWanSite?: Maybe<VirtualWanSite>;
+  /** The process behind `businessKey`, read when selected; null without a key. */
+  workflow?: Maybe<Workflow>;
 };
 
 /** A page of a list of VirtualWanSite items. */
@@ -2673,27 +3694,41 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = ResolversObject<{
   AppWan: ResolverTypeWrapper<AppWanRecord>;
+  AppWanChangePayload: ResolverTypeWrapper<AppWanChange>;
   AppWanConnection: ResolverTypeWrapper<Omit<AppWanConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['AppWanEdge']>, nodes: Array<ResolversTypes['AppWan']> }>;
   AppWanEdge: ResolverTypeWrapper<Omit<AppWanEdge, 'node'> & { node: ResolversTypes['AppWan'] }>;
   Bgp: ResolverTypeWrapper<BgpRecord>;
+  BgpInput: BgpInput;
   BgpPeer: ResolverTypeWrapper<BgpPeerRecord>;
+  BgpPeerInput: BgpPeerInput;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   CertificateAuthority: ResolverTypeWrapper<CertificateAuthorityRecord>;
+  CertificateAuthorityChangePayload: ResolverTypeWrapper<CertificateAuthorityChange>;
   CertificateAuthorityConnection: ResolverTypeWrapper<Omit<CertificateAuthorityConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['CertificateAuthorityEdge']>, nodes: Array<ResolversTypes['CertificateAuthority']> }>;
   CertificateAuthorityEdge: ResolverTypeWrapper<Omit<CertificateAuthorityEdge, 'node'> & { node: ResolversTypes['CertificateAuthority'] }>;
+  ChangePayload: ResolverTypeWrapper<AnyChange>;
   CloudSubscription: ResolverTypeWrapper<CloudSubscriptionRecord>;
+  CloudSubscriptionChangePayload: ResolverTypeWrapper<CloudSubscriptionChange>;
   CloudSubscriptionConnection: ResolverTypeWrapper<Omit<CloudSubscriptionConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['CloudSubscriptionEdge']>, nodes: Array<ResolversTypes['CloudSubscription']> }>;
   CloudSubscriptionEdge: ResolverTypeWrapper<Omit<CloudSubscriptionEdge, 'node'> & { node: ResolversTypes['CloudSubscription'] }>;
+  CreateAppWanInput: CreateAppWanInput;
+  CreateCloudSubscriptionInput: CreateCloudSubscriptionInput;
   CreateDomainInput: CreateDomainInput;
   CreateDomainPayload: ResolverTypeWrapper<Omit<CreateDomainPayload, 'domain'> & { domain: ResolversTypes['Domain'] }>;
+  CreateEndpointInput: CreateEndpointInput;
+  CreateNetworkConfigMetadataInput: CreateNetworkConfigMetadataInput;
+  CreateNetworkInput: CreateNetworkInput;
+  CreateNetworkResourceInput: CreateNetworkResourceInput;
   CreatePublicGrantInput: CreatePublicGrantInput;
   CreatePublicGrantPayload: ResolverTypeWrapper<Omit<CreatePublicGrantPayload, 'publicGrant'> & { publicGrant: ResolversTypes['PublicGrant'] }>;
   CreateResourceActionsInput: CreateResourceActionsInput;
   CreateResourceActionsPayload: ResolverTypeWrapper<Omit<CreateResourceActionsPayload, 'resourceActions'> & { resourceActions: Array<ResolversTypes['ResourceAction']> }>;
   CreateResourceTypeInput: CreateResourceTypeInput;
   CreateResourceTypePayload: ResolverTypeWrapper<Omit<CreateResourceTypePayload, 'resourceType'> & { resourceType: ResolversTypes['ResourceType'] }>;
+  CreateServiceInput: CreateServiceInput;
   CreateSuperUserInput: CreateSuperUserInput;
   CreateSuperUserPayload: ResolverTypeWrapper<Omit<CreateSuperUserPayload, 'superUser'> & { superUser: ResolversTypes['SuperUser'] }>;
+  CreateVirtualWanSiteInput: CreateVirtualWanSiteInput;
   CustomRoleGrant: ResolverTypeWrapper<GrantRecord>;
   DataCenter: ResolverTypeWrapper<DataCenterRecord>;
   DataCenterConnection: ResolverTypeWrapper<Omit<DataCenterConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['DataCenterEdge']>, nodes: Array<ResolversTypes['DataCenter']> }>;
@@ -2704,13 +3739,17 @@ export type ResolversTypes = ResolversObject<{
   DomainConnection: ResolverTypeWrapper<Omit<DomainConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['DomainEdge']>, nodes: Array<ResolversTypes['Domain']> }>;
   DomainEdge: ResolverTypeWrapper<Omit<DomainEdge, 'node'> & { node: ResolversTypes['Domain'] }>;
   Endpoint: ResolverTypeWrapper<EndpointRecord>;
+  EndpointChangePayload: ResolverTypeWrapper<EndpointChange>;
   EndpointConnection: ResolverTypeWrapper<Omit<EndpointConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['EndpointEdge']>, nodes: Array<ResolversTypes['Endpoint']> }>;
   EndpointEdge: ResolverTypeWrapper<Omit<EndpointEdge, 'node'> & { node: ResolversTypes['Endpoint'] }>;
   EndpointGroup: ResolverTypeWrapper<EndpointGroupRecord>;
+  EndpointGroupChangePayload: ResolverTypeWrapper<EndpointGroupChange>;
   EndpointGroupConnection: ResolverTypeWrapper<Omit<EndpointGroupConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['EndpointGroupEdge']>, nodes: Array<ResolversTypes['EndpointGroup']> }>;
   EndpointGroupEdge: ResolverTypeWrapper<Omit<EndpointGroupEdge, 'node'> & { node: ResolversTypes['EndpointGroup'] }>;
+  EndpointImportPayload: ResolverTypeWrapper<EndpointChange>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   GatewayCluster: ResolverTypeWrapper<GatewayClusterRecord>;
+  GatewayClusterChangePayload: ResolverTypeWrapper<GatewayClusterChange>;
   GatewayClusterConnection: ResolverTypeWrapper<Omit<GatewayClusterConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['GatewayClusterEdge']>, nodes: Array<ResolversTypes['GatewayCluster']> }>;
   GatewayClusterEdge: ResolverTypeWrapper<Omit<GatewayClusterEdge, 'node'> & { node: ResolversTypes['GatewayCluster'] }>;
   GatewayInfo: ResolverTypeWrapper<GatewayInfo>;
@@ -2727,14 +3766,20 @@ export type ResolversTypes = ResolversObject<{
   HostEdge: ResolverTypeWrapper<Omit<HostEdge, 'node'> & { node: ResolversTypes['Host'] }>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   IdentityResourceActionGrant: ResolverTypeWrapper<GrantRecord>;
+  ImportEndpointsInput: ImportEndpointsInput;
+  ImportServicesInput: ImportServicesInput;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   InterceptPorts: ResolverTypeWrapper<InterceptPortsRecord>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   MasqueradeInput: MasqueradeInput;
   MasqueradePayload: ResolverTypeWrapper<MasqueradeRecord>;
+  MemberIdsInput: MemberIdsInput;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Network: ResolverTypeWrapper<NetworkRecord>;
+  NetworkBlueprintInput: NetworkBlueprintInput;
+  NetworkChangePayload: ResolverTypeWrapper<NetworkChange>;
   NetworkConfigMetadata: ResolverTypeWrapper<NetworkConfigMetadataRecord>;
+  NetworkConfigMetadataChangePayload: ResolverTypeWrapper<NetworkConfigMetadataChange>;
   NetworkConfigMetadataConnection: ResolverTypeWrapper<Omit<NetworkConfigMetadataConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['NetworkConfigMetadataEdge']>, nodes: Array<ResolversTypes['NetworkConfigMetadata']> }>;
   NetworkConfigMetadataEdge: ResolverTypeWrapper<Omit<NetworkConfigMetadataEdge, 'node'> & { node: ResolversTypes['NetworkConfigMetadata'] }>;
   NetworkConnection: ResolverTypeWrapper<Omit<NetworkConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['NetworkEdge']>, nodes: Array<ResolversTypes['Network']> }>;
@@ -2743,6 +3788,7 @@ export type ResolversTypes = ResolversObject<{
   NetworkControllerHostEdge: ResolverTypeWrapper<Omit<NetworkControllerHostEdge, 'node'> & { node: ResolversTypes['NetworkControllerHost'] }>;
   NetworkEdge: ResolverTypeWrapper<Omit<NetworkEdge, 'node'> & { node: ResolversTypes['Network'] }>;
   NetworkGroup: ResolverTypeWrapper<NetworkGroupRecord>;
+  NetworkGroupChangePayload: ResolverTypeWrapper<NetworkGroupChange>;
   NetworkGroupConnection: ResolverTypeWrapper<Omit<NetworkGroupConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['NetworkGroupEdge']>, nodes: Array<ResolversTypes['NetworkGroup']> }>;
   NetworkGroupEdge: ResolverTypeWrapper<Omit<NetworkGroupEdge, 'node'> & { node: ResolversTypes['NetworkGroup'] }>;
   NetworkProcess: ResolverTypeWrapper<ProcessRecord>;
@@ -2767,12 +3813,15 @@ export type ResolversTypes = ResolversObject<{
   ResourceTypeDefinitionInput: ResourceTypeDefinitionInput;
   ResourceTypeEdge: ResolverTypeWrapper<Omit<ResourceTypeEdge, 'node'> & { node: ResolversTypes['ResourceType'] }>;
   Service: ResolverTypeWrapper<ServiceRecord>;
+  ServiceChangePayload: ResolverTypeWrapper<ServiceChange>;
   ServiceClass: ServiceClass;
   ServiceConnection: ResolverTypeWrapper<Omit<ServiceConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['ServiceEdge']>, nodes: Array<ResolversTypes['Service']> }>;
   ServiceEdge: ResolverTypeWrapper<Omit<ServiceEdge, 'node'> & { node: ResolversTypes['Service'] }>;
   ServiceGroup: ResolverTypeWrapper<ServiceGroupRecord>;
   ServiceGroupConnection: ResolverTypeWrapper<Omit<ServiceGroupConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['ServiceGroupEdge']>, nodes: Array<ResolversTypes['ServiceGroup']> }>;
   ServiceGroupEdge: ResolverTypeWrapper<Omit<ServiceGroupEdge, 'node'> & { node: ResolversTypes['ServiceGroup'] }>;
+  ServiceImportPayload: ResolverTypeWrapper<ServiceChange>;
+  ServiceProtocol: ServiceProtocol;
   SortDirection: SortDirection;
   SortInput: SortInput;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
@@ -2786,8 +3835,17 @@ export type ResolversTypes = ResolversObject<{
   TransferNodePoolEdge: ResolverTypeWrapper<Omit<TransferNodePoolEdge, 'node'> & { node: ResolversTypes['TransferNodePool'] }>;
   UUID: ResolverTypeWrapper<Scalars['UUID']['output']>;
   UnknownGrant: ResolverTypeWrapper<GrantRecord>;
+  UpdateAppWanInput: UpdateAppWanInput;
+  UpdateCloudSubscriptionInput: UpdateCloudSubscriptionInput;
+  UpdateEndpointInput: UpdateEndpointInput;
+  UpdateNetworkConfigMetadataInput: UpdateNetworkConfigMetadataInput;
+  UpdateNetworkGroupInput: UpdateNetworkGroupInput;
+  UpdateNetworkInput: UpdateNetworkInput;
+  UpdateNetworkResourceInput: UpdateNetworkResourceInput;
+  UpdateServiceInput: UpdateServiceInput;
   UpstreamCheck: ResolverTypeWrapper<UpstreamCheck>;
   VirtualWanSite: ResolverTypeWrapper<VirtualWanSiteRecord>;
+  VirtualWanSiteChangePayload: ResolverTypeWrapper<VirtualWanSiteChange>;
   VirtualWanSiteConnection: ResolverTypeWrapper<Omit<VirtualWanSiteConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['VirtualWanSiteEdge']>, nodes: Array<ResolversTypes['VirtualWanSite']> }>;
   VirtualWanSiteEdge: ResolverTypeWrapper<Omit<VirtualWanSiteEdge, 'node'> & { node: ResolversTypes['VirtualWanSite'] }>;
   Workflow: ResolverTypeWrapper<ProcessRecord>;
@@ -2800,27 +3858,41 @@ export type ResolversTypes = ResolversObject<{
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = ResolversObject<{
   AppWan: AppWanRecord;
+  AppWanChangePayload: AppWanChange;
   AppWanConnection: Omit<AppWanConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['AppWanEdge']>, nodes: Array<ResolversParentTypes['AppWan']> };
   AppWanEdge: Omit<AppWanEdge, 'node'> & { node: ResolversParentTypes['AppWan'] };
   Bgp: BgpRecord;
+  BgpInput: BgpInput;
   BgpPeer: BgpPeerRecord;
+  BgpPeerInput: BgpPeerInput;
   Boolean: Scalars['Boolean']['output'];
   CertificateAuthority: CertificateAuthorityRecord;
+  CertificateAuthorityChangePayload: CertificateAuthorityChange;
   CertificateAuthorityConnection: Omit<CertificateAuthorityConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['CertificateAuthorityEdge']>, nodes: Array<ResolversParentTypes['CertificateAuthority']> };
   CertificateAuthorityEdge: Omit<CertificateAuthorityEdge, 'node'> & { node: ResolversParentTypes['CertificateAuthority'] };
+  ChangePayload: AnyChange;
   CloudSubscription: CloudSubscriptionRecord;
+  CloudSubscriptionChangePayload: CloudSubscriptionChange;
   CloudSubscriptionConnection: Omit<CloudSubscriptionConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['CloudSubscriptionEdge']>, nodes: Array<ResolversParentTypes['CloudSubscription']> };
   CloudSubscriptionEdge: Omit<CloudSubscriptionEdge, 'node'> & { node: ResolversParentTypes['CloudSubscription'] };
+  CreateAppWanInput: CreateAppWanInput;
+  CreateCloudSubscriptionInput: CreateCloudSubscriptionInput;
   CreateDomainInput: CreateDomainInput;
   CreateDomainPayload: Omit<CreateDomainPayload, 'domain'> & { domain: ResolversParentTypes['Domain'] };
+  CreateEndpointInput: CreateEndpointInput;
+  CreateNetworkConfigMetadataInput: CreateNetworkConfigMetadataInput;
+  CreateNetworkInput: CreateNetworkInput;
+  CreateNetworkResourceInput: CreateNetworkResourceInput;
   CreatePublicGrantInput: CreatePublicGrantInput;
   CreatePublicGrantPayload: Omit<CreatePublicGrantPayload, 'publicGrant'> & { publicGrant: ResolversParentTypes['PublicGrant'] };
   CreateResourceActionsInput: CreateResourceActionsInput;
   CreateResourceActionsPayload: Omit<CreateResourceActionsPayload, 'resourceActions'> & { resourceActions: Array<ResolversParentTypes['ResourceAction']> };
   CreateResourceTypeInput: CreateResourceTypeInput;
   CreateResourceTypePayload: Omit<CreateResourceTypePayload, 'resourceType'> & { resourceType: ResolversParentTypes['ResourceType'] };
+  CreateServiceInput: CreateServiceInput;
   CreateSuperUserInput: CreateSuperUserInput;
   CreateSuperUserPayload: Omit<CreateSuperUserPayload, 'superUser'> & { superUser: ResolversParentTypes['SuperUser'] };
+  CreateVirtualWanSiteInput: CreateVirtualWanSiteInput;
   CustomRoleGrant: GrantRecord;
   DataCenter: DataCenterRecord;
   DataCenterConnection: Omit<DataCenterConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['DataCenterEdge']>, nodes: Array<ResolversParentTypes['DataCenter']> };
@@ -2831,13 +3903,17 @@ export type ResolversParentTypes = ResolversObject<{
   DomainConnection: Omit<DomainConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['DomainEdge']>, nodes: Array<ResolversParentTypes['Domain']> };
   DomainEdge: Omit<DomainEdge, 'node'> & { node: ResolversParentTypes['Domain'] };
   Endpoint: EndpointRecord;
+  EndpointChangePayload: EndpointChange;
   EndpointConnection: Omit<EndpointConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['EndpointEdge']>, nodes: Array<ResolversParentTypes['Endpoint']> };
   EndpointEdge: Omit<EndpointEdge, 'node'> & { node: ResolversParentTypes['Endpoint'] };
   EndpointGroup: EndpointGroupRecord;
+  EndpointGroupChangePayload: EndpointGroupChange;
   EndpointGroupConnection: Omit<EndpointGroupConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['EndpointGroupEdge']>, nodes: Array<ResolversParentTypes['EndpointGroup']> };
   EndpointGroupEdge: Omit<EndpointGroupEdge, 'node'> & { node: ResolversParentTypes['EndpointGroup'] };
+  EndpointImportPayload: EndpointChange;
   Float: Scalars['Float']['output'];
   GatewayCluster: GatewayClusterRecord;
+  GatewayClusterChangePayload: GatewayClusterChange;
   GatewayClusterConnection: Omit<GatewayClusterConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['GatewayClusterEdge']>, nodes: Array<ResolversParentTypes['GatewayCluster']> };
   GatewayClusterEdge: Omit<GatewayClusterEdge, 'node'> & { node: ResolversParentTypes['GatewayCluster'] };
   GatewayInfo: GatewayInfo;
@@ -2853,14 +3929,20 @@ export type ResolversParentTypes = ResolversObject<{
   HostEdge: Omit<HostEdge, 'node'> & { node: ResolversParentTypes['Host'] };
   ID: Scalars['ID']['output'];
   IdentityResourceActionGrant: GrantRecord;
+  ImportEndpointsInput: ImportEndpointsInput;
+  ImportServicesInput: ImportServicesInput;
   Int: Scalars['Int']['output'];
   InterceptPorts: InterceptPortsRecord;
   JSON: Scalars['JSON']['output'];
   MasqueradeInput: MasqueradeInput;
   MasqueradePayload: MasqueradeRecord;
+  MemberIdsInput: MemberIdsInput;
   Mutation: Record<PropertyKey, never>;
   Network: NetworkRecord;
+  NetworkBlueprintInput: NetworkBlueprintInput;
+  NetworkChangePayload: NetworkChange;
   NetworkConfigMetadata: NetworkConfigMetadataRecord;
+  NetworkConfigMetadataChangePayload: NetworkConfigMetadataChange;
   NetworkConfigMetadataConnection: Omit<NetworkConfigMetadataConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['NetworkConfigMetadataEdge']>, nodes: Array<ResolversParentTypes['NetworkConfigMetadata']> };
   NetworkConfigMetadataEdge: Omit<NetworkConfigMetadataEdge, 'node'> & { node: ResolversParentTypes['NetworkConfigMetadata'] };
   NetworkConnection: Omit<NetworkConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['NetworkEdge']>, nodes: Array<ResolversParentTypes['Network']> };
@@ -2869,6 +3951,7 @@ export type ResolversParentTypes = ResolversObject<{
   NetworkControllerHostEdge: Omit<NetworkControllerHostEdge, 'node'> & { node: ResolversParentTypes['NetworkControllerHost'] };
   NetworkEdge: Omit<NetworkEdge, 'node'> & { node: ResolversParentTypes['Network'] };
   NetworkGroup: NetworkGroupRecord;
+  NetworkGroupChangePayload: NetworkGroupChange;
   NetworkGroupConnection: Omit<NetworkGroupConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['NetworkGroupEdge']>, nodes: Array<ResolversParentTypes['NetworkGroup']> };
   NetworkGroupEdge: Omit<NetworkGroupEdge, 'node'> & { node: ResolversParentTypes['NetworkGroup'] };
   NetworkProcess: ProcessRecord;
@@ -2893,11 +3976,13 @@ export type ResolversParentTypes = ResolversObject<{
   ResourceTypeDefinitionInput: ResourceTypeDefinitionInput;
   ResourceTypeEdge: Omit<ResourceTypeEdge, 'node'> & { node: ResolversParentTypes['ResourceType'] };
   Service: ServiceRecord;
+  ServiceChangePayload: ServiceChange;
   ServiceConnection: Omit<ServiceConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['ServiceEdge']>, nodes: Array<ResolversParentTypes['Service']> };
   ServiceEdge: Omit<ServiceEdge, 'node'> & { node: ResolversParentTypes['Service'] };
   ServiceGroup: ServiceGroupRecord;
   ServiceGroupConnection: Omit<ServiceGroupConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['ServiceGroupEdge']>, nodes: Array<ResolversParentTypes['ServiceGroup']> };
   ServiceGroupEdge: Omit<ServiceGroupEdge, 'node'> & { node: ResolversParentTypes['ServiceGroup'] };
+  ServiceImportPayload: ServiceChange;
   SortInput: SortInput;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
@@ -2910,8 +3995,17 @@ export type ResolversParentTypes = ResolversObject<{
   TransferNodePoolEdge: Omit<TransferNodePoolEdge, 'node'> & { node: ResolversParentTypes['TransferNodePool'] };
   UUID: Scalars['UUID']['output'];
   UnknownGrant: GrantRecord;
+  UpdateAppWanInput: UpdateAppWanInput;
+  UpdateCloudSubscriptionInput: UpdateCloudSubscriptionInput;
+  UpdateEndpointInput: UpdateEndpointInput;
+  UpdateNetworkConfigMetadataInput: UpdateNetworkConfigMetadataInput;
+  UpdateNetworkGroupInput: UpdateNetworkGroupInput;
+  UpdateNetworkInput: UpdateNetworkInput;
+  UpdateNetworkResourceInput: UpdateNetworkResourceInput;
+  UpdateServiceInput: UpdateServiceInput;
   UpstreamCheck: UpstreamCheck;
   VirtualWanSite: VirtualWanSiteRecord;
+  VirtualWanSiteChangePayload: VirtualWanSiteChange;
   VirtualWanSiteConnection: Omit<VirtualWanSiteConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['VirtualWanSiteEdge']>, nodes: Array<ResolversParentTypes['VirtualWanSite']> };
   VirtualWanSiteEdge: Omit<VirtualWanSiteEdge, 'node'> & { node: ResolversParentTypes['VirtualWanSite'] };
   Workflow: ProcessRecord;
@@ -2934,6 +4028,16 @@ export type AppWanResolvers<ContextType = GatewayContext, ParentType extends Res
   status?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   statusName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+}>;
+
+export type AppWanChangePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['AppWanChangePayload'] = ResolversParentTypes['AppWanChangePayload']> = ResolversObject<{
+  accepted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  appWan?: Resolver<Maybe<ResolversTypes['AppWan']>, ParentType, ContextType>;
+  businessKey?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  httpStatus?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  id?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  workflow?: Resolver<Maybe<ResolversTypes['Workflow']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type AppWanConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['AppWanConnection'] = ResolversParentTypes['AppWanConnection']> = ResolversObject<{
@@ -2977,6 +4081,16 @@ export type CertificateAuthorityResolvers<ContextType = GatewayContext, ParentTy
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
 }>;
 
+export type CertificateAuthorityChangePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CertificateAuthorityChangePayload'] = ResolversParentTypes['CertificateAuthorityChangePayload']> = ResolversObject<{
+  accepted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  businessKey?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  certificateAuthority?: Resolver<Maybe<ResolversTypes['CertificateAuthority']>, ParentType, ContextType>;
+  httpStatus?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  id?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  workflow?: Resolver<Maybe<ResolversTypes['Workflow']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
 export type CertificateAuthorityConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CertificateAuthorityConnection'] = ResolversParentTypes['CertificateAuthorityConnection']> = ResolversObject<{
   edges?: Resolver<Array<ResolversTypes['CertificateAuthorityEdge']>, ParentType, ContextType>;
   nodes?: Resolver<Array<ResolversTypes['CertificateAuthority']>, ParentType, ContextType>;
@@ -2987,6 +4101,10 @@ export type CertificateAuthorityConnectionResolvers<ContextType = GatewayContext
 export type CertificateAuthorityEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CertificateAuthorityEdge'] = ResolversParentTypes['CertificateAuthorityEdge']> = ResolversObject<{
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['CertificateAuthority'], ParentType, ContextType>;
+}>;
+
+export type ChangePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ChangePayload'] = ResolversParentTypes['ChangePayload']> = ResolversObject<{
+  __resolveType?: TypeResolveFn<'AppWanChangePayload' | 'CertificateAuthorityChangePayload' | 'CloudSubscriptionChangePayload' | 'EndpointChangePayload' | 'EndpointGroupChangePayload' | 'EndpointImportPayload' | 'GatewayClusterChangePayload' | 'NetworkChangePayload' | 'NetworkConfigMetadataChangePayload' | 'NetworkGroupChangePayload' | 'ServiceChangePayload' | 'ServiceImportPayload' | 'VirtualWanSiteChangePayload', ParentType, ContextType>;
 }>;
 
 export type CloudSubscriptionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CloudSubscription'] = ResolversParentTypes['CloudSubscription']> = ResolversObject<{
@@ -3000,6 +4118,16 @@ export type CloudSubscriptionResolvers<ContextType = GatewayContext, ParentType 
   tenantId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   virtualWanSites?: Resolver<Maybe<ResolversTypes['VirtualWanSiteConnection']>, ParentType, ContextType, RequireFields<CloudSubscriptionVirtualWanSitesArgs, 'first'>>;
+}>;
+
+export type CloudSubscriptionChangePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CloudSubscriptionChangePayload'] = ResolversParentTypes['CloudSubscriptionChangePayload']> = ResolversObject<{
+  accepted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  businessKey?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  cloudSubscription?: Resolver<Maybe<ResolversTypes['CloudSubscription']>, ParentType, ContextType>;
+  httpStatus?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  id?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  workflow?: Resolver<Maybe<ResolversTypes['Workflow']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type CloudSubscriptionConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CloudSubscriptionConnection'] = ResolversParentTypes['CloudSubscriptionConnection']> = ResolversObject<{
@@ -3146,6 +4274,16 @@ export type EndpointResolvers<ContextType = GatewayContext, ParentType extends R
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
 }>;
 
+export type EndpointChangePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EndpointChangePayload'] = ResolversParentTypes['EndpointChangePayload']> = ResolversObject<{
+  accepted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  businessKey?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  endpoint?: Resolver<Maybe<ResolversTypes['Endpoint']>, ParentType, ContextType>;
+  httpStatus?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  id?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  workflow?: Resolver<Maybe<ResolversTypes['Workflow']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
 export type EndpointConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EndpointConnection'] = ResolversParentTypes['EndpointConnection']> = ResolversObject<{
   edges?: Resolver<Array<ResolversTypes['EndpointEdge']>, ParentType, ContextType>;
   nodes?: Resolver<Array<ResolversTypes['Endpoint']>, ParentType, ContextType>;
@@ -3171,6 +4309,16 @@ export type EndpointGroupResolvers<ContextType = GatewayContext, ParentType exte
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
 }>;
 
+export type EndpointGroupChangePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EndpointGroupChangePayload'] = ResolversParentTypes['EndpointGroupChangePayload']> = ResolversObject<{
+  accepted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  businessKey?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  endpointGroup?: Resolver<Maybe<ResolversTypes['EndpointGroup']>, ParentType, ContextType>;
+  httpStatus?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  id?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  workflow?: Resolver<Maybe<ResolversTypes['Workflow']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
 export type EndpointGroupConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EndpointGroupConnection'] = ResolversParentTypes['EndpointGroupConnection']> = ResolversObject<{
   edges?: Resolver<Array<ResolversTypes['EndpointGroupEdge']>, ParentType, ContextType>;
   nodes?: Resolver<Array<ResolversTypes['EndpointGroup']>, ParentType, ContextType>;
@@ -3181,6 +4329,16 @@ export type EndpointGroupConnectionResolvers<ContextType = GatewayContext, Paren
 export type EndpointGroupEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EndpointGroupEdge'] = ResolversParentTypes['EndpointGroupEdge']> = ResolversObject<{
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['EndpointGroup'], ParentType, ContextType>;
+}>;
+
+export type EndpointImportPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EndpointImportPayload'] = ResolversParentTypes['EndpointImportPayload']> = ResolversObject<{
+  accepted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  businessKey?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  endpoints?: Resolver<Array<ResolversTypes['Endpoint']>, ParentType, ContextType>;
+  httpStatus?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  id?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  workflow?: Resolver<Maybe<ResolversTypes['Workflow']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type GatewayClusterResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GatewayCluster'] = ResolversParentTypes['GatewayCluster']> = ResolversObject<{
@@ -3196,6 +4354,16 @@ export type GatewayClusterResolvers<ContextType = GatewayContext, ParentType ext
   status?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   statusName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+}>;
+
+export type GatewayClusterChangePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GatewayClusterChangePayload'] = ResolversParentTypes['GatewayClusterChangePayload']> = ResolversObject<{
+  accepted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  businessKey?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  gatewayCluster?: Resolver<Maybe<ResolversTypes['GatewayCluster']>, ParentType, ContextType>;
+  httpStatus?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  id?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  workflow?: Resolver<Maybe<ResolversTypes['Workflow']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type GatewayClusterConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GatewayClusterConnection'] = ResolversParentTypes['GatewayClusterConnection']> = ResolversObject<{
@@ -3313,14 +4481,56 @@ export type MasqueradePayloadResolvers<ContextType = GatewayContext, ParentType 
 }>;
 
 export type MutationResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = ResolversObject<{
+  addAppWanEndpointGroups?: Resolver<Maybe<ResolversTypes['AppWanChangePayload']>, ParentType, ContextType, RequireFields<MutationAddAppWanEndpointGroupsArgs, 'id' | 'input' | 'networkId'>>;
+  addAppWanEndpoints?: Resolver<Maybe<ResolversTypes['AppWanChangePayload']>, ParentType, ContextType, RequireFields<MutationAddAppWanEndpointsArgs, 'id' | 'input' | 'networkId'>>;
+  addAppWanServices?: Resolver<Maybe<ResolversTypes['AppWanChangePayload']>, ParentType, ContextType, RequireFields<MutationAddAppWanServicesArgs, 'id' | 'input' | 'networkId'>>;
+  addEndpointGroupEndpoints?: Resolver<Maybe<ResolversTypes['EndpointGroupChangePayload']>, ParentType, ContextType, RequireFields<MutationAddEndpointGroupEndpointsArgs, 'id' | 'input' | 'networkId'>>;
   checkUpstreams?: Resolver<Array<ResolversTypes['UpstreamCheck']>, ParentType, ContextType>;
+  createAppWan?: Resolver<Maybe<ResolversTypes['AppWanChangePayload']>, ParentType, ContextType, RequireFields<MutationCreateAppWanArgs, 'input' | 'networkId'>>;
+  createCertificateAuthority?: Resolver<Maybe<ResolversTypes['CertificateAuthorityChangePayload']>, ParentType, ContextType, RequireFields<MutationCreateCertificateAuthorityArgs, 'input' | 'networkId'>>;
+  createCloudSubscription?: Resolver<Maybe<ResolversTypes['CloudSubscriptionChangePayload']>, ParentType, ContextType, RequireFields<MutationCreateCloudSubscriptionArgs, 'input'>>;
   createDomain?: Resolver<Maybe<ResolversTypes['CreateDomainPayload']>, ParentType, ContextType, RequireFields<MutationCreateDomainArgs, 'input'>>;
+  createEndpoint?: Resolver<Maybe<ResolversTypes['EndpointChangePayload']>, ParentType, ContextType, RequireFields<MutationCreateEndpointArgs, 'input' | 'networkId'>>;
+  createEndpointGroup?: Resolver<Maybe<ResolversTypes['EndpointGroupChangePayload']>, ParentType, ContextType, RequireFields<MutationCreateEndpointGroupArgs, 'input' | 'networkId'>>;
+  createGatewayCluster?: Resolver<Maybe<ResolversTypes['GatewayClusterChangePayload']>, ParentType, ContextType, RequireFields<MutationCreateGatewayClusterArgs, 'input' | 'networkId'>>;
+  createNetwork?: Resolver<Maybe<ResolversTypes['NetworkChangePayload']>, ParentType, ContextType, RequireFields<MutationCreateNetworkArgs, 'input'>>;
+  createNetworkConfigMetadata?: Resolver<Maybe<ResolversTypes['NetworkConfigMetadataChangePayload']>, ParentType, ContextType, RequireFields<MutationCreateNetworkConfigMetadataArgs, 'input'>>;
+  createNetworkFromBlueprint?: Resolver<Maybe<ResolversTypes['NetworkChangePayload']>, ParentType, ContextType, RequireFields<MutationCreateNetworkFromBlueprintArgs, 'input' | 'networkGroupId'>>;
   createPublicGrant?: Resolver<Maybe<ResolversTypes['CreatePublicGrantPayload']>, ParentType, ContextType, RequireFields<MutationCreatePublicGrantArgs, 'input'>>;
   createResourceActions?: Resolver<Maybe<ResolversTypes['CreateResourceActionsPayload']>, ParentType, ContextType, RequireFields<MutationCreateResourceActionsArgs, 'input'>>;
   createResourceType?: Resolver<Maybe<ResolversTypes['CreateResourceTypePayload']>, ParentType, ContextType, RequireFields<MutationCreateResourceTypeArgs, 'input'>>;
+  createService?: Resolver<Maybe<ResolversTypes['ServiceChangePayload']>, ParentType, ContextType, RequireFields<MutationCreateServiceArgs, 'input' | 'networkId'>>;
   createSuperUser?: Resolver<Maybe<ResolversTypes['CreateSuperUserPayload']>, ParentType, ContextType, RequireFields<MutationCreateSuperUserArgs, 'input'>>;
+  createVirtualWanSite?: Resolver<Maybe<ResolversTypes['VirtualWanSiteChangePayload']>, ParentType, ContextType, RequireFields<MutationCreateVirtualWanSiteArgs, 'cloudSubscriptionId' | 'input'>>;
+  deleteAppWan?: Resolver<Maybe<ResolversTypes['AppWanChangePayload']>, ParentType, ContextType, RequireFields<MutationDeleteAppWanArgs, 'id' | 'networkId'>>;
+  deleteCertificateAuthority?: Resolver<Maybe<ResolversTypes['CertificateAuthorityChangePayload']>, ParentType, ContextType, RequireFields<MutationDeleteCertificateAuthorityArgs, 'id' | 'networkId'>>;
+  deleteCloudSubscription?: Resolver<Maybe<ResolversTypes['CloudSubscriptionChangePayload']>, ParentType, ContextType, RequireFields<MutationDeleteCloudSubscriptionArgs, 'id'>>;
+  deleteEndpoint?: Resolver<Maybe<ResolversTypes['EndpointChangePayload']>, ParentType, ContextType, RequireFields<MutationDeleteEndpointArgs, 'id' | 'networkId'>>;
+  deleteEndpointGroup?: Resolver<Maybe<ResolversTypes['EndpointGroupChangePayload']>, ParentType, ContextType, RequireFields<MutationDeleteEndpointGroupArgs, 'id' | 'networkId'>>;
+  deleteGatewayCluster?: Resolver<Maybe<ResolversTypes['GatewayClusterChangePayload']>, ParentType, ContextType, RequireFields<MutationDeleteGatewayClusterArgs, 'id' | 'networkId'>>;
+  deleteNetwork?: Resolver<Maybe<ResolversTypes['NetworkChangePayload']>, ParentType, ContextType, RequireFields<MutationDeleteNetworkArgs, 'id'>>;
+  deleteNetworkConfigMetadata?: Resolver<Maybe<ResolversTypes['NetworkConfigMetadataChangePayload']>, ParentType, ContextType, RequireFields<MutationDeleteNetworkConfigMetadataArgs, 'id'>>;
+  deleteService?: Resolver<Maybe<ResolversTypes['ServiceChangePayload']>, ParentType, ContextType, RequireFields<MutationDeleteServiceArgs, 'id' | 'networkId'>>;
   deleteSuperUser?: Resolver<Maybe<ResolversTypes['DeleteSuperUserPayload']>, ParentType, ContextType, RequireFields<MutationDeleteSuperUserArgs, 'id'>>;
+  deleteVirtualWanSite?: Resolver<Maybe<ResolversTypes['VirtualWanSiteChangePayload']>, ParentType, ContextType, RequireFields<MutationDeleteVirtualWanSiteArgs, 'cloudSubscriptionId' | 'id'>>;
+  importEndpoints?: Resolver<Maybe<ResolversTypes['EndpointImportPayload']>, ParentType, ContextType, RequireFields<MutationImportEndpointsArgs, 'input' | 'networkId'>>;
+  importServices?: Resolver<Maybe<ResolversTypes['ServiceImportPayload']>, ParentType, ContextType, RequireFields<MutationImportServicesArgs, 'input' | 'networkId'>>;
   masquerade?: Resolver<Maybe<ResolversTypes['MasqueradePayload']>, ParentType, ContextType, RequireFields<MutationMasqueradeArgs, 'input'>>;
+  removeAppWanEndpointGroups?: Resolver<Maybe<ResolversTypes['AppWanChangePayload']>, ParentType, ContextType, RequireFields<MutationRemoveAppWanEndpointGroupsArgs, 'id' | 'input' | 'networkId'>>;
+  removeAppWanEndpoints?: Resolver<Maybe<ResolversTypes['AppWanChangePayload']>, ParentType, ContextType, RequireFields<MutationRemoveAppWanEndpointsArgs, 'id' | 'input' | 'networkId'>>;
+  removeAppWanServices?: Resolver<Maybe<ResolversTypes['AppWanChangePayload']>, ParentType, ContextType, RequireFields<MutationRemoveAppWanServicesArgs, 'id' | 'input' | 'networkId'>>;
+  removeEndpointGroupEndpoints?: Resolver<Maybe<ResolversTypes['EndpointGroupChangePayload']>, ParentType, ContextType, RequireFields<MutationRemoveEndpointGroupEndpointsArgs, 'id' | 'input' | 'networkId'>>;
+  updateAppWan?: Resolver<Maybe<ResolversTypes['AppWanChangePayload']>, ParentType, ContextType, RequireFields<MutationUpdateAppWanArgs, 'id' | 'input' | 'networkId'>>;
+  updateCertificateAuthority?: Resolver<Maybe<ResolversTypes['CertificateAuthorityChangePayload']>, ParentType, ContextType, RequireFields<MutationUpdateCertificateAuthorityArgs, 'id' | 'input' | 'networkId'>>;
+  updateCloudSubscription?: Resolver<Maybe<ResolversTypes['CloudSubscriptionChangePayload']>, ParentType, ContextType, RequireFields<MutationUpdateCloudSubscriptionArgs, 'id' | 'input'>>;
+  updateEndpoint?: Resolver<Maybe<ResolversTypes['EndpointChangePayload']>, ParentType, ContextType, RequireFields<MutationUpdateEndpointArgs, 'id' | 'input' | 'networkId'>>;
+  updateEndpointGroup?: Resolver<Maybe<ResolversTypes['EndpointGroupChangePayload']>, ParentType, ContextType, RequireFields<MutationUpdateEndpointGroupArgs, 'id' | 'input' | 'networkId'>>;
+  updateGatewayCluster?: Resolver<Maybe<ResolversTypes['GatewayClusterChangePayload']>, ParentType, ContextType, RequireFields<MutationUpdateGatewayClusterArgs, 'id' | 'input' | 'networkId'>>;
+  updateNetwork?: Resolver<Maybe<ResolversTypes['NetworkChangePayload']>, ParentType, ContextType, RequireFields<MutationUpdateNetworkArgs, 'id' | 'input'>>;
+  updateNetworkConfigMetadata?: Resolver<Maybe<ResolversTypes['NetworkConfigMetadataChangePayload']>, ParentType, ContextType, RequireFields<MutationUpdateNetworkConfigMetadataArgs, 'id' | 'input'>>;
+  updateNetworkGroup?: Resolver<Maybe<ResolversTypes['NetworkGroupChangePayload']>, ParentType, ContextType, RequireFields<MutationUpdateNetworkGroupArgs, 'id' | 'input'>>;
+  updateService?: Resolver<Maybe<ResolversTypes['ServiceChangePayload']>, ParentType, ContextType, RequireFields<MutationUpdateServiceArgs, 'id' | 'input' | 'networkId'>>;
+  verifyCertificateAuthority?: Resolver<Maybe<ResolversTypes['CertificateAuthorityChangePayload']>, ParentType, ContextType, RequireFields<MutationVerifyCertificateAuthorityArgs, 'id' | 'networkId'>>;
 }>;
 
 export type NetworkResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Network'] = ResolversParentTypes['Network']> = ResolversObject<{
@@ -3361,6 +4571,16 @@ export type NetworkResolvers<ContextType = GatewayContext, ParentType extends Re
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
 }>;
 
+export type NetworkChangePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['NetworkChangePayload'] = ResolversParentTypes['NetworkChangePayload']> = ResolversObject<{
+  accepted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  businessKey?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  httpStatus?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  id?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  network?: Resolver<Maybe<ResolversTypes['Network']>, ParentType, ContextType>;
+  workflow?: Resolver<Maybe<ResolversTypes['Workflow']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
 export type NetworkConfigMetadataResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['NetworkConfigMetadata'] = ResolversParentTypes['NetworkConfigMetadata']> = ResolversObject<{
   cloudaGatewaySize?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   cloudaNetworkControllerSize?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -3377,6 +4597,16 @@ export type NetworkConfigMetadataResolvers<ContextType = GatewayContext, ParentT
   ownerIdentityId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   transferNodeVolumeSize?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+}>;
+
+export type NetworkConfigMetadataChangePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['NetworkConfigMetadataChangePayload'] = ResolversParentTypes['NetworkConfigMetadataChangePayload']> = ResolversObject<{
+  accepted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  businessKey?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  httpStatus?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  id?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  networkConfigMetadata?: Resolver<Maybe<ResolversTypes['NetworkConfigMetadata']>, ParentType, ContextType>;
+  workflow?: Resolver<Maybe<ResolversTypes['Workflow']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type NetworkConfigMetadataConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['NetworkConfigMetadataConnection'] = ResolversParentTypes['NetworkConfigMetadataConnection']> = ResolversObject<{
@@ -3444,6 +4674,16 @@ export type NetworkGroupResolvers<ContextType = GatewayContext, ParentType exten
   services?: Resolver<Maybe<ResolversTypes['ServiceConnection']>, ParentType, ContextType, RequireFields<NetworkGroupServicesArgs, 'first'>>;
   svcEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+}>;
+
+export type NetworkGroupChangePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['NetworkGroupChangePayload'] = ResolversParentTypes['NetworkGroupChangePayload']> = ResolversObject<{
+  accepted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  businessKey?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  httpStatus?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  id?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  networkGroup?: Resolver<Maybe<ResolversTypes['NetworkGroup']>, ParentType, ContextType>;
+  workflow?: Resolver<Maybe<ResolversTypes['Workflow']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type NetworkGroupConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['NetworkGroupConnection'] = ResolversParentTypes['NetworkGroupConnection']> = ResolversObject<{
@@ -3700,6 +4940,16 @@ export type ServiceResolvers<ContextType = GatewayContext, ParentType extends Re
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
 }>;
 
+export type ServiceChangePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ServiceChangePayload'] = ResolversParentTypes['ServiceChangePayload']> = ResolversObject<{
+  accepted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  businessKey?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  httpStatus?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  id?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  service?: Resolver<Maybe<ResolversTypes['Service']>, ParentType, ContextType>;
+  workflow?: Resolver<Maybe<ResolversTypes['Workflow']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
 export type ServiceConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ServiceConnection'] = ResolversParentTypes['ServiceConnection']> = ResolversObject<{
   edges?: Resolver<Array<ResolversTypes['ServiceEdge']>, ParentType, ContextType>;
   nodes?: Resolver<Array<ResolversTypes['Service']>, ParentType, ContextType>;
@@ -3735,6 +4985,16 @@ export type ServiceGroupConnectionResolvers<ContextType = GatewayContext, Parent
 export type ServiceGroupEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ServiceGroupEdge'] = ResolversParentTypes['ServiceGroupEdge']> = ResolversObject<{
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['ServiceGroup'], ParentType, ContextType>;
+}>;
+
+export type ServiceImportPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ServiceImportPayload'] = ResolversParentTypes['ServiceImportPayload']> = ResolversObject<{
+  accepted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  businessKey?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  httpStatus?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  id?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  services?: Resolver<Array<ResolversTypes['Service']>, ParentType, ContextType>;
+  workflow?: Resolver<Maybe<ResolversTypes['Workflow']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type SubscriptionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = ResolversObject<{
@@ -3855,6 +5115,16 @@ export type VirtualWanSiteResolvers<ContextType = GatewayContext, ParentType ext
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
 }>;
 
+export type VirtualWanSiteChangePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['VirtualWanSiteChangePayload'] = ResolversParentTypes['VirtualWanSiteChangePayload']> = ResolversObject<{
+  accepted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  businessKey?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  httpStatus?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  id?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  virtualWanSite?: Resolver<Maybe<ResolversTypes['VirtualWanSite']>, ParentType, ContextType>;
+  workflow?: Resolver<Maybe<ResolversTypes['Workflow']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
 export type VirtualWanSiteConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['VirtualWanSiteConnection'] = ResolversParentTypes['VirtualWanSiteConnection']> = ResolversObject<{
   edges?: Resolver<Array<ResolversTypes['VirtualWanSiteEdge']>, ParentType, ContextType>;
   nodes?: Resolver<Array<ResolversTypes['VirtualWanSite']>, ParentType, ContextType>;
@@ -3896,14 +5166,18 @@ export type WorkflowStepResolvers<ContextType = GatewayContext, ParentType exten
 
 export type Resolvers<ContextType = GatewayContext> = ResolversObject<{
   AppWan?: AppWanResolvers<ContextType>;
+  AppWanChangePayload?: AppWanChangePayloadResolvers<ContextType>;
   AppWanConnection?: AppWanConnectionResolvers<ContextType>;
   AppWanEdge?: AppWanEdgeResolvers<ContextType>;
   Bgp?: BgpResolvers<ContextType>;
   BgpPeer?: BgpPeerResolvers<ContextType>;
   CertificateAuthority?: CertificateAuthorityResolvers<ContextType>;
+  CertificateAuthorityChangePayload?: CertificateAuthorityChangePayloadResolvers<ContextType>;
   CertificateAuthorityConnection?: CertificateAuthorityConnectionResolvers<ContextType>;
   CertificateAuthorityEdge?: CertificateAuthorityEdgeResolvers<ContextType>;
+  ChangePayload?: ChangePayloadResolvers<ContextType>;
   CloudSubscription?: CloudSubscriptionResolvers<ContextType>;
+  CloudSubscriptionChangePayload?: CloudSubscriptionChangePayloadResolvers<ContextType>;
   CloudSubscriptionConnection?: CloudSubscriptionConnectionResolvers<ContextType>;
   CloudSubscriptionEdge?: CloudSubscriptionEdgeResolvers<ContextType>;
   CreateDomainPayload?: CreateDomainPayloadResolvers<ContextType>;
@@ -3921,12 +5195,16 @@ export type Resolvers<ContextType = GatewayContext> = ResolversObject<{
   DomainConnection?: DomainConnectionResolvers<ContextType>;
   DomainEdge?: DomainEdgeResolvers<ContextType>;
   Endpoint?: EndpointResolvers<ContextType>;
+  EndpointChangePayload?: EndpointChangePayloadResolvers<ContextType>;
   EndpointConnection?: EndpointConnectionResolvers<ContextType>;
   EndpointEdge?: EndpointEdgeResolvers<ContextType>;
   EndpointGroup?: EndpointGroupResolvers<ContextType>;
+  EndpointGroupChangePayload?: EndpointGroupChangePayloadResolvers<ContextType>;
   EndpointGroupConnection?: EndpointGroupConnectionResolvers<ContextType>;
   EndpointGroupEdge?: EndpointGroupEdgeResolvers<ContextType>;
+  EndpointImportPayload?: EndpointImportPayloadResolvers<ContextType>;
   GatewayCluster?: GatewayClusterResolvers<ContextType>;
+  GatewayClusterChangePayload?: GatewayClusterChangePayloadResolvers<ContextType>;
   GatewayClusterConnection?: GatewayClusterConnectionResolvers<ContextType>;
   GatewayClusterEdge?: GatewayClusterEdgeResolvers<ContextType>;
   GatewayInfo?: GatewayInfoResolvers<ContextType>;
@@ -3946,7 +5224,9 @@ export type Resolvers<ContextType = GatewayContext> = ResolversObject<{
   MasqueradePayload?: MasqueradePayloadResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   Network?: NetworkResolvers<ContextType>;
+  NetworkChangePayload?: NetworkChangePayloadResolvers<ContextType>;
   NetworkConfigMetadata?: NetworkConfigMetadataResolvers<ContextType>;
+  NetworkConfigMetadataChangePayload?: NetworkConfigMetadataChangePayloadResolvers<ContextType>;
   NetworkConfigMetadataConnection?: NetworkConfigMetadataConnectionResolvers<ContextType>;
   NetworkConfigMetadataEdge?: NetworkConfigMetadataEdgeResolvers<ContextType>;
   NetworkConnection?: NetworkConnectionResolvers<ContextType>;
@@ -3955,6 +5235,7 @@ export type Resolvers<ContextType = GatewayContext> = ResolversObject<{
   NetworkControllerHostEdge?: NetworkControllerHostEdgeResolvers<ContextType>;
   NetworkEdge?: NetworkEdgeResolvers<ContextType>;
   NetworkGroup?: NetworkGroupResolvers<ContextType>;
+  NetworkGroupChangePayload?: NetworkGroupChangePayloadResolvers<ContextType>;
   NetworkGroupConnection?: NetworkGroupConnectionResolvers<ContextType>;
   NetworkGroupEdge?: NetworkGroupEdgeResolvers<ContextType>;
   NetworkProcess?: NetworkProcessResolvers<ContextType>;
@@ -3976,11 +5257,13 @@ export type Resolvers<ContextType = GatewayContext> = ResolversObject<{
   ResourceTypeConnection?: ResourceTypeConnectionResolvers<ContextType>;
   ResourceTypeEdge?: ResourceTypeEdgeResolvers<ContextType>;
   Service?: ServiceResolvers<ContextType>;
+  ServiceChangePayload?: ServiceChangePayloadResolvers<ContextType>;
   ServiceConnection?: ServiceConnectionResolvers<ContextType>;
   ServiceEdge?: ServiceEdgeResolvers<ContextType>;
   ServiceGroup?: ServiceGroupResolvers<ContextType>;
   ServiceGroupConnection?: ServiceGroupConnectionResolvers<ContextType>;
   ServiceGroupEdge?: ServiceGroupEdgeResolvers<ContextType>;
+  ServiceImportPayload?: ServiceImportPayloadResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   SuperUser?: SuperUserResolvers<ContextType>;
   SuperUserConnection?: SuperUserConnectionResolvers<ContextType>;
@@ -3993,6 +5276,7 @@ export type Resolvers<ContextType = GatewayContext> = ResolversObject<{
   UnknownGrant?: UnknownGrantResolvers<ContextType>;
   UpstreamCheck?: UpstreamCheckResolvers<ContextType>;
   VirtualWanSite?: VirtualWanSiteResolvers<ContextType>;
+  VirtualWanSiteChangePayload?: VirtualWanSiteChangePayloadResolvers<ContextType>;
   VirtualWanSiteConnection?: VirtualWanSiteConnectionResolvers<ContextType>;
   VirtualWanSiteEdge?: VirtualWanSiteEdgeResolvers<ContextType>;
   Workflow?: WorkflowResolvers<ContextType>;

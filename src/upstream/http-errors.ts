@@ -53,6 +53,20 @@ export function transportErrorCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** Transport errors raised before a request could leave: nothing reached the upstream. */
+const NOT_SENT_ERROR_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/**
+ * Whether a failed change (POST/PUT/DELETE) may have been applied anyway: the request may have
+ * reached the upstream when the connection broke or timed out after connecting, or when a proxy
+ * answered 504 (it gave up waiting, the upstream may not have). GETs change nothing.
+ */
+export function outcomeUnknown(method: string, failure: { transportCode?: string | undefined; status?: number }): boolean {
+  if (method === 'GET') return false;
+  if (failure.status !== undefined) return failure.status === 504;
+  return failure.transportCode === undefined || !NOT_SENT_ERROR_CODES.has(failure.transportCode);
+}
+
 const MAX_MESSAGE_LENGTH = 300;
 
 /**

@@ -9,7 +9,7 @@ import type { Dispatcher } from 'undici';
 import { Histogram, type Registry } from 'prom-client';
 import { ErrorCode, UpstreamError, type UpstreamCallInfo, type UpstreamService } from '../errors/codes';
 import type { HttpClient, UpstreamRequest, UpstreamResponse } from './http-types';
-import { codeForStatus, codeForTransportError, transportErrorCode, upstreamErrorMessage } from './http-errors';
+import { codeForStatus, codeForTransportError, outcomeUnknown, transportErrorCode, upstreamErrorMessage } from './http-errors';
 import { backoffDelay, isRetryableErrorCode, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from './retry';
 
 export interface HttpLayerConfig {
@@ -156,13 +156,15 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
       if (caller.signal.aborted) return { ok: false, error: cancelled(target.info), retryable: false, retryAfterMs: null };
       const code = transportErrorCode(error);
       const errorCode = codeForTransportError(code);
-      const message =
-        errorCode === ErrorCode.UPSTREAM_TIMEOUT
+      const unknown = outcomeUnknown(request.method, { transportCode: code });
+      const message = unknown
+        ? `${request.service} ${errorCode === ErrorCode.UPSTREAM_TIMEOUT ? 'did not answer' : `dropped the connection${code ? ` (${code})` : ''}`} after ${request.method} ${target.info.path} was sent: the change may or may not have been applied (it is not sent again)`
+        : errorCode === ErrorCode.UPSTREAM_TIMEOUT
           ? `${request.service} did not answer in time`
           : `${request.service} is unreachable${code ? ` (${code})` : ''}`;
       return {
         ok: false,
-        error: new UpstreamError(errorCode, message, target.info, { cause: error }),
+        error: new UpstreamError(errorCode, message, target.info, { cause: error, outcomeUnknown: unknown }),
         retryable: isRetryableErrorCode(code),
         retryAfterMs: null,
       };
@@ -183,10 +185,13 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
       return { ok: true, response: { status: statusCode, headers, body, text } };
     }
     const upstreamMessage = isJson || looksLikeJson(text) ? upstreamErrorMessage(safeJson(text)) : null;
-    const message = `${request.service} answered ${statusCode}${upstreamMessage ? `: ${upstreamMessage}` : ''}`;
+    const unknown = outcomeUnknown(request.method, { status: statusCode });
+    const message = unknown
+      ? `${request.service} answered ${statusCode} (a gateway timeout) to ${request.method} ${info.path}: the change may or may not have been applied (it is not sent again)`
+      : `${request.service} answered ${statusCode}${upstreamMessage ? `: ${upstreamMessage}` : ''}`;
     return {
       ok: false,
-      error: new UpstreamError(codeForStatus(statusCode), message, info),
+      error: new UpstreamError(unknown ? ErrorCode.UPSTREAM_TIMEOUT : codeForStatus(statusCode), message, info, { outcomeUnknown: unknown }),
       retryable: isRetryableStatus(statusCode),
       retryAfterMs: statusCode === 429 || statusCode === 503 ? parseRetryAfter(headers['retry-after']) : null,
     };

@@ -49,7 +49,7 @@ function fromEpoch(epoch: number): string | null {
 }
 
 /** Upstream output is read leniently (any form on record or plausible); client input is not. */
-function upstreamDateTime(value: unknown): string | null {
+export function upstreamDateTime(value: unknown): string | null {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
   if (typeof value === 'number') return Number.isFinite(value) ? fromEpoch(value) : null;
   if (typeof value !== 'string') return null;

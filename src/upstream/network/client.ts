@@ -4,8 +4,9 @@
  * UPSTREAM_BAD_RESPONSE on the field that needed it.
  */
 import { UpstreamError } from '../../errors/codes';
-import type { HttpClient, UpstreamRequest, UpstreamResponse } from '../http-types';
-import { ShapeError } from '../parse';
+import type { HttpClient, HttpMethod, UpstreamRequest, UpstreamResponse } from '../http-types';
+import { asObject, ShapeError, type JsonObject } from '../parse';
+import type { ChangeAnswer } from './change-answer';
 import { fetchAll, fetchWindow, type PagedResult, type PageWindow, type UpstreamPage } from '../paging';
 import { hrefTarget, parseHalList } from './hal';
 import { parseProcessList, type ProcessRecord } from './processes';
@@ -22,6 +23,14 @@ import {
 export interface SortSpec {
   field: string;
   direction: 'ASC' | 'DESC';
+}
+
+/** One change request: method, path below rest/v1, and a JSON or raw (CSV, YAML) body. */
+export interface ChangeRequest {
+  method: Exclude<HttpMethod, 'GET'>;
+  path: string;
+  json?: unknown;
+  raw?: { contentType: string; data: string };
 }
 
 /** A list request: where (a built path or a followed HAL href), how sorted, which filters. */
@@ -44,6 +53,24 @@ export class RestV1Client {
   async get<K extends ResourceKind>(kind: K, id: string, networkId?: string): Promise<RecordFor<K>> {
     const parse = resources[kind].parse;
     return this.read({ service: 'rest-v1', method: 'GET', path: itemPath(kind, id, networkId) }, (res) => parse(res.body));
+  }
+
+  /**
+   * A record exactly as the upstream sent it (HAL included): the base of a full-representation
+   * PUT, which must carry every attribute, including ones this gateway does not model.
+   */
+  raw(kind: ResourceKind, id: string, networkId?: string): Promise<JsonObject> {
+    const what = resources[kind].what;
+    return this.read({ service: 'rest-v1', method: 'GET', path: itemPath(kind, id, networkId) }, (res) => asObject(res.body, what));
+  }
+
+  /**
+   * Sends one change. The HTTP layer never retries a POST, PUT or DELETE; a failure comes back as
+   * UpstreamError (with `outcomeUnknown` when the request may have been applied).
+   */
+  async change(request: ChangeRequest): Promise<ChangeAnswer> {
+    const res = await this.http.send({ service: 'rest-v1', ...request });
+    return { status: res.status, headers: res.headers, body: res.body };
   }
 
   /** A window of a resource list (`networkId` for network-scoped kinds). */

@@ -22,6 +22,7 @@ import { IdentityV1Client } from '../identity/client';
 import type { OrganizationRecord } from '../identity/records';
 import { RestV1Client, type ListTarget, type RelationParent, type SortSpec } from './client';
 import { hrefTarget } from './hal';
+import { createNetworkChanges, type NetworkChanges } from './changes';
 import { chooseRelationPlan, type RelationPlan } from './plan';
 import { mergeProcesses, type ProcessRecord } from './processes';
 import { parseVirtualWanSite, type AppWanRecord, type EndpointGroupRecord, type NetworkConfigMetadataRecord, type NetworkGroupRecord, type VirtualWanSiteRecord } from './records';
@@ -54,6 +55,8 @@ interface MembershipIndex {
 
 export interface NetworkLoaders {
   readonly rest: RestV1Client;
+  /** rest/v1 changes; each one makes these loaders forget what they cached (changes.ts). */
+  readonly changes: NetworkChanges;
   byId<K extends ResourceKind>(kind: K, id: string, networkId?: string): Promise<RecordFor<K>>;
   list<K extends ResourceKind>(kind: K, window: PageWindow, opts?: ListOptions): Promise<PagedResult<RecordFor<K>>>;
   /** A window of a list at a followed HAL href (or any built path), items of `kind`. */
@@ -291,8 +294,25 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
 
   let organization: Promise<OrganizationRecord> | null = null;
 
+  /**
+   * After a change: forget everything cached in this request, then keep the records the change
+   * answered. A change can touch its record, every list holding it, member lists, membership
+   * indexes and counts; forgetting it all is always right and costs at most re-reads within this
+   * one operation (mutations run one after another, and nothing here outlives the request).
+   */
+  function afterChange<K extends ResourceKind>(kind: K, records: readonly RecordFor<K>[]): void {
+    cache.clear();
+    indexExact.clear();
+    parentsByKey.clear();
+    for (const loader of Object.values(byIdTable)) loader.clearAll();
+    appWanLoaders.endpoint.clearAll();
+    appWanLoaders.service.clearAll();
+    prime(kind, records);
+  }
+
   return {
     rest,
+    changes: createNetworkChanges(rest, afterChange),
     plans,
     byId: (kind, id, networkId) => byIdLoader(kind).load(recordKey(id, resources[kind].scope === 'network' ? networkId : undefined)),
     list,
