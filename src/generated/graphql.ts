@@ -177,8 +177,8 @@ export type BgpInput = {
 /** A BGP peer: address and autonomous system number. */
 export type BgpPeer = {
   __typename?: 'BgpPeer';
-  /** Autonomous system number. */
-  asn?: Maybe<Scalars['Int']['output']>;
+  /** Autonomous system number (up to 4294967294, beyond GraphQL's 32-bit Int: a whole-number Float). */
+  asn?: Maybe<Scalars['Float']['output']>;
   /** IPv4 address of the peer. */
   ipAddress?: Maybe<Scalars['String']['output']>;
 };
@@ -4064,7 +4064,7 @@ export type BgpResolvers<ContextType = GatewayContext, ParentType extends Resolv
 }>;
 
 export type BgpPeerResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['BgpPeer'] = ResolversParentTypes['BgpPeer']> = ResolversObject<{
-  asn?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  asn?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   ipAddress?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 }>;
 

@@ -164,7 +164,8 @@ export function createNetworkChanges(rest: RestV1Client, afterChange: <K extends
   return {
     async create(kind, body, networkId) {
       const def: WriteDef = writes[kind];
-      const path = def.createCollection !== undefined ? collectionPath(kind, networkId).replace(/\/[^/]*$/, def.createCollection) : collectionPath(kind, networkId);
+      const list = collectionPath(kind, networkId);
+      const path = def.createCollection === undefined ? list : `${list.slice(0, -resources[kind].collection.length)}${def.createCollection}`;
       const name = typeof body['name'] === 'string' ? ` named ${JSON.stringify(body['name'])}` : '';
       const answer = await send({ method: 'POST', path, json: body }, `Look for a ${what(kind)}${name} before creating it again`);
       return result(kind, answer, def.wrapper, networkId === undefined ? {} : { networkId });
