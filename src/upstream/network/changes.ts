@@ -167,7 +167,7 @@ export function createNetworkChanges(rest: RestV1Client, afterChange: <K extends
       const list = collectionPath(kind, networkId);
       const path = def.createCollection === undefined ? list : `${list.slice(0, -resources[kind].collection.length)}${def.createCollection}`;
       const name = typeof body['name'] === 'string' ? ` named ${JSON.stringify(body['name'])}` : '';
-      const answer = await send({ method: 'POST', path, json: body }, `Look for a ${what(kind)}${name} before creating it again`);
+      const answer = await send({ method: 'POST', path, json: body }, `Before creating it again, look for the ${what(kind)}${name}: it may exist now`);
       return result(kind, answer, def.wrapper, networkId === undefined ? {} : { networkId });
     },
 
