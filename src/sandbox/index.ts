@@ -23,7 +23,7 @@ import { createSearchArea } from './search';
 
 export type { SandboxControl, SandboxFacts } from './core/control';
 export type { FaultRule } from './core/faults';
-export type { CallCounts } from './core/call-log';
+export type { CallCounts, RecordedRequest } from './core/call-log';
 export type { RestV1Facts } from './rest-v1';
 export type { Clock, SeedSize } from './core/types';
 export { ManualClock } from './core/clock';
@@ -107,6 +107,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     },
     latency: () => latencyMs,
     calls: () => calls.snapshot(),
+    requests: () => calls.requests(),
     resetCalls: () => calls.reset(),
     describe(): SandboxFacts {
       return { seed, areas: { 'rest-v1': rest.facts() } };

@@ -10,10 +10,11 @@
  * | DELETE | /__sandbox/faults | removes every rule → 204 |
  * | GET, POST | /__sandbox/latency | `{ latencyMs }`: the fixed latency added to every contract call |
  * | GET | /__sandbox/calls | `{ total, byRoute: { "GET /rest/v1/networks": 3 } }` |
- * | DELETE | /__sandbox/calls | resets the call log → 204 |
+ * | DELETE | /__sandbox/calls | clears the call log (counts and recorded requests) → 204 |
+ * | GET | /__sandbox/requests | `{ requests: RecordedRequest[] }`: the last 2000 contract calls with what was sent |
  * | GET | /__sandbox/describe | the seed's key facts (ids of the first network group, network, …) |
  */
-import type { CallCounts } from './call-log';
+import type { CallCounts, RecordedRequest } from './call-log';
 import { isRecord, parseFaultRules, type FaultRule } from './faults';
 import { HttpError, type SandboxRoute, type SeedSize } from './types';
 
@@ -31,6 +32,9 @@ export interface SandboxControl {
   setLatency(ms: number): void;
   latency(): number;
   calls(): CallCounts;
+  /** The last MAX_RECORDED_REQUESTS contract calls, oldest first, with their bodies. */
+  requests(): RecordedRequest[];
+  /** Clears the counts and the recorded requests. */
   resetCalls(): void;
   describe(): SandboxFacts;
 }
@@ -76,6 +80,7 @@ export function createControlRoutes(control: SandboxControl): SandboxRoute[] {
       control.resetCalls();
       return { status: 204 };
     }),
+    route('GET', 'requests', () => ({ status: 200, json: { requests: control.requests() } })),
     route('GET', 'describe', () => ({ status: 200, json: control.describe() })),
   ];
 }

@@ -1,7 +1,8 @@
 /**
  * The sandbox's HTTP request flow, in one straight line:
- * control path? → route match (404/405) → call log → faults and latency → body → auth → handler
- * → response. Any throw that is not an HttpError becomes a 500; the process never crashes.
+ * control path? → route match (404/405) → body read → call log → faults and latency → body
+ * parse → auth → handler → response. Any throw that is not an HttpError becomes a 500; the
+ * process never crashes.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BasicChallengeError, bearerCaller, checkBasic, type BasicCredentials } from './auth-check';
@@ -26,6 +27,8 @@ export interface RequestFlowOptions {
   /** Fixed latency added to every contract call (the benchmark's per-call latency). */
   latencyMs(): number;
 }
+
+type RawBody = { ok: true; text: string } | { ok: false; error: unknown };
 
 const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'DELETE'];
 
@@ -78,10 +81,23 @@ async function handle(
     return;
   }
   const { route, params } = match;
+  // Read before logging and faults, so the call log holds what was sent even when an injected
+  // fault answers instead of the handler. A failed read (413, aborted upload) is answered below.
+  const raw = await readRaw(req).then(
+    (text): RawBody => ({ ok: true, text }),
+    (error: unknown): RawBody => ({ ok: false, error }),
+  );
 
   let slowBodyMs = 0;
   if (!isControl) {
-    options.calls.record(method, route.template);
+    options.calls.record({
+      method,
+      route: route.template,
+      path,
+      query: url.searchParams,
+      contentType: req.headers['content-type'] ?? null,
+      rawBody: raw.ok ? raw.text : null,
+    });
     const fault = options.faults.decide(method, path, route.template);
     const delay = options.latencyMs() + fault.delayMs;
     if (delay > 0) await sleep(delay);
@@ -90,7 +106,6 @@ async function handle(
       return;
     }
     if (fault.errorStatus !== null) {
-      req.resume();
       const headers: Record<string, string> = fault.retryAfterS === null ? {} : { 'Retry-After': String(fault.retryAfterS) };
       sendJson(res, fault.errorStatus, errorBody(fault.errorStatus, 'injected fault', path), headers);
       return;
@@ -100,8 +115,8 @@ async function handle(
 
   let response: SandboxResponse;
   try {
-    const raw = await readRaw(req);
-    const body = parseBody(raw, req.headers['content-type']);
+    if (!raw.ok) throw raw.error;
+    const body = parseBody(raw.text, req.headers['content-type']);
     const sandboxRequest: SandboxRequest = {
       method,
       path,

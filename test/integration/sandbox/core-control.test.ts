@@ -1,5 +1,6 @@
 import type { RunningSandbox } from '../../../src/sandbox';
-import { at, call, list, str, withSandbox } from './sandbox-client';
+import { MAX_RECORDED_REQUESTS } from '../../../src/sandbox/core/call-log';
+import { at, call, firstNetwork, list, records, str, withSandbox } from './sandbox-client';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
@@ -31,6 +32,82 @@ describe('sandbox control path: call log', () => {
     expect(sandbox.control.calls().total).toBe(4);
     expect((await control('DELETE', 'calls')).status).toBe(204);
     expect(sandbox.control.calls()).toEqual({ total: 0, byRoute: {} });
+  });
+});
+
+describe('sandbox control path: recorded requests', () => {
+  const requests = async (): Promise<Array<Record<string, unknown>>> => records(at((await control('GET', 'requests')).json, 'requests'));
+
+  it('records each contract call with route, path, query, content type and body (JSON parsed, CSV as text), never the token', async () => {
+    const net = firstNetwork(sandbox.restFacts());
+    const n = `/rest/v1/networks/${net.id}`;
+    await call(sandbox, 'GET', `${n}/endpoints/?page=1&size=5&sort=name,ASC&sort=id,DESC`);
+    await call(sandbox, 'POST', `${n}/endpoints`, { body: { name: 'recorded-json', endpointType: 'ZTCL', tags: [1, 'a'] } });
+    const csvText = 'NAME,ENDPOINTTYPE\nrecorded-csv,ZTCL\n';
+    await call(sandbox, 'POST', `${n}/endpoints`, { rawBody: csvText, contentType: 'text/csv; charset=utf-8' });
+    await call(sandbox, 'POST', `${n}/endpoints`, { rawBody: '{"name": ', contentType: 'application/json' }); // malformed: 400, kept as text
+    await call(sandbox, 'GET', '/rest/v1/networks', { token: null }); // a 401 is still a call
+    await control('GET', 'calls'); // control calls are not recorded
+    const r = await control('GET', 'requests');
+    expect(r.status).toBe(200);
+    const log = records(at(r.json, 'requests'));
+    expect(log).toEqual([
+      {
+        seq: 1, method: 'GET', route: '/rest/v1/networks/{networkId}/endpoints', path: `${n}/endpoints/`,
+        query: { page: '1', size: '5', sort: ['name,ASC', 'id,DESC'] }, contentType: null, body: null,
+      },
+      {
+        seq: 2, method: 'POST', route: '/rest/v1/networks/{networkId}/endpoints', path: `${n}/endpoints`, query: {},
+        contentType: 'application/json', body: { name: 'recorded-json', endpointType: 'ZTCL', tags: [1, 'a'] },
+      },
+      { seq: 3, method: 'POST', route: '/rest/v1/networks/{networkId}/endpoints', path: `${n}/endpoints`, query: {}, contentType: 'text/csv; charset=utf-8', body: csvText },
+      { seq: 4, method: 'POST', route: '/rest/v1/networks/{networkId}/endpoints', path: `${n}/endpoints`, query: {}, contentType: 'application/json', body: '{"name": ' },
+      { seq: 5, method: 'GET', route: '/rest/v1/networks', path: '/rest/v1/networks', query: {}, contentType: null, body: null },
+    ]);
+    expect(sandbox.control.calls().total).toBe(5);
+    expect(sandbox.control.requests()).toEqual(log);
+    expect(r.text).not.toContain(sandbox.tokens.admin);
+    expect(r.text.toLowerCase()).not.toContain('authorization');
+    // Callers get copies: changing one does not change the record.
+    const [first] = sandbox.control.requests();
+    if (first !== undefined) first.query = {};
+    expect(sandbox.control.requests()[0]?.query).toEqual({ page: '1', size: '5', sort: ['name,ASC', 'id,DESC'] });
+  });
+
+  it('records calls answered by an injected fault, with their bodies', async () => {
+    sandbox.control.setFaults([{ method: 'POST', route: '/rest/v1/networks', errorRate: 1, status: 503, times: 1 }]);
+    expect((await call(sandbox, 'POST', '/rest/v1/networks', { body: { name: 'faulted' } })).status).toBe(503);
+    expect(await requests()).toEqual([expect.objectContaining({ seq: 1, method: 'POST', route: '/rest/v1/networks', body: { name: 'faulted' } })]);
+  });
+
+  it(`keeps only the last ${MAX_RECORDED_REQUESTS} calls, while the counts go on`, async () => {
+    const extra = 25;
+    const paths = Array.from({ length: MAX_RECORDED_REQUESTS + extra }, (_, i) => `/rest/v1/geoRegions?i=${i}`);
+    for (let i = 0; i < paths.length; i += 100) {
+      await Promise.all(paths.slice(i, i + 100).map((path) => call(sandbox, 'GET', path, { token: null })));
+    }
+    const log = await requests();
+    expect(log).toHaveLength(MAX_RECORDED_REQUESTS);
+    expect(log.map((x) => x['seq'])).toEqual(Array.from({ length: MAX_RECORDED_REQUESTS }, (_, i) => extra + 1 + i));
+    expect(sandbox.control.calls().total).toBe(MAX_RECORDED_REQUESTS + extra);
+  });
+
+  it('is cleared with the counts: DELETE /__sandbox/calls, resetCalls() and reset()', async () => {
+    const once = async (): Promise<void> => {
+      await call(sandbox, 'GET', '/rest/v1/geoRegions');
+      expect(await requests()).toHaveLength(1);
+    };
+    await once();
+    expect((await control('DELETE', 'calls')).status).toBe(204);
+    expect(await requests()).toEqual([]);
+    await once();
+    sandbox.control.resetCalls();
+    expect(sandbox.control.requests()).toEqual([]);
+    await once();
+    sandbox.control.reset();
+    expect(sandbox.control.requests()).toEqual([]);
+    await call(sandbox, 'GET', '/rest/v1/geoRegions');
+    expect((await requests()).map((x) => x['seq'])).toEqual([1]);
   });
 });
 
