@@ -20,7 +20,7 @@ import { HttpError } from '../core/types';
 import type { Env } from './env';
 import { STATUS } from './format';
 import { isObject, type JsonObject } from './json';
-import { processEnd, startProcess } from './processes';
+import { keyedChange } from './changes';
 import { resource } from './resources';
 import type { Entity, Process } from './store';
 import { commitEntity, prepareEntity } from './table-routes';
@@ -181,7 +181,7 @@ export function createFromBlueprint(env: Env, organizationId: string, text: stri
     const entity = commitEntity(env, resource('endpointGroup'), g.data);
     for (const n of g.endpoints) store.groupEndpoints(entity.id).add(endpointIds.get(n) ?? '');
   }
-  const process = startProcess(env, 'CreateNetworkFromBlueprint', network.id);
+  const change = keyedChange(env, 'CreateNetworkFromBlueprint', { networkId: network.id, entityId: network.id });
   for (const a of appWans) {
     const entity = commitEntity(env, resource('appWan'), a.data);
     const m = store.members(entity.id);
@@ -191,8 +191,8 @@ export function createFromBlueprint(env: Env, organizationId: string, text: stri
     if (m.endpoints.size + m.services.size + m.endpointGroups.size > 0) {
       // Like a membership change: UPDATING until the process has applied the AppWANs.
       entity.data['status'] = STATUS.UPDATING;
-      store.schedule(entity, [{ at: processEnd(process), set: { status: STATUS.PROVISIONED } }]);
+      store.schedule(entity, [{ at: change.endsAt, set: { status: STATUS.PROVISIONED } }]);
     }
   }
-  return { network, process };
+  return { network, process: change.process };
 }

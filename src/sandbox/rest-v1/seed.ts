@@ -244,9 +244,11 @@ export function seedRestV1(store: Store, ctx: AreaContext, size: SeedSize): Rest
         processInstanceId: ctx.uuid(),
         networkId,
         appWanId: firstAppWan.id,
+        entityId: firstAppWan.id,
         startedAt: BASE_TIME,
         stepMs: 1000,
-        steps: (PROCESS_STEPS['AppWanUpdate'] ?? []).map((task) => ({ task, calledProcessInstanceId: ctx.uuid() })),
+        steps: PROCESS_STEPS.AppWanUpdate.map((task) => ({ task, calledProcessInstanceId: ctx.uuid() })),
+        failedStep: null,
       });
     }
     networks.push({

@@ -9,6 +9,11 @@ import { timestamp } from './format';
 export interface Scheduled {
   at: number;
   set: JsonObject;
+  /**
+   * Business key of the change this entry ends (its status back after a redefine, or ERROR when
+   * it fails), so that a newer change of the same entity can replace it (see changes.ts).
+   */
+  settles?: string;
 }
 
 export interface Entity {
@@ -33,9 +38,13 @@ export interface Process {
   networkId: string | null;
   /** Set for AppWAN processes (listed under /networks/{id}/appWan-processes). */
   appWanId: string | null;
+  /** The entity a single-entity change is about (redefines, deletes, AppWAN member changes, blueprints). */
+  entityId: string | null;
   startedAt: number;
   stepMs: number;
   steps: ProcessStep[];
+  /** 1-based number of the step that fails (a failure rule matched), null when it runs to the end. */
+  failedStep: number | null;
 }
 
 export interface Members {

@@ -4,6 +4,7 @@
  */
 import type { SandboxRequest, SandboxResponse, SandboxRoute } from '../core/types';
 import { findEntity, findParent, render, route, type AreaState } from './area-state';
+import { keyedDelete, keyedRedefine } from './changes';
 import type { Env } from './env';
 import { readFields, sortableFields } from './fields';
 import { STATUS, timestamp } from './format';
@@ -88,12 +89,10 @@ function specRoutes(
         spec.check?.(env, merged, entity);
         // Validated: from here on nothing throws.
         Object.assign(entity.data, fields, { updatedAt: timestamp(env.now) });
-        if (spec.asyncUpdate === true && typeof entity.data['status'] === 'number') {
-          const previous = entity.data['status'];
-          entity.data['status'] = STATUS.UPDATING;
-          env.store.schedule(entity, [{ at: env.now + env.ctx.clock.stepMs, set: { status: previous } }]);
-        }
-        return { status, json: render(spec, entity, req.origin) };
+        const definition = spec.keyedChanges?.put;
+        if (definition === undefined) return { status, json: render(spec, entity, req.origin) };
+        const change = keyedRedefine(env, entity, definition);
+        return { status, json: { ...render(spec, entity, req.origin), businessKey: change.process.businessKey } };
       }),
     );
   }
@@ -102,6 +101,11 @@ function specRoutes(
     routes.push(
       route(state, 'DELETE', item, write, (env, req) => {
         const entity = findEntity(env, spec);
+        const definition = spec.keyedChanges?.delete;
+        if (definition !== undefined) {
+          const change = keyedDelete(env, entity, definition);
+          return { status, json: { ...render(spec, entity, req.origin), businessKey: change.process.businessKey } };
+        }
         if (spec.deleteSteps !== undefined) {
           if (entity.data['status'] !== STATUS.DELETING) {
             entity.scheduled = [];
