@@ -118,8 +118,8 @@ function upload(spec: ResourceSpec, def: (typeof UPLOADS)[number], env: Env, req
     }
   });
   // Every row is valid: create them all.
-  const created = prepared.map((data) => commitEntity(env, spec, data));
   const change = keyedChange(env, def.process, { networkId: network.id });
+  const created = prepared.map((data) => commitEntity(env, spec, data, change));
   return { status: 202, json: { businessKey: change.process.businessKey, [spec.plural]: created.map((e) => render(spec, e, req.origin)) } };
 }
 

@@ -9,7 +9,7 @@ import { findEntity, render, route, type AreaState } from './area-state';
 import type { Env } from './env';
 import { STATUS, timestamp } from './format';
 import { readIds } from './json';
-import { keyedChange, ownerOf } from './changes';
+import { keyedChange, ownerOf, settle } from './changes';
 import { resource } from './resources';
 import type { Members } from './store';
 
@@ -52,7 +52,7 @@ export function memberRoutes(state: AreaState): SandboxRoute[] {
           const change = keyedChange(env, 'AppWanUpdate', ownerOf(entity));
           entity.scheduled = [];
           Object.assign(entity.data, { status: STATUS.UPDATING, updatedAt: timestamp(env.now) });
-          env.store.schedule(entity, [{ at: change.endsAt, set: { status: STATUS.PROVISIONED } }]);
+          settle(env, entity, change, [{ at: change.endsAt, set: { status: STATUS.PROVISIONED } }]);
           return { status: 202, json: { businessKey: change.process.businessKey, appWan: render(appWan, entity, req.origin) } };
         }),
       );

@@ -5,29 +5,40 @@
  * every reported step is Completed and the count equals `total`. A process made to fail (see
  * changes.ts) reports its failing step `Failed` once that step's time is over, and no step after it.
  */
+import type { AsyncChange, AsyncChangeKind } from '../core/types';
 import type { Env } from './env';
 import type { JsonObject } from './json';
 import type { Process } from './store';
 
+interface ProcessSpec {
+  /** The kind of entity the change is about, and what it does (for failure rules). */
+  kind: AsyncChangeKind;
+  op: AsyncChange['op'];
+  steps: readonly string[];
+}
+
 /**
- * Steps per process definition. The single-step ones are the keyed redefines and deletes of
- * endpoints, services and AppWANs: one step, the time their entity takes to show the change.
+ * Process definitions. The single-step ones are the keyed redefines and deletes of endpoints,
+ * services and AppWANs: one step, the time their entity takes to show the change.
  */
-export const PROCESS_STEPS = {
-  AppWanUpdate: ['ValidateAppWan', 'UpdateAppWanPolicy', 'PushEndpointConfiguration'],
-  UploadEndpoints: ['ValidateUpload', 'CreateEndpoints', 'GenerateRegistrationKeys'],
-  UploadServices: ['ValidateUpload', 'CreateServices', 'PushGatewayConfiguration'],
-  CreateNetworkFromBlueprint: ['ValidateBlueprint', 'ProvisionNetworkController', 'CreateResources', 'ApplyAppWans'],
-  UpdateEndpoint: ['PushEndpointConfiguration'],
-  DeleteEndpoint: ['DeprovisionEndpoint'],
-  UpdateService: ['PushServiceConfiguration'],
-  DeleteService: ['DeprovisionService'],
-  DeleteAppWan: ['RemoveAppWanPolicy'],
-} as const satisfies Record<string, readonly string[]>;
+export const PROCESSES = {
+  AppWanUpdate: { kind: 'appWan', op: 'update', steps: ['ValidateAppWan', 'UpdateAppWanPolicy', 'PushEndpointConfiguration'] },
+  UploadEndpoints: { kind: 'endpoint', op: 'create', steps: ['ValidateUpload', 'CreateEndpoints', 'GenerateRegistrationKeys'] },
+  UploadServices: { kind: 'service', op: 'create', steps: ['ValidateUpload', 'CreateServices', 'PushGatewayConfiguration'] },
+  CreateNetworkFromBlueprint: { kind: 'network', op: 'create', steps: ['ValidateBlueprint', 'ProvisionNetworkController', 'CreateResources', 'ApplyAppWans'] },
+  UpdateEndpoint: { kind: 'endpoint', op: 'update', steps: ['PushEndpointConfiguration'] },
+  DeleteEndpoint: { kind: 'endpoint', op: 'delete', steps: ['DeprovisionEndpoint'] },
+  UpdateService: { kind: 'service', op: 'update', steps: ['PushServiceConfiguration'] },
+  DeleteService: { kind: 'service', op: 'delete', steps: ['DeprovisionService'] },
+  DeleteAppWan: { kind: 'appWan', op: 'delete', steps: ['RemoveAppWanPolicy'] },
+} as const satisfies Record<string, ProcessSpec>;
 
-export type ProcessDefinition = keyof typeof PROCESS_STEPS;
+export type ProcessDefinition = keyof typeof PROCESSES;
 
-export const PROCESS_DEFINITIONS = Object.keys(PROCESS_STEPS) as ProcessDefinition[];
+/** Every definition with the kind of entity it changes (the control checks failure rules against it). */
+export const PROCESS_KINDS: Readonly<Record<string, AsyncChangeKind>> = Object.fromEntries(
+  Object.entries(PROCESSES).map(([definition, spec]) => [definition, spec.kind]),
+);
 
 /** What a process changes: its network, the AppWAN (listed under appWan-processes), the entity. */
 export interface ProcessOwner {
@@ -46,7 +57,7 @@ export function startProcess(env: Env, definition: ProcessDefinition, owner: Pro
     entityId: owner.entityId ?? null,
     startedAt: env.now,
     stepMs: env.ctx.clock.stepMs,
-    steps: PROCESS_STEPS[definition].map((task) => ({ task, calledProcessInstanceId: env.ctx.uuid() })),
+    steps: PROCESSES[definition].steps.map((task) => ({ task, calledProcessInstanceId: env.ctx.uuid() })),
     failedStep: null,
   };
   env.store.processes.push(process);

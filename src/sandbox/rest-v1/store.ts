@@ -10,10 +10,10 @@ export interface Scheduled {
   at: number;
   set: JsonObject;
   /**
-   * Business key of the change this entry ends (its status back after a redefine, or ERROR when
-   * it fails), so that a newer change of the same entity can replace it (see changes.ts).
+   * Marks the end of a change (the status back after a redefine, or ERROR when a change fails),
+   * which a newer redefine of the same entity replaces (see changes.ts).
    */
-  settles?: string;
+  endsChange?: boolean;
 }
 
 export interface Entity {

@@ -2,9 +2,10 @@
  * Routes generated from the resource table: list, create, fetch, redefine and delete, each
  * with the success status, permission code and life cycle of its row.
  */
+import { isAsyncChangeKind } from '../core/async-failures';
 import type { SandboxRequest, SandboxResponse, SandboxRoute } from '../core/types';
 import { findEntity, findParent, render, route, type AreaState } from './area-state';
-import { keyedDelete, keyedRedefine } from './changes';
+import { keyedDelete, keyedRedefine, settle, unkeyedCreate, type Change } from './changes';
 import type { Env } from './env';
 import { readFields, sortableFields } from './fields';
 import { STATUS, timestamp } from './format';
@@ -129,7 +130,17 @@ function specRoutes(
  */
 function createEntity(env: Env, spec: ResourceSpec, input: JsonObject): Entity {
   const data = prepareEntity(env, spec, input);
-  return commitEntity(env, spec, data);
+  return commitEntity(env, spec, data, singleCreate(env, spec, data));
+}
+
+/**
+ * A single create is a change without a key when its entity progresses (networks, endpoints,
+ * services), so failure rules for its kind can fail it; an empty AppWAN or a template does not.
+ */
+function singleCreate(env: Env, spec: ResourceSpec, data: JsonObject): Change | null {
+  const last = spec.progress?.(env, data).at(-1);
+  if (last === undefined || !isAsyncChangeKind(spec.kind)) return null;
+  return unkeyedCreate(env, spec.kind, Math.round((last.at - env.now) / env.ctx.clock.stepMs));
 }
 
 /** Validates and builds the data of a new entity without storing it (used by bulk uploads). */
@@ -149,9 +160,9 @@ export function prepareEntity(
   return data;
 }
 
-export function commitEntity(env: Env, spec: ResourceSpec, data: JsonObject & { id: string }): Entity {
+/** Stores a prepared entity and schedules its progress, as part of `change` when given (which may fail it). */
+export function commitEntity(env: Env, spec: ResourceSpec, data: JsonObject & { id: string }, change: Change | null = null): Entity {
   const entity = env.store.insert(spec.kind, data);
-  const progress = spec.progress?.(env, data);
-  if (progress !== undefined) env.store.schedule(entity, progress);
+  settle(env, entity, change, spec.progress?.(env, data) ?? []);
   return entity;
 }
