@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAuthArea } from './auth';
+import { AsyncFailures, parseAsyncFailureRules } from './core/async-failures';
 import type { BasicCredentials } from './core/auth-check';
 import { CallLog } from './core/call-log';
 import { createClock, DEFAULT_STEP_MS } from './core/clock';
@@ -18,11 +19,13 @@ import { createRequestListener } from './core/server';
 import { TokenService } from './core/tokens';
 import type { AreaContext, Clock, SandboxArea, SeedSize } from './core/types';
 import { createCoreV2Area } from './core-v2';
-import { createRestV1Area, type RestV1Facts } from './rest-v1';
+import { createRestV1Area, PROCESS_KINDS, type RestV1Facts } from './rest-v1';
 import { createSearchArea } from './search';
 
 export type { SandboxControl, SandboxFacts } from './core/control';
 export type { FaultRule } from './core/faults';
+export type { AsyncFailureRule } from './core/async-failures';
+export type { AsyncChangeKind } from './core/types';
 export type { CallCounts, RecordedRequest } from './core/call-log';
 export type { RestV1Facts } from './rest-v1';
 export type { Clock, SeedSize } from './core/types';
@@ -70,7 +73,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const clock = options.clock ?? createClock(options.stepMs ?? DEFAULT_STEP_MS);
   let random: Random = createRandom(RANDOM_SEED);
   const authz = new LateAuthz();
-  const ctx: AreaContext = { clock, authz, random: () => random.next(), uuid: () => random.uuid() };
+  const asyncFailures = new AsyncFailures(PROCESS_KINDS);
+  const ctx: AreaContext = { clock, authz, asyncFailures, random: () => random.next(), uuid: () => random.uuid() };
   const tokens = new TokenService('netgraph-sandbox');
 
   const auth = createAuthArea(ctx, tokens);
@@ -98,6 +102,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     reset(size) {
       reseed(size ?? seed);
       calls.reset();
+      // Failure rules are about changes of the data being replaced: they go with it.
+      asyncFailures.clear();
     },
     setFaults: (rules) => faults.set(rules),
     clearFaults: () => faults.clear(),
@@ -106,6 +112,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       latencyMs = ms;
     },
     latency: () => latencyMs,
+    failAsync: (rule) => asyncFailures.add(parseAsyncFailureRules(rule)),
+    asyncFailures: () => asyncFailures.list(),
+    clearAsyncFailures: () => asyncFailures.clear(),
     calls: () => calls.snapshot(),
     requests: () => calls.requests(),
     resetCalls: () => calls.reset(),

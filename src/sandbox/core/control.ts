@@ -4,16 +4,20 @@
  *
  * | method | path | body / answer |
  * |---|---|---|
- * | POST | /__sandbox/reset | `{ seed?: 'tiny'\|'demo'\|'large' }` → 200 `{ seed }`: reseeds every area, clears the call log |
+ * | POST | /__sandbox/reset | `{ seed?: 'tiny'\|'demo'\|'large' }` → 200 `{ seed }`: reseeds every area, clears the call log and the async failure rules |
  * | GET | /__sandbox/faults | the active rules |
  * | POST | /__sandbox/faults | a rule, an array of rules or `{ rules: [...] }` (replaces the rules) → 200 `{ rules }` |
  * | DELETE | /__sandbox/faults | removes every rule → 204 |
+ * | GET | /__sandbox/async-failures | the active failure rules for asynchronous progress (`{ rules }`) |
+ * | POST | /__sandbox/async-failures | a rule, an array of rules or `{ rules: [...] }` (added after the others) → 200 `{ rules }` |
+ * | DELETE | /__sandbox/async-failures | removes every failure rule → 204 |
  * | GET, POST | /__sandbox/latency | `{ latencyMs }`: the fixed latency added to every contract call |
  * | GET | /__sandbox/calls | `{ total, byRoute: { "GET /rest/v1/networks": 3 } }` |
  * | DELETE | /__sandbox/calls | clears the call log (counts and recorded requests) → 204 |
  * | GET | /__sandbox/requests | `{ requests: RecordedRequest[] }`: the last 2000 contract calls with what was sent |
  * | GET | /__sandbox/describe | the seed's key facts (ids of the first network group, network, …) |
  */
+import { parseAsyncFailureRules, type AsyncFailureRule } from './async-failures';
 import type { CallCounts, RecordedRequest } from './call-log';
 import { isRecord, parseFaultRules, type FaultRule } from './faults';
 import { HttpError, type SandboxRoute, type SeedSize } from './types';
@@ -29,6 +33,15 @@ export interface SandboxControl {
   setFaults(rules: FaultRule[]): void;
   clearFaults(): void;
   faults(): FaultRule[];
+  /**
+   * Makes the next matching asynchronous change fail (see async-failures.ts); one rule or several.
+   * A bad rule throws HttpError 400 naming the field, and none is added. Rules add up (unlike
+   * `setFaults`, which replaces); `reset()` clears them.
+   */
+  failAsync(rule: AsyncFailureRule | readonly AsyncFailureRule[]): void;
+  /** The active failure rules, `times` counting what is left. */
+  asyncFailures(): AsyncFailureRule[];
+  clearAsyncFailures(): void;
   setLatency(ms: number): void;
   latency(): number;
   calls(): CallCounts;
@@ -66,6 +79,15 @@ export function createControlRoutes(control: SandboxControl): SandboxRoute[] {
     }),
     route('DELETE', 'faults', () => {
       control.clearFaults();
+      return { status: 204 };
+    }),
+    route('GET', 'async-failures', () => ({ status: 200, json: { rules: control.asyncFailures() } })),
+    route('POST', 'async-failures', (req) => {
+      control.failAsync(parseAsyncFailureRules(req.json));
+      return { status: 200, json: { rules: control.asyncFailures() } };
+    }),
+    route('DELETE', 'async-failures', () => {
+      control.clearAsyncFailures();
       return { status: 204 };
     }),
     route('GET', 'latency', () => ({ status: 200, json: { latencyMs: control.latency() } })),

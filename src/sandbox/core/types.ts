@@ -87,10 +87,33 @@ export interface Clock {
   readonly stepMs: number;
 }
 
+/** Kinds of rest/v1 entities whose asynchronous changes failure rules can name. */
+export type AsyncChangeKind = 'network' | 'endpoint' | 'service' | 'appWan';
+
+/** An asynchronous change as failure rules see it, when it starts. */
+export interface AsyncChange {
+  kind: AsyncChangeKind;
+  /** create (single, CSV, blueprint), update (a 202 redefine, an AppWAN member change) or delete. */
+  op: 'create' | 'update' | 'delete';
+  /** The definition of its process; null for a change without a business key (a single create). */
+  processDefinition: string | null;
+}
+
+/** The control's failure rules for asynchronous progress (`/__sandbox/async-failures`). */
+export interface AsyncFailurePlan {
+  /**
+   * The 1-based step at which a change that starts now fails, using up one application of the
+   * first matching rule; null when it is to succeed.
+   */
+  failingStep(change: AsyncChange): number | null;
+}
+
 /** What every area gets from the core. */
 export interface AreaContext {
   clock: Clock;
   authz: Authz;
+  /** Areas with asynchronous changes ask it when a change starts (rest/v1 does; core/v2 does not). */
+  asyncFailures: AsyncFailurePlan;
   /** Deterministic random numbers for seeding (same seed → same data). */
   random(): number;
   /** A fresh UUID (v4 form), deterministic within a seeded run. */

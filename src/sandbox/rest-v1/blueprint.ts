@@ -20,7 +20,7 @@ import { HttpError } from '../core/types';
 import type { Env } from './env';
 import { STATUS } from './format';
 import { isObject, type JsonObject } from './json';
-import { processEnd, startProcess } from './processes';
+import { keyedChange, settle } from './changes';
 import { resource } from './resources';
 import type { Entity, Process } from './store';
 import { commitEntity, prepareEntity } from './table-routes';
@@ -173,15 +173,16 @@ export function createFromBlueprint(env: Env, organizationId: string, text: stri
     };
   });
 
-  // Everything checked: create.
-  const network = commitEntity(env, networkSpec, networkData);
+  // Everything checked: create. The change is the network's: when it fails, the network and the
+  // AppWANs waiting for its process turn ERROR; endpoints and services progress on their own.
+  const change = keyedChange(env, 'CreateNetworkFromBlueprint', { networkId, entityId: networkId });
+  const network = commitEntity(env, networkSpec, networkData, change);
   for (const e of endpoints) commitEntity(env, resource('endpoint'), e);
   for (const s of services) commitEntity(env, resource('service'), s);
   for (const g of groups) {
     const entity = commitEntity(env, resource('endpointGroup'), g.data);
     for (const n of g.endpoints) store.groupEndpoints(entity.id).add(endpointIds.get(n) ?? '');
   }
-  const process = startProcess(env, 'CreateNetworkFromBlueprint', network.id);
   for (const a of appWans) {
     const entity = commitEntity(env, resource('appWan'), a.data);
     const m = store.members(entity.id);
@@ -191,8 +192,8 @@ export function createFromBlueprint(env: Env, organizationId: string, text: stri
     if (m.endpoints.size + m.services.size + m.endpointGroups.size > 0) {
       // Like a membership change: UPDATING until the process has applied the AppWANs.
       entity.data['status'] = STATUS.UPDATING;
-      store.schedule(entity, [{ at: processEnd(process), set: { status: STATUS.PROVISIONED } }]);
+      settle(env, entity, change, [{ at: change.endsAt, set: { status: STATUS.PROVISIONED } }]);
     }
   }
-  return { network, process };
+  return { network, process: change.process };
 }

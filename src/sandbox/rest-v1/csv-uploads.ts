@@ -9,7 +9,7 @@ import { findParent, render } from './area-state';
 import type { Env } from './env';
 import { csvError, readCsvRows, type CsvRow } from './csv';
 import type { JsonObject } from './json';
-import { startProcess } from './processes';
+import { keyedChange } from './changes';
 import { resource, type ResourceSpec } from './resources';
 import type { CreateOverrides } from './table-routes';
 import { commitEntity, prepareEntity } from './table-routes';
@@ -118,9 +118,9 @@ function upload(spec: ResourceSpec, def: (typeof UPLOADS)[number], env: Env, req
     }
   });
   // Every row is valid: create them all.
-  const created = prepared.map((data) => commitEntity(env, spec, data));
-  const process = startProcess(env, def.process, network.id);
-  return { status: 202, json: { businessKey: process.businessKey, [spec.plural]: created.map((e) => render(spec, e, req.origin)) } };
+  const change = keyedChange(env, def.process, { networkId: network.id });
+  const created = prepared.map((data) => commitEntity(env, spec, data, change));
+  return { status: 202, json: { businessKey: change.process.businessKey, [spec.plural]: created.map((e) => render(spec, e, req.origin)) } };
 }
 
 export function csvOverrides(): CreateOverrides {

@@ -15,6 +15,7 @@ import { Store } from './store';
 import { tableRoutes } from './table-routes';
 
 export type { RestV1Facts } from './seed';
+export { PROCESS_KINDS } from './processes';
 export type { SearchService } from './area-state';
 
 export interface RestV1Area extends SandboxArea {

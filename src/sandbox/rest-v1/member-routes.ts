@@ -9,7 +9,7 @@ import { findEntity, render, route, type AreaState } from './area-state';
 import type { Env } from './env';
 import { STATUS, timestamp } from './format';
 import { readIds } from './json';
-import { processEnd, startProcess } from './processes';
+import { keyedChange, ownerOf, settle } from './changes';
 import { resource } from './resources';
 import type { Members } from './store';
 
@@ -49,11 +49,11 @@ export function memberRoutes(state: AreaState): SandboxRoute[] {
             if (method === 'POST') members.add(id);
             else members.delete(id);
           }
-          const process = startProcess(env, 'AppWanUpdate', networkId, entity.id);
+          const change = keyedChange(env, 'AppWanUpdate', ownerOf(entity));
           entity.scheduled = [];
           Object.assign(entity.data, { status: STATUS.UPDATING, updatedAt: timestamp(env.now) });
-          env.store.schedule(entity, [{ at: processEnd(process), set: { status: STATUS.PROVISIONED } }]);
-          return { status: 202, json: { businessKey: process.businessKey, appWan: render(appWan, entity, req.origin) } };
+          settle(env, entity, change, [{ at: change.endsAt, set: { status: STATUS.PROVISIONED } }]);
+          return { status: 202, json: { businessKey: change.process.businessKey, appWan: render(appWan, entity, req.origin) } };
         }),
       );
     }

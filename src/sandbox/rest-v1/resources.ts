@@ -9,6 +9,7 @@ import type { Env } from './env';
 import { f, type FieldSpec } from './fields';
 import { CURRENT_STATE, STATUS, timestamp } from './format';
 import type { JsonObject } from './json';
+import type { ProcessDefinition } from './processes';
 import type { Entity, Scheduled } from './store';
 import { registrationKey } from './registration-key';
 
@@ -40,9 +41,13 @@ export interface ResourceSpec {
   check?(env: Env, data: JsonObject, existing?: Entity): void;
   /** Status progress after creation. */
   progress?(env: Env, data: JsonObject): Scheduled[];
-  /** A redefine answers with status UPDATING (600), back to the previous status one step later. */
-  asyncUpdate?: boolean;
-  /** Deleting shows DELETING (800) and removes the entity after this many steps (else at once). */
+  /**
+   * Changes whose 202 body carries a top-level `businessKey` (PUBLIC-RECORD.md: "the 202 bodies
+   * of endpoint, service and AppWAN changes may also carry" one), with their process definition:
+   * a redefine shows UPDATING (600) and a delete DELETING (800) until the process ends (changes.ts).
+   */
+  keyedChanges?: { put?: ProcessDefinition; delete?: ProcessDefinition };
+  /** A delete without a key shows DELETING (800) and removes the entity after this many steps (else at once). */
   deleteSteps?: number;
   links(data: JsonObject): Array<readonly [string, string]>;
 }
@@ -289,8 +294,7 @@ export const RESOURCES: readonly ResourceSpec[] = [
       requireIn(env, 'gatewayCluster', data['gatewayClusterId'], 'gatewayClusterId', str(data, 'networkId'));
     },
     progress: endpointProgress,
-    asyncUpdate: true,
-    deleteSteps: 1,
+    keyedChanges: { put: 'UpdateEndpoint', delete: 'DeleteEndpoint' },
     links: (d) => {
       const self = `/networks/${str(d, 'networkId')}/endpoints/${str(d, 'id')}`;
       return [
@@ -326,8 +330,7 @@ export const RESOURCES: readonly ResourceSpec[] = [
       ports(data, 'interceptFirstPort', 'interceptLastPort');
     },
     progress: provisioning,
-    asyncUpdate: true,
-    deleteSteps: 1,
+    keyedChanges: { put: 'UpdateService', delete: 'DeleteService' },
     links: (d) => {
       const self = `/networks/${str(d, 'networkId')}/services/${str(d, 'id')}`;
       return [
@@ -352,7 +355,8 @@ export const RESOURCES: readonly ResourceSpec[] = [
       f('ownerIdentityId', 'string', { server: true }), f('status', 'int', { server: true })],
     initial: (env) => ({ ...owner(env), status: STATUS.NEW }),
     check: (env, data, existing) => uniqueName(env, 'appWan', data, existing),
-    deleteSteps: 1,
+    // The seed's table answers an AppWAN redefine 200 (done at once), so only its delete is keyed.
+    keyedChanges: { delete: 'DeleteAppWan' },
     links: (d) => {
       const self = `/networks/${str(d, 'networkId')}/appWans/${str(d, 'id')}`;
       return [['self', self], netLink(d), ...['endpoints', 'endpointGroups', 'services'].map((r) => [r, `${self}/${r}`] as const)];

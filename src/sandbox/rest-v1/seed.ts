@@ -16,7 +16,7 @@ import { ADMIN_IDENTITY_ID } from '../core/identities';
 import { readFields } from './fields';
 import { CURRENT_STATE, STATUS, timestamp } from './format';
 import type { JsonObject } from './json';
-import { PROCESS_STEPS } from './processes';
+import { PROCESSES } from './processes';
 import { registrationKey } from './registration-key';
 import { resource } from './resources';
 import type { Entity, Store } from './store';
@@ -244,9 +244,11 @@ export function seedRestV1(store: Store, ctx: AreaContext, size: SeedSize): Rest
         processInstanceId: ctx.uuid(),
         networkId,
         appWanId: firstAppWan.id,
+        entityId: firstAppWan.id,
         startedAt: BASE_TIME,
         stepMs: 1000,
-        steps: (PROCESS_STEPS['AppWanUpdate'] ?? []).map((task) => ({ task, calledProcessInstanceId: ctx.uuid() })),
+        steps: PROCESSES.AppWanUpdate.steps.map((task) => ({ task, calledProcessInstanceId: ctx.uuid() })),
+        failedStep: null,
       });
     }
     networks.push({

@@ -9,6 +9,11 @@ import { timestamp } from './format';
 export interface Scheduled {
   at: number;
   set: JsonObject;
+  /**
+   * Marks the end of a change (the status back after a redefine, or ERROR when a change fails),
+   * which a newer redefine of the same entity replaces (see changes.ts).
+   */
+  endsChange?: boolean;
 }
 
 export interface Entity {
@@ -33,9 +38,13 @@ export interface Process {
   networkId: string | null;
   /** Set for AppWAN processes (listed under /networks/{id}/appWan-processes). */
   appWanId: string | null;
+  /** The entity a single-entity change is about (redefines, deletes, AppWAN member changes, blueprints). */
+  entityId: string | null;
   startedAt: number;
   stepMs: number;
   steps: ProcessStep[];
+  /** 1-based number of the step that fails (a failure rule matched), null when it runs to the end. */
+  failedStep: number | null;
 }
 
 export interface Members {

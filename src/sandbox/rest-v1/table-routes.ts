@@ -2,8 +2,10 @@
  * Routes generated from the resource table: list, create, fetch, redefine and delete, each
  * with the success status, permission code and life cycle of its row.
  */
+import { isAsyncChangeKind } from '../core/async-failures';
 import type { SandboxRequest, SandboxResponse, SandboxRoute } from '../core/types';
 import { findEntity, findParent, render, route, type AreaState } from './area-state';
+import { keyedDelete, keyedRedefine, settle, unkeyedCreate, type Change } from './changes';
 import type { Env } from './env';
 import { readFields, sortableFields } from './fields';
 import { STATUS, timestamp } from './format';
@@ -88,12 +90,10 @@ function specRoutes(
         spec.check?.(env, merged, entity);
         // Validated: from here on nothing throws.
         Object.assign(entity.data, fields, { updatedAt: timestamp(env.now) });
-        if (spec.asyncUpdate === true && typeof entity.data['status'] === 'number') {
-          const previous = entity.data['status'];
-          entity.data['status'] = STATUS.UPDATING;
-          env.store.schedule(entity, [{ at: env.now + env.ctx.clock.stepMs, set: { status: previous } }]);
-        }
-        return { status, json: render(spec, entity, req.origin) };
+        const definition = spec.keyedChanges?.put;
+        if (definition === undefined) return { status, json: render(spec, entity, req.origin) };
+        const change = keyedRedefine(env, entity, definition);
+        return { status, json: { ...render(spec, entity, req.origin), businessKey: change.process.businessKey } };
       }),
     );
   }
@@ -102,6 +102,11 @@ function specRoutes(
     routes.push(
       route(state, 'DELETE', item, write, (env, req) => {
         const entity = findEntity(env, spec);
+        const definition = spec.keyedChanges?.delete;
+        if (definition !== undefined) {
+          const change = keyedDelete(env, entity, definition);
+          return { status, json: { ...render(spec, entity, req.origin), businessKey: change.process.businessKey } };
+        }
         if (spec.deleteSteps !== undefined) {
           if (entity.data['status'] !== STATUS.DELETING) {
             entity.scheduled = [];
@@ -125,7 +130,17 @@ function specRoutes(
  */
 function createEntity(env: Env, spec: ResourceSpec, input: JsonObject): Entity {
   const data = prepareEntity(env, spec, input);
-  return commitEntity(env, spec, data);
+  return commitEntity(env, spec, data, singleCreate(env, spec, data));
+}
+
+/**
+ * A single create is a change without a key when its entity progresses (networks, endpoints,
+ * services), so failure rules for its kind can fail it; an empty AppWAN or a template does not.
+ */
+function singleCreate(env: Env, spec: ResourceSpec, data: JsonObject): Change | null {
+  const last = spec.progress?.(env, data).at(-1);
+  if (last === undefined || !isAsyncChangeKind(spec.kind)) return null;
+  return unkeyedCreate(env, spec.kind, Math.round((last.at - env.now) / env.ctx.clock.stepMs));
 }
 
 /** Validates and builds the data of a new entity without storing it (used by bulk uploads). */
@@ -145,9 +160,9 @@ export function prepareEntity(
   return data;
 }
 
-export function commitEntity(env: Env, spec: ResourceSpec, data: JsonObject & { id: string }): Entity {
+/** Stores a prepared entity and schedules its progress, as part of `change` when given (which may fail it). */
+export function commitEntity(env: Env, spec: ResourceSpec, data: JsonObject & { id: string }, change: Change | null = null): Entity {
   const entity = env.store.insert(spec.kind, data);
-  const progress = spec.progress?.(env, data);
-  if (progress !== undefined) env.store.schedule(entity, progress);
+  settle(env, entity, change, spec.progress?.(env, data) ?? []);
   return entity;
 }

@@ -2,6 +2,7 @@
  * Drives sandbox areas without a server: A's Router picks the route, a hand-built
  * SandboxRequest goes to its handler, and an HttpError becomes its status and message.
  */
+import { NO_ASYNC_FAILURES } from '../../../src/sandbox/core/async-failures';
 import { ADMIN_IDENTITY_ID, NOBODY_IDENTITY_ID, READER_IDENTITY_ID } from '../../../src/sandbox/core/identities';
 import { createRandom } from '../../../src/sandbox/core/random';
 import { Router } from '../../../src/sandbox/core/router';
@@ -30,7 +31,7 @@ export function testContext(clock: TestClock = testClock(), seed = 42): AreaCont
     can: (...args) => (authz ? authz.can(...args) : true),
     require: (...args) => authz?.require(...args),
   };
-  return { clock, authz: delegate, random: random.next, uuid: random.uuid, setAuthz: (a) => (authz = a) };
+  return { clock, authz: delegate, asyncFailures: NO_ASYNC_FAILURES, random: random.next, uuid: random.uuid, setAuthz: (a) => (authz = a) };
 }
 
 export interface Answer {

@@ -1,3 +1,4 @@
+import { NO_ASYNC_FAILURES } from '../../../src/sandbox/core/async-failures';
 import { createClock } from '../../../src/sandbox/core/clock';
 import { fallbackAuthz } from '../../../src/sandbox/core/late-authz';
 import { createRandom } from '../../../src/sandbox/core/random';
@@ -7,7 +8,7 @@ import { Store } from '../../../src/sandbox/rest-v1/store';
 
 function context(seed = 7): AreaContext {
   const random = createRandom(seed);
-  return { clock: createClock(1000), authz: fallbackAuthz, random: () => random.next(), uuid: () => random.uuid() };
+  return { clock: createClock(1000), authz: fallbackAuthz, asyncFailures: NO_ASYNC_FAILURES, random: () => random.next(), uuid: () => random.uuid() };
 }
 
 describe('rest/v1 seed data', () => {
