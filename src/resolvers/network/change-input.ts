@@ -177,7 +177,7 @@ export function createBody(input: object, spec: InputSpec, field = 'input'): Jso
  * to send (seed 001 rule 2: a redefine sends every attribute), refusing with CONFLICT when
  * `expectedUpdatedAt` is given and the record changed since.
  */
-export function updateBody(input: { expectedUpdatedAt?: string | null }, spec: InputSpec, field = 'input'): { apply: (current: JsonObject) => JsonObject } {
+export function updateBody(input: object, spec: InputSpec, field = 'input'): { apply: (current: JsonObject) => JsonObject } {
   const changes = fieldsOf(input, spec, field);
   if (spec.exclusive !== undefined) {
     const [a, b] = spec.exclusive;
@@ -186,7 +186,8 @@ export function updateBody(input: { expectedUpdatedAt?: string | null }, spec: I
     if (changes[a] != null) changes[b] = null;
     if (changes[b] != null) changes[a] = null;
   }
-  const expected = input.expectedUpdatedAt ?? null;
+  const given: unknown = 'expectedUpdatedAt' in input ? input.expectedUpdatedAt : null;
+  const expected = typeof given === 'string' ? given : null;
   return {
     apply(current) {
       if (expected !== null) checkUnchanged(current, expected, `${field}.expectedUpdatedAt`);

@@ -16,7 +16,7 @@ import { checkCsv } from './csv-input';
 const changesOf = (ctx: GatewayContext) => ctx.loaders.network.changes;
 
 /** Checks the update first (no call on bad input), then reads, merges and PUTs. */
-function update<K extends WritableKind>(ctx: GatewayContext, kind: K, target: ChangeTarget, input: { expectedUpdatedAt?: string | null }) {
+function update<K extends WritableKind>(ctx: GatewayContext, kind: K, target: ChangeTarget, input: object) {
   const { apply } = updateBody(input, inputSpecs[kind]);
   return changesOf(ctx).redefine(kind, target, apply);
 }
