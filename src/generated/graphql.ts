@@ -3,6 +3,7 @@ import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } f
 import type { HeartbeatTick } from '../resolvers/common/heartbeat';
 import type { NetworkGroupRecord, NetworkRecord, EndpointRecord, ServiceRecord, AppWanRecord, InterceptPortsRecord, EndpointGroupRecord, GatewayClusterRecord, CertificateAuthorityRecord, ServiceGroupRecord, TransferNodePoolRecord, NetworkControllerHostRecord, HostRecord, DataCenterRecord, GeoRegionRecord, NetworkConfigMetadataRecord, CloudSubscriptionRecord, VirtualWanSiteRecord, BgpRecord, BgpPeerRecord } from '../upstream/network/records';
 import type { ProcessRecord, ProcessStepRecord } from '../upstream/network/processes';
+import type { ResourceStatusEventRecord } from '../resolvers/workflow/resource-status-poll';
 import type { OrganizationRecord } from '../upstream/identity/records';
 import type { DomainRecord, ResourceTypeRecord, ResourceActionRecord, GrantRecord, SuperUserRecord, PublicGrantRecord, PublicGrantPathRecord, MasqueradeRecord } from '../upstream/auth/types';
 import type { PrivilegeEntryRecord } from '../upstream/auth/privileges';
@@ -2012,6 +2013,50 @@ export type ResourceActionEdge = {
   node: ResourceAction;
 };
 
+/** Kinds of resources whose life-cycle status `resourceStatus` follows (rest/v1 numeric statuses). */
+export type ResourceKind =
+  /** An AppWAN of a network (`/networks/{networkId}/appWans/{id}`). */
+  | 'APP_WAN'
+  /** An endpoint of a network (`/networks/{networkId}/endpoints/{id}`). */
+  | 'ENDPOINT'
+  /** A network (`/networks/{id}`); it needs no `networkId`. */
+  | 'NETWORK'
+  /** A service of a network (`/networks/{networkId}/services/{id}`). */
+  | 'SERVICE';
+
+/**
+ * One observed status of a resource followed by `resourceStatus`: the first one when the
+ * subscription starts, then one per change.
+ */
+export type ResourceStatusEvent = {
+  __typename?: 'ResourceStatusEvent';
+  /** Id of the resource. */
+  id: Scalars['ID']['output'];
+  /** Kind of the resource. */
+  kind: ResourceKind;
+  /** Id of the network the resource belongs to (the resource's own id for a network). */
+  networkId?: Maybe<Scalars['ID']['output']>;
+  /** When the gateway's poll observed this status. */
+  observedAt: Scalars['DateTime']['output'];
+  /**
+   * The resource as read by that poll (select its fields with `... on Endpoint { name }`); null once
+   * it is DELETED (the upstream no longer answers for it).
+   */
+  resource?: Maybe<StatusResource>;
+  /**
+   * Life-cycle status code: 100 NEW, 200 PROVISIONING, 300 PROVISIONED, 400 REGISTERED, 500 ERROR,
+   * 600 UPDATING, 700 REPLACING, 800 DELETING, 900 DELETED. Null when the upstream sends none.
+   */
+  status?: Maybe<Scalars['Int']['output']>;
+  /** Name of `status` (e.g. `PROVISIONED`); null for a code not on record. */
+  statusName?: Maybe<Scalars['String']['output']>;
+  /**
+   * True for a final status (PROVISIONED, REGISTERED, ERROR, DELETED): this is the last event, the
+   * subscription completes after it.
+   */
+  terminal: Scalars['Boolean']['output'];
+};
+
 /** A kind of resource in a domain. Types form a tree: a root type has no parent and depth 0. */
 export type ResourceType = {
   __typename?: 'ResourceType';
@@ -2289,7 +2334,14 @@ export type SortInput = {
   field: Scalars['String']['input'];
 };
 
-/** Streams over the `graphql-transport-ws` protocol at the same path as `/graphql`. */
+/** The resource a status event is about, as read by the poll that saw the change. */
+export type StatusResource = AppWan | Endpoint | Network | Service;
+
+/**
+ * Streams of events: over WebSocket (`graphql-transport-ws`, at the same path as `/graphql`) or over
+ * Server-Sent Events (the graphql-sse protocol, at `/graphql/stream`). Each ends when its stream
+ * completes or the client unsubscribes.
+ */
 export type Subscription = {
   __typename?: 'Subscription';
   /**
@@ -2297,12 +2349,55 @@ export type Subscription = {
    * a keep-alive and a quick way to check that subscriptions work through proxies and clients.
    */
   heartbeat: Heartbeat;
+  /**
+   * Follows one resource's life-cycle status: emits its status at once, then each change, and
+   * completes after a terminal one (PROVISIONED, REGISTERED, ERROR, DELETED). A resource that
+   * disappears (404, or 403 as deleted entities have been seen to answer) after it was seen emits a
+   * final DELETED event; one that is not there at the start ends the subscription with NOT_FOUND.
+   * Polled once for all subscribers with the same token; errors as for `workflow`.
+   */
+  resourceStatus: ResourceStatusEvent;
+  /**
+   * Follows an asynchronous change by business key (a bulk change's 202 answer carries it): emits the
+   * workflow at once, then each time its steps change, and completes after it SUCCEEDED or FAILED.
+   * The gateway polls `/workflow-status/{businessKey}` once for all subscribers with the same token.
+   * A key the upstream does not know yet is waited for a few seconds (right after a change the
+   * platform may not have it), then the subscription ends with NOT_FOUND. An upstream 401 ends it
+   * with UNAUTHENTICATED; transient upstream errors are retried, then end it with their code.
+   */
+  workflow: Workflow;
 };
 
 
-/** Streams over the `graphql-transport-ws` protocol at the same path as `/graphql`. */
+/**
+ * Streams of events: over WebSocket (`graphql-transport-ws`, at the same path as `/graphql`) or over
+ * Server-Sent Events (the graphql-sse protocol, at `/graphql/stream`). Each ends when its stream
+ * completes or the client unsubscribes.
+ */
 export type SubscriptionHeartbeatArgs = {
   intervalSeconds?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * Streams of events: over WebSocket (`graphql-transport-ws`, at the same path as `/graphql`) or over
+ * Server-Sent Events (the graphql-sse protocol, at `/graphql/stream`). Each ends when its stream
+ * completes or the client unsubscribes.
+ */
+export type SubscriptionResourceStatusArgs = {
+  id: Scalars['UUID']['input'];
+  kind: ResourceKind;
+  networkId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/**
+ * Streams of events: over WebSocket (`graphql-transport-ws`, at the same path as `/graphql`) or over
+ * Server-Sent Events (the graphql-sse protocol, at `/graphql/stream`). Each ends when its stream
+ * completes or the client unsubscribes.
+ */
+export type SubscriptionWorkflowArgs = {
+  businessKey: Scalars['String']['input'];
 };
 
 /** A super-user grant: the identity may perform every action in one domain, or in all domains. */
@@ -2668,6 +2763,15 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 
 
+/** Mapping of union types */
+export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = ResolversObject<{
+  StatusResource:
+    | ( AppWanRecord )
+    | ( EndpointRecord )
+    | ( NetworkRecord )
+    | ( ServiceRecord )
+  ;
+}>;
 
 
 /** Mapping between all available schema types and the resolvers types */
@@ -2762,6 +2866,8 @@ export type ResolversTypes = ResolversObject<{
   ResourceActionConnection: ResolverTypeWrapper<Omit<ResourceActionConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['ResourceActionEdge']>, nodes: Array<ResolversTypes['ResourceAction']> }>;
   ResourceActionDefinitionInput: ResourceActionDefinitionInput;
   ResourceActionEdge: ResolverTypeWrapper<Omit<ResourceActionEdge, 'node'> & { node: ResolversTypes['ResourceAction'] }>;
+  ResourceKind: ResourceKind;
+  ResourceStatusEvent: ResolverTypeWrapper<ResourceStatusEventRecord>;
   ResourceType: ResolverTypeWrapper<ResourceTypeRecord>;
   ResourceTypeConnection: ResolverTypeWrapper<Omit<ResourceTypeConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['ResourceTypeEdge']>, nodes: Array<ResolversTypes['ResourceType']> }>;
   ResourceTypeDefinitionInput: ResourceTypeDefinitionInput;
@@ -2775,6 +2881,7 @@ export type ResolversTypes = ResolversObject<{
   ServiceGroupEdge: ResolverTypeWrapper<Omit<ServiceGroupEdge, 'node'> & { node: ResolversTypes['ServiceGroup'] }>;
   SortDirection: SortDirection;
   SortInput: SortInput;
+  StatusResource: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['StatusResource']>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   SuperUser: ResolverTypeWrapper<SuperUserRecord>;
@@ -2888,6 +2995,7 @@ export type ResolversParentTypes = ResolversObject<{
   ResourceActionConnection: Omit<ResourceActionConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['ResourceActionEdge']>, nodes: Array<ResolversParentTypes['ResourceAction']> };
   ResourceActionDefinitionInput: ResourceActionDefinitionInput;
   ResourceActionEdge: Omit<ResourceActionEdge, 'node'> & { node: ResolversParentTypes['ResourceAction'] };
+  ResourceStatusEvent: ResourceStatusEventRecord;
   ResourceType: ResourceTypeRecord;
   ResourceTypeConnection: Omit<ResourceTypeConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['ResourceTypeEdge']>, nodes: Array<ResolversParentTypes['ResourceType']> };
   ResourceTypeDefinitionInput: ResourceTypeDefinitionInput;
@@ -2899,6 +3007,7 @@ export type ResolversParentTypes = ResolversObject<{
   ServiceGroupConnection: Omit<ServiceGroupConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['ServiceGroupEdge']>, nodes: Array<ResolversParentTypes['ServiceGroup']> };
   ServiceGroupEdge: Omit<ServiceGroupEdge, 'node'> & { node: ResolversParentTypes['ServiceGroup'] };
   SortInput: SortInput;
+  StatusResource: ResolversUnionTypes<ResolversParentTypes>['StatusResource'];
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   SuperUser: SuperUserRecord;
@@ -2934,6 +3043,7 @@ export type AppWanResolvers<ContextType = GatewayContext, ParentType extends Res
   status?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   statusName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type AppWanConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['AppWanConnection'] = ResolversParentTypes['AppWanConnection']> = ResolversObject<{
@@ -3144,6 +3254,7 @@ export type EndpointResolvers<ContextType = GatewayContext, ParentType extends R
   statusName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   syncId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type EndpointConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EndpointConnection'] = ResolversParentTypes['EndpointConnection']> = ResolversObject<{
@@ -3359,6 +3470,7 @@ export type NetworkResolvers<ContextType = GatewayContext, ParentType extends Re
   transferNodePool?: Resolver<Maybe<ResolversTypes['TransferNodePool']>, ParentType, ContextType, RequireFields<NetworkTransferNodePoolArgs, 'id'>>;
   transferNodePools?: Resolver<Maybe<ResolversTypes['TransferNodePoolConnection']>, ParentType, ContextType, RequireFields<NetworkTransferNodePoolsArgs, 'first'>>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type NetworkConfigMetadataResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['NetworkConfigMetadata'] = ResolversParentTypes['NetworkConfigMetadata']> = ResolversObject<{
@@ -3616,6 +3728,17 @@ export type ResourceActionEdgeResolvers<ContextType = GatewayContext, ParentType
   node?: Resolver<ResolversTypes['ResourceAction'], ParentType, ContextType>;
 }>;
 
+export type ResourceStatusEventResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ResourceStatusEvent'] = ResolversParentTypes['ResourceStatusEvent']> = ResolversObject<{
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['ResourceKind'], ParentType, ContextType>;
+  networkId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  observedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  resource?: Resolver<Maybe<ResolversTypes['StatusResource']>, ParentType, ContextType>;
+  status?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  statusName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  terminal?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+}>;
+
 export type ResourceTypeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ResourceType'] = ResolversParentTypes['ResourceType']> = ResolversObject<{
   actions?: Resolver<Maybe<Array<ResolversTypes['ResourceAction']>>, ParentType, ContextType>;
   children?: Resolver<Maybe<Array<ResolversTypes['ResourceType']>>, ParentType, ContextType>;
@@ -3698,6 +3821,7 @@ export type ServiceResolvers<ContextType = GatewayContext, ParentType extends Re
   statusName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   transparency?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type ServiceConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ServiceConnection'] = ResolversParentTypes['ServiceConnection']> = ResolversObject<{
@@ -3737,8 +3861,14 @@ export type ServiceGroupEdgeResolvers<ContextType = GatewayContext, ParentType e
   node?: Resolver<ResolversTypes['ServiceGroup'], ParentType, ContextType>;
 }>;
 
+export type StatusResourceResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['StatusResource'] = ResolversParentTypes['StatusResource']> = ResolversObject<{
+  __resolveType?: TypeResolveFn<'AppWan' | 'Endpoint' | 'Network' | 'Service', ParentType, ContextType>;
+}>;
+
 export type SubscriptionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = ResolversObject<{
   heartbeat?: SubscriptionResolver<ResolversTypes['Heartbeat'], "heartbeat", ParentType, ContextType, RequireFields<SubscriptionHeartbeatArgs, 'intervalSeconds'>>;
+  resourceStatus?: SubscriptionResolver<ResolversTypes['ResourceStatusEvent'], "resourceStatus", ParentType, ContextType, RequireFields<SubscriptionResourceStatusArgs, 'id' | 'kind'>>;
+  workflow?: SubscriptionResolver<ResolversTypes['Workflow'], "workflow", ParentType, ContextType, RequireFields<SubscriptionWorkflowArgs, 'businessKey'>>;
 }>;
 
 export type SuperUserResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['SuperUser'] = ResolversParentTypes['SuperUser']> = ResolversObject<{
@@ -3972,6 +4102,7 @@ export type Resolvers<ContextType = GatewayContext> = ResolversObject<{
   ResourceAction?: ResourceActionResolvers<ContextType>;
   ResourceActionConnection?: ResourceActionConnectionResolvers<ContextType>;
   ResourceActionEdge?: ResourceActionEdgeResolvers<ContextType>;
+  ResourceStatusEvent?: ResourceStatusEventResolvers<ContextType>;
   ResourceType?: ResourceTypeResolvers<ContextType>;
   ResourceTypeConnection?: ResourceTypeConnectionResolvers<ContextType>;
   ResourceTypeEdge?: ResourceTypeEdgeResolvers<ContextType>;
@@ -3981,6 +4112,7 @@ export type Resolvers<ContextType = GatewayContext> = ResolversObject<{
   ServiceGroup?: ServiceGroupResolvers<ContextType>;
   ServiceGroupConnection?: ServiceGroupConnectionResolvers<ContextType>;
   ServiceGroupEdge?: ServiceGroupEdgeResolvers<ContextType>;
+  StatusResource?: StatusResourceResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   SuperUser?: SuperUserResolvers<ContextType>;
   SuperUserConnection?: SuperUserConnectionResolvers<ContextType>;
