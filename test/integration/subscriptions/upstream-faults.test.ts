@@ -70,18 +70,27 @@ const workflow = (key: string, ...statuses: string[]): Answer =>
 const network = (id: string, status: number): Answer => ok({ id, name: 'scripted', status, createdAt: '2024-01-01T00:00:00.000+0000', updatedAt: '2024-01-01T00:00:00.000+0000', _links: { self: { href: `${upstream.url}/rest/v1/networks/${id}` } } });
 
 const NETWORK_ID = '11111111-1111-4111-8111-111111111111';
+
+/**
+ * A workflow followed over WebSocket and SSE at once: its script holds the first answer (one
+ * step InProgress) until both subscribers have it, then goes on with `then`.
+ */
+async function followOverBoth(key: string, ...then: Answer[]) {
+  const path = `/rest/v1/workflow-status/${key}`;
+  scripts.set(path, [workflow(key, 'InProgress')]);
+  const ws = clients.follow(clients.ws(), WORKFLOW, { key });
+  const sse = clients.follow(clients.sse(), WORKFLOW, { key });
+  await ws.events(1);
+  await sse.events(1);
+  more(path, ...then);
+  return { path, ws, sse };
+}
 const states = (log: { values(field: string): unknown[] }): string[] => log.values('workflow').map((w) => (w as { state: string }).state);
 
 describe('workflow', () => {
   it('emits each change of a failing workflow and completes after FAILED, the same over WebSocket and SSE', async () => {
     const key = 'wf-failing';
-    const path = `/rest/v1/workflow-status/${key}`;
-    scripts.set(path, [workflow(key, 'InProgress')]);
-    const ws = clients.follow(clients.ws(), WORKFLOW, { key });
-    const sse = clients.follow(clients.sse(), WORKFLOW, { key });
-    await ws.events(1);
-    await sse.events(1);
-    more(path, workflow(key, 'InProgress'), workflow(key, 'Completed', 'InProgress'), workflow(key, 'Completed', 'Failed'));
+    const { ws, sse } = await followOverBoth(key, workflow(key, 'InProgress'), workflow(key, 'Completed', 'InProgress'), workflow(key, 'Completed', 'Failed'));
     await ws.ended();
     await sse.ended();
     expect(ws.status).toBe('complete');
@@ -104,15 +113,8 @@ describe('workflow', () => {
   });
 
   it('ends with UNAUTHENTICATED when the upstream answers 401 mid-stream', async () => {
-    const key = 'wf-expired';
-    const path = `/rest/v1/workflow-status/${key}`;
-    scripts.set(path, [workflow(key, 'InProgress')]);
-    const first = clients.follow(clients.ws(), WORKFLOW, { key });
-    const second = clients.follow(clients.sse(), WORKFLOW, { key });
-    await first.events(1);
-    await second.events(1);
-    more(path, fail(401));
-    for (const log of [first, second]) {
+    const { path, ws, sse } = await followOverBoth('wf-expired', fail(401));
+    for (const log of [ws, sse]) {
       await log.ended();
       expect(log.results).toHaveLength(2);
       expect(log.results[1]?.errors?.[0]).toMatchObject({ extensions: { code: 'UNAUTHENTICATED' } });
