@@ -59,6 +59,9 @@ export function createSseHandler(options: SseHandlerOptions): SseHandler {
 
   return {
     async handle(req, res) {
+      // graphql-sse recognizes an event stream request only by an Accept of exactly
+      // `text/event-stream`; take one that lists it among others (or with parameters) as the same.
+      if (/text\/event-stream/i.test(req.headers.accept ?? '')) req.headers.accept = 'text/event-stream';
       open.add(res);
       res.once('close', () => open.delete(res));
       await handler(req, res);

@@ -236,6 +236,18 @@ describe('transports', () => {
     expect(sse.status).toBe('complete');
   });
 
+  it('streams to a plain HTTP client whose Accept lists text/event-stream among others', async () => {
+    const res = await fetch(stack.streamUrl, {
+      method: 'POST',
+      headers: { accept: 'text/event-stream, application/json;q=0.9', 'content-type': 'application/json', authorization: `Bearer ${stack.tokens.admin}` },
+      body: JSON.stringify({ query: `subscription { resourceStatus(kind: NETWORK, id: "${firstNetwork().id}") { statusName } }` }),
+    });
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const text = await res.text(); // the stream ends after the complete event
+    expect(text).toContain('event: next\ndata: {"data":{"resourceStatus":{"statusName":"PROVISIONED"}}}');
+    expect(text).toContain('event: complete');
+  });
+
   it('applies the same auth rules: no token ends the subscription with UNAUTHENTICATED on both', async () => {
     const id = await createNetwork('subs-no-token');
     for (const client of [clients.ws(null), clients.sse(null)]) {
