@@ -27,8 +27,6 @@ export interface Connection {
   readonly transport: Exclude<Transport, 'http'>;
   /** Subscriptions running on it now. */
   subscriptions: number;
-  /** Called when its last running subscription ends (SSE forgets idle streams). */
-  onIdle?(): void;
 }
 
 /** A result with its errors formatted for the client. */
@@ -101,7 +99,6 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
       held = false;
       connection.subscriptions -= 1;
       active.dec({ transport: connection.transport });
-      if (connection.subscriptions === 0) connection.onIdle?.();
     };
   }
 

@@ -30,20 +30,25 @@ export interface SseHandler {
 
 export function createSseHandler(options: SseHandlerOptions): SseHandler {
   const { runner } = options;
-  // Reserved streams (single connection mode) by stream token, while they run subscriptions.
-  const streams = new Map<string, Connection>();
+  // Subscriptions running per reserved stream (single connection mode), by stream token; a
+  // stream without any is not listed. Each operation gets its own view of its stream's count.
+  const running = new Map<string, number>();
   const open = new Set<ServerResponse>();
 
   function connectionFor(req: IncomingMessage): Connection {
     const token = streamToken(req);
     // A request that is itself the event stream (distinct connections mode) is its own connection.
     if (token === null || (req.headers.accept ?? '') === 'text/event-stream') return { transport: 'sse', subscriptions: 0 };
-    let connection = streams.get(token);
-    if (!connection) {
-      connection = { transport: 'sse', subscriptions: 0, onIdle: () => streams.delete(token) };
-      streams.set(token, connection);
-    }
-    return connection;
+    return {
+      transport: 'sse',
+      get subscriptions() {
+        return running.get(token) ?? 0;
+      },
+      set subscriptions(count) {
+        if (count > 0) running.set(token, count);
+        else running.delete(token);
+      },
+    };
   }
 
   const handler = createHandler<GatewayContext>({
