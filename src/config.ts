@@ -60,6 +60,27 @@ export interface Config {
   sandboxSeed: SandboxSeed;
   /** `NODE_ENV=development`: unexpected errors show their message and stack to clients. @default false */
   development: boolean;
+  /**
+   * `POLL_INTERVAL_MS`: pause between two polls of a subscription's shared poller after a change
+   * (and before its second poll). @default 2000
+   */
+  pollIntervalMs: number;
+  /**
+   * `POLL_MAX_INTERVAL_MS`: ceiling of that pause, which grows 1.5× per poll without change and 2×
+   * per transient error; at least `POLL_INTERVAL_MS`. @default 15000
+   */
+  pollMaxIntervalMs: number;
+  /** `POLL_MAX_ERRORS`: transient poll failures in a row (5xx, timeouts, 429) after which a subscription ends with the error (1..100). @default 5 */
+  pollMaxErrors: number;
+  /**
+   * `POLL_NOT_FOUND_GRACE_MS`: how long `workflow` subscriptions wait for a business key the
+   * upstream does not know yet (404 right after the change) before ending with NOT_FOUND. @default 10000
+   */
+  pollNotFoundGraceMs: number;
+  /** `MAX_SUBSCRIPTIONS_PER_CONNECTION`: subscriptions one WebSocket (or one SSE stream) may run at once (1..10000). @default 20 */
+  maxSubscriptionsPerConnection: number;
+  /** `MAX_POLLERS`: shared pollers the gateway runs at once, all callers together (1..1000000). @default 1000 */
+  maxPollers: number;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -115,6 +136,9 @@ const MAX_MS = 600_000;
 /** Read and validate the configuration (from `process.env` unless given another map). */
 export function loadConfig(env: Env = process.env): Config {
   const host = read(env, 'HOST') ?? '127.0.0.1';
+  const pollIntervalMs = int(env, 'POLL_INTERVAL_MS', 2000, 1, MAX_MS);
+  const pollMaxIntervalMs = int(env, 'POLL_MAX_INTERVAL_MS', Math.max(15_000, pollIntervalMs), 1, MAX_MS);
+  if (pollMaxIntervalMs < pollIntervalMs) throw new ConfigError(`POLL_MAX_INTERVAL_MS must be at least POLL_INTERVAL_MS (${pollIntervalMs}); got ${pollMaxIntervalMs}`);
   if (/\s|\//.test(host)) throw new ConfigError(`HOST must be a host name or IP address; got ${JSON.stringify(host)}`);
   return {
     upstreamBaseUrl: url(env, 'UPSTREAM_BASE_URL'),
@@ -133,5 +157,11 @@ export function loadConfig(env: Env = process.env): Config {
     batching: oneOf(env, 'NETGRAPH_BATCHING', ['on', 'off'] as const, 'on') === 'on',
     sandboxSeed: oneOf(env, 'SANDBOX_SEED', ['tiny', 'demo', 'large'] as const, 'demo'),
     development: read(env, 'NODE_ENV') === 'development',
+    pollIntervalMs,
+    pollMaxIntervalMs,
+    pollMaxErrors: int(env, 'POLL_MAX_ERRORS', 5, 1, 100),
+    pollNotFoundGraceMs: int(env, 'POLL_NOT_FOUND_GRACE_MS', 10_000, 0, MAX_MS),
+    maxSubscriptionsPerConnection: int(env, 'MAX_SUBSCRIPTIONS_PER_CONNECTION', 20, 1, 10_000),
+    maxPollers: int(env, 'MAX_POLLERS', 1000, 1, 1_000_000),
   };
 }

@@ -2,6 +2,7 @@
  * The per-request context every resolver receives. Built once per GraphQL operation (and once per
  * subscription event) so DataLoader caches never outlive a request or cross callers.
  */
+import type { CallerPollers } from './pollers/types';
 import type { HttpClient } from './upstream/http-types';
 import type { LoaderOptions } from './upstream/loader-options';
 import { createNetworkLoaders, type NetworkLoaders } from './upstream/network/loaders';
@@ -21,6 +22,27 @@ export interface GatewayServices {
   info: GatewayInfo;
   /** Probe every upstream origin without credentials (backs /readyz and `checkUpstreams`). */
   probeUpstreams(signal: AbortSignal): Promise<UpstreamCheck[]>;
+  /** Settings the subscription adapters read (config.ts). */
+  polling: {
+    /** How long a `workflow` subscription waits for a business key the upstream does not know yet. */
+    notFoundGraceMs: number;
+  };
+}
+
+/**
+ * What one poll of a shared poller works with: loaders as fresh as a request's, over an HTTP
+ * client that carries the poller owner's credentials and the poller's own signal (not any one
+ * subscriber's: subscribers come and go while the poller runs).
+ */
+export interface PollSession {
+  loaders: { network: NetworkLoaders };
+}
+
+/** The shared pollers as one request sees them (bound to its caller's credential fingerprint). */
+export type GatewayPollers = CallerPollers<PollSession>;
+
+export function createPollSession(http: HttpClient, options: LoaderOptions): PollSession {
+  return { loaders: { network: createNetworkLoaders(http, options) } };
 }
 
 /** Counts the upstream calls of one request, for the request log line and tests. */
@@ -28,7 +50,8 @@ export interface CallCounter {
   count: number;
 }
 
-export interface GatewayContext {
+// A type alias, not an interface: graphql-sse wants a context assignable to Record<PropertyKey, unknown>.
+export type GatewayContext = {
   /** The caller's HTTP client: their Authorization header, this request's signal and concurrency cap. */
   http: HttpClient;
   /** Fresh per request: batching and caching never cross requests or callers. */
@@ -40,7 +63,9 @@ export interface GatewayContext {
   authenticated: boolean;
   calls: CallCounter;
   gateway: GatewayServices;
-}
+  /** Follow a target through the poller shared by every subscriber with the same credentials (subscriptions). */
+  pollers: GatewayPollers;
+};
 
 export interface ContextInput {
   http: HttpClient;
@@ -49,6 +74,7 @@ export interface ContextInput {
   authenticated: boolean;
   calls: CallCounter;
   gateway: GatewayServices;
+  pollers: GatewayPollers;
 }
 
 export function createContext(input: ContextInput): GatewayContext {

@@ -14,6 +14,7 @@ export const ErrorCode = {
   UPSTREAM_UNAVAILABLE: 'UPSTREAM_UNAVAILABLE',
   UPSTREAM_BAD_RESPONSE: 'UPSTREAM_BAD_RESPONSE',
   NOT_CONFIGURED: 'NOT_CONFIGURED',
+  SUBSCRIPTION_LIMIT_EXCEEDED: 'SUBSCRIPTION_LIMIT_EXCEEDED',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -81,5 +82,24 @@ export class BadInputError extends Error {
     super(message);
     this.name = 'BadInputError';
     this.field = field;
+  }
+}
+
+/** Which configured bound a subscription ran into (`extensions.limit`). */
+export type SubscriptionLimit = 'subscriptionsPerConnection' | 'pollers';
+
+/**
+ * A subscription refused because a configured bound is reached: subscriptions per connection
+ * (`MAX_SUBSCRIPTIONS_PER_CONNECTION`) or pollers per process (`MAX_POLLERS`).
+ */
+export class LimitExceededError extends Error {
+  readonly code = ErrorCode.SUBSCRIPTION_LIMIT_EXCEEDED;
+  readonly limit: SubscriptionLimit;
+  readonly max: number;
+  constructor(limit: SubscriptionLimit, max: number, message: string) {
+    super(message);
+    this.name = 'LimitExceededError';
+    this.limit = limit;
+    this.max = max;
   }
 }

@@ -3,6 +3,7 @@ import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } f
 import type { HeartbeatTick } from '../resolvers/common/heartbeat';
 import type { NetworkGroupRecord, NetworkRecord, EndpointRecord, ServiceRecord, AppWanRecord, InterceptPortsRecord, EndpointGroupRecord, GatewayClusterRecord, CertificateAuthorityRecord, ServiceGroupRecord, TransferNodePoolRecord, NetworkControllerHostRecord, HostRecord, DataCenterRecord, GeoRegionRecord, NetworkConfigMetadataRecord, CloudSubscriptionRecord, VirtualWanSiteRecord, BgpRecord, BgpPeerRecord } from '../upstream/network/records';
 import type { ProcessRecord, ProcessStepRecord } from '../upstream/network/processes';
+import type { ResourceStatusEventRecord } from '../resolvers/workflow/resource-status-poll';
 import type { OrganizationRecord } from '../upstream/identity/records';
 import type { AnyChange, NetworkChange, NetworkGroupChange, EndpointChange, ServiceChange, AppWanChange, EndpointGroupChange, GatewayClusterChange, CertificateAuthorityChange, NetworkConfigMetadataChange, CloudSubscriptionChange, VirtualWanSiteChange } from '../upstream/network/changes';
 import type { DomainRecord, ResourceTypeRecord, ResourceActionRecord, GrantRecord, SuperUserRecord, PublicGrantRecord, PublicGrantPathRecord, MasqueradeRecord } from '../upstream/auth/types';
@@ -1383,6 +1384,12 @@ export type Mutation = {
   importServices?: Maybe<ServiceImportPayload>;
   /** Issue a token for an identity and audience carrying the given claims (needs `masquerade` on `masquerade`). */
   masquerade?: Maybe<MasqueradePayload>;
+  /**
+   * Provision an AppWAN end to end in seed 001's creation order, waiting for each step's status
+   * before the next. Answers at once with the provisioning (steps PENDING); follow it with
+   * `Subscription.provisioning(id:)`. Input is checked whole before any upstream call.
+   */
+  provisionAppWan?: Maybe<Provisioning>;
   /** Deauthorize endpoint groups (`DELETE …/appWans/{id}/endpointGroups`, 202). */
   removeAppWanEndpointGroups?: Maybe<AppWanChangePayload>;
   /** Deauthorize endpoints (`DELETE …/appWans/{id}/endpoints`, 202). */
@@ -1642,6 +1649,12 @@ export type MutationImportServicesArgs = {
 /** Changes: creates and updates are sent once, never retried by the gateway. */
 export type MutationMasqueradeArgs = {
   input: MasqueradeInput;
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationProvisionAppWanArgs = {
+  input: ProvisionAppWanInput;
 };
 
 
@@ -2323,6 +2336,166 @@ export type PrivilegeEntry = {
 };
 
 /**
+ * Everything `provisionAppWan` creates, in seed 001's order: the network (or an existing one), a
+ * hosted gateway (`GW`), the service it terminates, a bridge gateway (`ZTGW`), client endpoints
+ * (`ZTCL`), an empty AppWAN, then the endpoints' and the service's authorization. Exactly one of
+ * `networkId` and `network`.
+ */
+export type ProvisionAppWanInput = {
+  /** Name of the AppWAN. */
+  appWanName: Scalars['String']['input'];
+  /** The bridge gateway endpoint (needed once per AppWAN for overlay clients). */
+  bridgeGateway: ProvisionEndpointInput;
+  /** Client endpoints (at most 50). */
+  clients: Array<ProvisionEndpointInput>;
+  /** The hosted gateway endpoint that terminates the service. */
+  hostedGateway: ProvisionEndpointInput;
+  /** A network to create first. */
+  network?: InputMaybe<CreateNetworkInput>;
+  /** An existing network to provision in. */
+  networkId?: InputMaybe<Scalars['UUID']['input']>;
+  /** When a step fails, delete what this provisioning created, in reverse order. @default false */
+  rollbackOnFailure?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The service. */
+  service: ProvisionServiceInput;
+};
+
+/** An endpoint to create during a provisioning. */
+export type ProvisionEndpointInput = {
+  /** Id of the geographic region. */
+  geoRegionId?: InputMaybe<Scalars['UUID']['input']>;
+  /** Name, unique within the network. */
+  name: Scalars['String']['input'];
+};
+
+/**
+ * The service to create during a provisioning, terminated by the provisioning's hosted gateway
+ * (the terminator is not given here). Ports are 0 to 65535 with first <= last.
+ */
+export type ProvisionServiceInput = {
+  /** DNS name clients use. */
+  interceptDnsHostname?: InputMaybe<Scalars['String']['input']>;
+  /** First port clients use. */
+  interceptFirstPort?: InputMaybe<Scalars['Int']['input']>;
+  /** Address clients use (dotted quad or CIDR). */
+  interceptIp?: InputMaybe<Scalars['String']['input']>;
+  /** Last port clients use. */
+  interceptLastPort?: InputMaybe<Scalars['Int']['input']>;
+  /** Name of the service. */
+  name: Scalars['String']['input'];
+  /** First server port. */
+  networkFirstPort?: InputMaybe<Scalars['Int']['input']>;
+  /** Server address: a dotted quad, or a CIDR block for gateway services. */
+  networkIp: Scalars['String']['input'];
+  /** Last server port. */
+  networkLastPort?: InputMaybe<Scalars['Int']['input']>;
+  /** Service class: CS, GW or ICMP. */
+  serviceClass: ServiceClass;
+  /** Protocol; the upstream's default (TCP) when absent. */
+  serviceType?: InputMaybe<ServiceProtocol>;
+};
+
+/** A provisioning started by `provisionAppWan`: its steps and where they stand. */
+export type Provisioning = {
+  __typename?: 'Provisioning';
+  /** Id of the AppWAN, once created. */
+  appWanId?: Maybe<Scalars['ID']['output']>;
+  /** The first error (the failed step's), when the provisioning failed. */
+  error?: Maybe<ProvisioningError>;
+  /** When it finished (after any rollback). */
+  finishedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Id to follow it with (`Subscription.provisioning`, `Query.provisioning`). */
+  id: Scalars['ID']['output'];
+  /** Id of the network the AppWAN lives in, once known. */
+  networkId?: Maybe<Scalars['ID']['output']>;
+  /** True when the input asked to delete what was created if a step failed. */
+  rollbackOnFailure: Scalars['Boolean']['output'];
+  /** When it started. */
+  startedAt: Scalars['DateTime']['output'];
+  /** Where the provisioning stands. */
+  state: ProvisioningState;
+  /** Every step in order: done, running, failed and pending ones. */
+  steps: Array<ProvisioningStep>;
+};
+
+/** The error of a step, with the code it would have as a GraphQL error. */
+export type ProvisioningError = {
+  __typename?: 'ProvisioningError';
+  /** Error code (`FORBIDDEN`, `BAD_USER_INPUT`, `UPSTREAM_TIMEOUT`, `RESOURCE_ERROR`, …). */
+  code: Scalars['String']['output'];
+  /** What went wrong. */
+  message: Scalars['String']['output'];
+  /** True when the change may have been applied without an answer: check before trying again. */
+  outcomeUnknown: Scalars['Boolean']['output'];
+};
+
+/** What happened to a created resource when a provisioning failed and asked for rollback. */
+export type ProvisioningRollbackState =
+  /** The resource was deleted. */
+  | 'DELETED'
+  /** The delete failed (see `rollbackError`): the resource is still there. */
+  | 'FAILED'
+  /** No rollback applies: the step created nothing, or rollback was not asked for. */
+  | 'NONE'
+  /** Waiting for its turn (resources are deleted in reverse creation order). */
+  | 'PENDING';
+
+/** Where a whole provisioning stands. */
+export type ProvisioningState =
+  /** A step failed; what was created is listed (and was deleted again when `rollbackOnFailure` asked for it). */
+  | 'FAILED'
+  /** Steps are running. */
+  | 'RUNNING'
+  /** Every step is done. */
+  | 'SUCCEEDED';
+
+/** One step of a provisioning, in the seed's creation order. */
+export type ProvisioningStep = {
+  __typename?: 'ProvisioningStep';
+  /** Business key of the step's asynchronous process, when the upstream gave one. */
+  businessKey?: Maybe<Scalars['String']['output']>;
+  /** True when this step created the resource (an existing network given by id is not created). */
+  created: Scalars['Boolean']['output'];
+  /** Human-readable description of the step. */
+  description: Scalars['String']['output'];
+  /** Why the step failed. */
+  error?: Maybe<ProvisioningError>;
+  /** When the step finished (done or failed). */
+  finishedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Position of the step, from 1. */
+  index: Scalars['Int']['output'];
+  /** Id of the resource the step created or changed, once known. */
+  resourceId?: Maybe<Scalars['ID']['output']>;
+  /** Kind of the resource the step creates or changes (`NETWORK`, `ENDPOINT`, `SERVICE`, `APP_WAN`). */
+  resourceKind: Scalars['String']['output'];
+  /** Name of the resource. */
+  resourceName?: Maybe<Scalars['String']['output']>;
+  /** What happened to the created resource when a failed provisioning rolled back. */
+  rollback: ProvisioningRollbackState;
+  /** Why deleting the created resource failed. */
+  rollbackError?: Maybe<ProvisioningError>;
+  /** When the step started. */
+  startedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Where the step stands. */
+  state: ProvisioningStepState;
+  /** Last status name seen for the resource (NEW, PROVISIONING, PROVISIONED, …), or the workflow's state. */
+  statusName?: Maybe<Scalars['String']['output']>;
+  /** What the step does: `network`, `hostedGateway`, `service`, `bridgeGateway`, `client`, `appWan`, `authorizeEndpoints`, `authorizeServices`. */
+  task: Scalars['String']['output'];
+};
+
+/** Where one step of a provisioning stands. */
+export type ProvisioningStepState =
+  /** Finished: the resource reached a good status (or the step needed no change). */
+  | 'DONE'
+  /** Failed: see `error`; the steps after it do not run. */
+  | 'FAILED'
+  /** Not started yet. */
+  | 'PENDING'
+  /** Started: the change was sent and the gateway waits for its status or workflow. */
+  | 'RUNNING';
+
+/**
  * A public grant: an action on a path of resources, for every authenticated client
  * (`anonymous` false) or every client including anonymous ones (`anonymous` true).
  */
@@ -2481,6 +2654,8 @@ export type Query = {
   networkProcesses?: Maybe<NetworkProcessConnection>;
   /** Networks of the caller's network group. Sortable by: id, name, status, createdAt, updatedAt. */
   networks?: Maybe<NetworkConnection>;
+  /** A provisioning started with the caller's token; null with NOT_FOUND when unknown (or started by another caller). */
+  provisioning?: Maybe<Provisioning>;
   /** One public grant by id (needs `read` on `public-grant`). */
   publicGrant?: Maybe<PublicGrant>;
   /** Public grants, optionally filtered (needs `read` on `public-grant`). */
@@ -2657,6 +2832,12 @@ export type QueryNetworksArgs = {
 
 
 /** Reads across the platform: each area (network, workflow, auth) extends this type. */
+export type QueryProvisioningArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryPublicGrantArgs = {
   id: Scalars['UUID']['input'];
 };
@@ -2795,6 +2976,50 @@ export type ResourceActionEdge = {
   cursor: Scalars['String']['output'];
   /** The resource action. */
   node: ResourceAction;
+};
+
+/** Kinds of resources whose life-cycle status `resourceStatus` follows (rest/v1 numeric statuses). */
+export type ResourceKind =
+  /** An AppWAN of a network (`/networks/{networkId}/appWans/{id}`). */
+  | 'APP_WAN'
+  /** An endpoint of a network (`/networks/{networkId}/endpoints/{id}`). */
+  | 'ENDPOINT'
+  /** A network (`/networks/{id}`); it needs no `networkId`. */
+  | 'NETWORK'
+  /** A service of a network (`/networks/{networkId}/services/{id}`). */
+  | 'SERVICE';
+
+/**
+ * One observed status of a resource followed by `resourceStatus`: the first one when the
+ * subscription starts, then one per change.
+ */
+export type ResourceStatusEvent = {
+  __typename?: 'ResourceStatusEvent';
+  /** Id of the resource. */
+  id: Scalars['ID']['output'];
+  /** Kind of the resource. */
+  kind: ResourceKind;
+  /** Id of the network the resource belongs to (the resource's own id for a network). */
+  networkId?: Maybe<Scalars['ID']['output']>;
+  /** When the gateway's poll observed this status. */
+  observedAt: Scalars['DateTime']['output'];
+  /**
+   * The resource as read by that poll (select its fields with `... on Endpoint { name }`); null once
+   * it is DELETED (the upstream no longer answers for it).
+   */
+  resource?: Maybe<StatusResource>;
+  /**
+   * Life-cycle status code: 100 NEW, 200 PROVISIONING, 300 PROVISIONED, 400 REGISTERED, 500 ERROR,
+   * 600 UPDATING, 700 REPLACING, 800 DELETING, 900 DELETED. Null when the upstream sends none.
+   */
+  status?: Maybe<Scalars['Int']['output']>;
+  /** Name of `status` (e.g. `PROVISIONED`); null for a code not on record. */
+  statusName?: Maybe<Scalars['String']['output']>;
+  /**
+   * True for a final status (PROVISIONED, REGISTERED, ERROR, DELETED): this is the last event, the
+   * subscription completes after it.
+   */
+  terminal: Scalars['Boolean']['output'];
 };
 
 /** A kind of resource in a domain. Types form a tree: a root type has no parent and depth 0. */
@@ -3119,7 +3344,14 @@ export type SortInput = {
   field: Scalars['String']['input'];
 };
 
-/** Streams over the `graphql-transport-ws` protocol at the same path as `/graphql`. */
+/** The resource a status event is about, as read by the poll that saw the change. */
+export type StatusResource = AppWan | Endpoint | Network | Service;
+
+/**
+ * Streams of events: over WebSocket (`graphql-transport-ws`, at the same path as `/graphql`) or over
+ * Server-Sent Events (the graphql-sse protocol, at `/graphql/stream`). Each ends when its stream
+ * completes or the client unsubscribes.
+ */
 export type Subscription = {
   __typename?: 'Subscription';
   /**
@@ -3127,12 +3359,67 @@ export type Subscription = {
    * a keep-alive and a quick way to check that subscriptions work through proxies and clients.
    */
   heartbeat: Heartbeat;
+  /** Emits the provisioning each time a step changes; completes once it SUCCEEDED or FAILED (after any rollback). */
+  provisioning: Provisioning;
+  /**
+   * Follows one resource's life-cycle status: emits its status at once, then each change, and
+   * completes after a terminal one (PROVISIONED, REGISTERED, ERROR, DELETED). A resource that
+   * disappears (404, or 403 as deleted entities have been seen to answer) after it was seen emits a
+   * final DELETED event; one that is not there at the start ends the subscription with NOT_FOUND.
+   * Polled once for all subscribers with the same token; errors as for `workflow`.
+   */
+  resourceStatus: ResourceStatusEvent;
+  /**
+   * Follows an asynchronous change by business key (a bulk change's 202 answer carries it): emits the
+   * workflow at once, then each time its steps change, and completes after it SUCCEEDED or FAILED.
+   * The gateway polls `/workflow-status/{businessKey}` once for all subscribers with the same token.
+   * A key the upstream does not know yet is waited for a few seconds (right after a change the
+   * platform may not have it), then the subscription ends with NOT_FOUND. An upstream 401 ends it
+   * with UNAUTHENTICATED; transient upstream errors are retried, then end it with their code.
+   */
+  workflow: Workflow;
 };
 
 
-/** Streams over the `graphql-transport-ws` protocol at the same path as `/graphql`. */
+/**
+ * Streams of events: over WebSocket (`graphql-transport-ws`, at the same path as `/graphql`) or over
+ * Server-Sent Events (the graphql-sse protocol, at `/graphql/stream`). Each ends when its stream
+ * completes or the client unsubscribes.
+ */
 export type SubscriptionHeartbeatArgs = {
   intervalSeconds?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * Streams of events: over WebSocket (`graphql-transport-ws`, at the same path as `/graphql`) or over
+ * Server-Sent Events (the graphql-sse protocol, at `/graphql/stream`). Each ends when its stream
+ * completes or the client unsubscribes.
+ */
+export type SubscriptionProvisioningArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/**
+ * Streams of events: over WebSocket (`graphql-transport-ws`, at the same path as `/graphql`) or over
+ * Server-Sent Events (the graphql-sse protocol, at `/graphql/stream`). Each ends when its stream
+ * completes or the client unsubscribes.
+ */
+export type SubscriptionResourceStatusArgs = {
+  id: Scalars['UUID']['input'];
+  kind: ResourceKind;
+  networkId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/**
+ * Streams of events: over WebSocket (`graphql-transport-ws`, at the same path as `/graphql`) or over
+ * Server-Sent Events (the graphql-sse protocol, at `/graphql/stream`). Each ends when its stream
+ * completes or the client unsubscribes.
+ */
+export type SubscriptionWorkflowArgs = {
+  businessKey: Scalars['String']['input'];
 };
 
 /** A super-user grant: the identity may perform every action in one domain, or in all domains. */
@@ -3689,6 +3976,15 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 
 
+/** Mapping of union types */
+export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = ResolversObject<{
+  StatusResource:
+    | ( AppWanRecord )
+    | ( EndpointRecord )
+    | ( NetworkRecord )
+    | ( ServiceRecord )
+  ;
+}>;
 
 
 /** Mapping between all available schema types and the resolvers types */
@@ -3797,6 +4093,15 @@ export type ResolversTypes = ResolversObject<{
   Organization: ResolverTypeWrapper<OrganizationRecord>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
   PrivilegeEntry: ResolverTypeWrapper<PrivilegeEntryRecord>;
+  ProvisionAppWanInput: ProvisionAppWanInput;
+  ProvisionEndpointInput: ProvisionEndpointInput;
+  ProvisionServiceInput: ProvisionServiceInput;
+  Provisioning: ResolverTypeWrapper<Provisioning>;
+  ProvisioningError: ResolverTypeWrapper<ProvisioningError>;
+  ProvisioningRollbackState: ProvisioningRollbackState;
+  ProvisioningState: ProvisioningState;
+  ProvisioningStep: ResolverTypeWrapper<ProvisioningStep>;
+  ProvisioningStepState: ProvisioningStepState;
   PublicGrant: ResolverTypeWrapper<PublicGrantRecord>;
   PublicGrantConnection: ResolverTypeWrapper<Omit<PublicGrantConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['PublicGrantEdge']>, nodes: Array<ResolversTypes['PublicGrant']> }>;
   PublicGrantEdge: ResolverTypeWrapper<Omit<PublicGrantEdge, 'node'> & { node: ResolversTypes['PublicGrant'] }>;
@@ -3808,6 +4113,8 @@ export type ResolversTypes = ResolversObject<{
   ResourceActionConnection: ResolverTypeWrapper<Omit<ResourceActionConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['ResourceActionEdge']>, nodes: Array<ResolversTypes['ResourceAction']> }>;
   ResourceActionDefinitionInput: ResourceActionDefinitionInput;
   ResourceActionEdge: ResolverTypeWrapper<Omit<ResourceActionEdge, 'node'> & { node: ResolversTypes['ResourceAction'] }>;
+  ResourceKind: ResourceKind;
+  ResourceStatusEvent: ResolverTypeWrapper<ResourceStatusEventRecord>;
   ResourceType: ResolverTypeWrapper<ResourceTypeRecord>;
   ResourceTypeConnection: ResolverTypeWrapper<Omit<ResourceTypeConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['ResourceTypeEdge']>, nodes: Array<ResolversTypes['ResourceType']> }>;
   ResourceTypeDefinitionInput: ResourceTypeDefinitionInput;
@@ -3824,6 +4131,7 @@ export type ResolversTypes = ResolversObject<{
   ServiceProtocol: ServiceProtocol;
   SortDirection: SortDirection;
   SortInput: SortInput;
+  StatusResource: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['StatusResource']>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   SuperUser: ResolverTypeWrapper<SuperUserRecord>;
@@ -3960,6 +4268,12 @@ export type ResolversParentTypes = ResolversObject<{
   Organization: OrganizationRecord;
   PageInfo: PageInfo;
   PrivilegeEntry: PrivilegeEntryRecord;
+  ProvisionAppWanInput: ProvisionAppWanInput;
+  ProvisionEndpointInput: ProvisionEndpointInput;
+  ProvisionServiceInput: ProvisionServiceInput;
+  Provisioning: Provisioning;
+  ProvisioningError: ProvisioningError;
+  ProvisioningStep: ProvisioningStep;
   PublicGrant: PublicGrantRecord;
   PublicGrantConnection: Omit<PublicGrantConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['PublicGrantEdge']>, nodes: Array<ResolversParentTypes['PublicGrant']> };
   PublicGrantEdge: Omit<PublicGrantEdge, 'node'> & { node: ResolversParentTypes['PublicGrant'] };
@@ -3971,6 +4285,7 @@ export type ResolversParentTypes = ResolversObject<{
   ResourceActionConnection: Omit<ResourceActionConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['ResourceActionEdge']>, nodes: Array<ResolversParentTypes['ResourceAction']> };
   ResourceActionDefinitionInput: ResourceActionDefinitionInput;
   ResourceActionEdge: Omit<ResourceActionEdge, 'node'> & { node: ResolversParentTypes['ResourceAction'] };
+  ResourceStatusEvent: ResourceStatusEventRecord;
   ResourceType: ResourceTypeRecord;
   ResourceTypeConnection: Omit<ResourceTypeConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['ResourceTypeEdge']>, nodes: Array<ResolversParentTypes['ResourceType']> };
   ResourceTypeDefinitionInput: ResourceTypeDefinitionInput;
@@ -3984,6 +4299,7 @@ export type ResolversParentTypes = ResolversObject<{
   ServiceGroupEdge: Omit<ServiceGroupEdge, 'node'> & { node: ResolversParentTypes['ServiceGroup'] };
   ServiceImportPayload: ServiceChange;
   SortInput: SortInput;
+  StatusResource: ResolversUnionTypes<ResolversParentTypes>['StatusResource'];
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   SuperUser: SuperUserRecord;
@@ -4028,6 +4344,7 @@ export type AppWanResolvers<ContextType = GatewayContext, ParentType extends Res
   status?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   statusName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type AppWanChangePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['AppWanChangePayload'] = ResolversParentTypes['AppWanChangePayload']> = ResolversObject<{
@@ -4272,6 +4589,7 @@ export type EndpointResolvers<ContextType = GatewayContext, ParentType extends R
   statusName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   syncId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type EndpointChangePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EndpointChangePayload'] = ResolversParentTypes['EndpointChangePayload']> = ResolversObject<{
@@ -4516,6 +4834,7 @@ export type MutationResolvers<ContextType = GatewayContext, ParentType extends R
   importEndpoints?: Resolver<Maybe<ResolversTypes['EndpointImportPayload']>, ParentType, ContextType, RequireFields<MutationImportEndpointsArgs, 'input' | 'networkId'>>;
   importServices?: Resolver<Maybe<ResolversTypes['ServiceImportPayload']>, ParentType, ContextType, RequireFields<MutationImportServicesArgs, 'input' | 'networkId'>>;
   masquerade?: Resolver<Maybe<ResolversTypes['MasqueradePayload']>, ParentType, ContextType, RequireFields<MutationMasqueradeArgs, 'input'>>;
+  provisionAppWan?: Resolver<Maybe<ResolversTypes['Provisioning']>, ParentType, ContextType, RequireFields<MutationProvisionAppWanArgs, 'input'>>;
   removeAppWanEndpointGroups?: Resolver<Maybe<ResolversTypes['AppWanChangePayload']>, ParentType, ContextType, RequireFields<MutationRemoveAppWanEndpointGroupsArgs, 'id' | 'input' | 'networkId'>>;
   removeAppWanEndpoints?: Resolver<Maybe<ResolversTypes['AppWanChangePayload']>, ParentType, ContextType, RequireFields<MutationRemoveAppWanEndpointsArgs, 'id' | 'input' | 'networkId'>>;
   removeAppWanServices?: Resolver<Maybe<ResolversTypes['AppWanChangePayload']>, ParentType, ContextType, RequireFields<MutationRemoveAppWanServicesArgs, 'id' | 'input' | 'networkId'>>;
@@ -4569,6 +4888,7 @@ export type NetworkResolvers<ContextType = GatewayContext, ParentType extends Re
   transferNodePool?: Resolver<Maybe<ResolversTypes['TransferNodePool']>, ParentType, ContextType, RequireFields<NetworkTransferNodePoolArgs, 'id'>>;
   transferNodePools?: Resolver<Maybe<ResolversTypes['TransferNodePoolConnection']>, ParentType, ContextType, RequireFields<NetworkTransferNodePoolsArgs, 'first'>>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type NetworkChangePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['NetworkChangePayload'] = ResolversParentTypes['NetworkChangePayload']> = ResolversObject<{
@@ -4741,6 +5061,42 @@ export type PrivilegeEntryResolvers<ContextType = GatewayContext, ParentType ext
   value?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
 }>;
 
+export type ProvisioningResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Provisioning'] = ResolversParentTypes['Provisioning']> = ResolversObject<{
+  appWanId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['ProvisioningError']>, ParentType, ContextType>;
+  finishedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  networkId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  rollbackOnFailure?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  startedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['ProvisioningState'], ParentType, ContextType>;
+  steps?: Resolver<Array<ResolversTypes['ProvisioningStep']>, ParentType, ContextType>;
+}>;
+
+export type ProvisioningErrorResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ProvisioningError'] = ResolversParentTypes['ProvisioningError']> = ResolversObject<{
+  code?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  outcomeUnknown?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+}>;
+
+export type ProvisioningStepResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ProvisioningStep'] = ResolversParentTypes['ProvisioningStep']> = ResolversObject<{
+  businessKey?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  created?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['ProvisioningError']>, ParentType, ContextType>;
+  finishedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  index?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  resourceId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  resourceKind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  resourceName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  rollback?: Resolver<ResolversTypes['ProvisioningRollbackState'], ParentType, ContextType>;
+  rollbackError?: Resolver<Maybe<ResolversTypes['ProvisioningError']>, ParentType, ContextType>;
+  startedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['ProvisioningStepState'], ParentType, ContextType>;
+  statusName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  task?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+}>;
+
 export type PublicGrantResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PublicGrant'] = ResolversParentTypes['PublicGrant']> = ResolversObject<{
   anonymous?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   createdAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
@@ -4818,6 +5174,7 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   networkProcess?: Resolver<Maybe<ResolversTypes['NetworkProcess']>, ParentType, ContextType, RequireFields<QueryNetworkProcessArgs, 'businessKey'>>;
   networkProcesses?: Resolver<Maybe<ResolversTypes['NetworkProcessConnection']>, ParentType, ContextType, RequireFields<QueryNetworkProcessesArgs, 'first'>>;
   networks?: Resolver<Maybe<ResolversTypes['NetworkConnection']>, ParentType, ContextType, RequireFields<QueryNetworksArgs, 'first'>>;
+  provisioning?: Resolver<Maybe<ResolversTypes['Provisioning']>, ParentType, ContextType, RequireFields<QueryProvisioningArgs, 'id'>>;
   publicGrant?: Resolver<Maybe<ResolversTypes['PublicGrant']>, ParentType, ContextType, RequireFields<QueryPublicGrantArgs, 'id'>>;
   publicGrants?: Resolver<Maybe<ResolversTypes['PublicGrantConnection']>, ParentType, ContextType, RequireFields<QueryPublicGrantsArgs, 'first'>>;
   resourceAction?: Resolver<Maybe<ResolversTypes['ResourceAction']>, ParentType, ContextType, RequireFields<QueryResourceActionArgs, 'id'>>;
@@ -4854,6 +5211,17 @@ export type ResourceActionConnectionResolvers<ContextType = GatewayContext, Pare
 export type ResourceActionEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ResourceActionEdge'] = ResolversParentTypes['ResourceActionEdge']> = ResolversObject<{
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['ResourceAction'], ParentType, ContextType>;
+}>;
+
+export type ResourceStatusEventResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ResourceStatusEvent'] = ResolversParentTypes['ResourceStatusEvent']> = ResolversObject<{
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['ResourceKind'], ParentType, ContextType>;
+  networkId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  observedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  resource?: Resolver<Maybe<ResolversTypes['StatusResource']>, ParentType, ContextType>;
+  status?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  statusName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  terminal?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 }>;
 
 export type ResourceTypeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ResourceType'] = ResolversParentTypes['ResourceType']> = ResolversObject<{
@@ -4938,6 +5306,7 @@ export type ServiceResolvers<ContextType = GatewayContext, ParentType extends Re
   statusName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   transparency?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type ServiceChangePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ServiceChangePayload'] = ResolversParentTypes['ServiceChangePayload']> = ResolversObject<{
@@ -4997,8 +5366,15 @@ export type ServiceImportPayloadResolvers<ContextType = GatewayContext, ParentTy
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
+export type StatusResourceResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['StatusResource'] = ResolversParentTypes['StatusResource']> = ResolversObject<{
+  __resolveType?: TypeResolveFn<'AppWan' | 'Endpoint' | 'Network' | 'Service', ParentType, ContextType>;
+}>;
+
 export type SubscriptionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = ResolversObject<{
   heartbeat?: SubscriptionResolver<ResolversTypes['Heartbeat'], "heartbeat", ParentType, ContextType, RequireFields<SubscriptionHeartbeatArgs, 'intervalSeconds'>>;
+  provisioning?: SubscriptionResolver<ResolversTypes['Provisioning'], "provisioning", ParentType, ContextType, RequireFields<SubscriptionProvisioningArgs, 'id'>>;
+  resourceStatus?: SubscriptionResolver<ResolversTypes['ResourceStatusEvent'], "resourceStatus", ParentType, ContextType, RequireFields<SubscriptionResourceStatusArgs, 'id' | 'kind'>>;
+  workflow?: SubscriptionResolver<ResolversTypes['Workflow'], "workflow", ParentType, ContextType, RequireFields<SubscriptionWorkflowArgs, 'businessKey'>>;
 }>;
 
 export type SuperUserResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['SuperUser'] = ResolversParentTypes['SuperUser']> = ResolversObject<{
@@ -5244,6 +5620,9 @@ export type Resolvers<ContextType = GatewayContext> = ResolversObject<{
   Organization?: OrganizationResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
   PrivilegeEntry?: PrivilegeEntryResolvers<ContextType>;
+  Provisioning?: ProvisioningResolvers<ContextType>;
+  ProvisioningError?: ProvisioningErrorResolvers<ContextType>;
+  ProvisioningStep?: ProvisioningStepResolvers<ContextType>;
   PublicGrant?: PublicGrantResolvers<ContextType>;
   PublicGrantConnection?: PublicGrantConnectionResolvers<ContextType>;
   PublicGrantEdge?: PublicGrantEdgeResolvers<ContextType>;
@@ -5253,6 +5632,7 @@ export type Resolvers<ContextType = GatewayContext> = ResolversObject<{
   ResourceAction?: ResourceActionResolvers<ContextType>;
   ResourceActionConnection?: ResourceActionConnectionResolvers<ContextType>;
   ResourceActionEdge?: ResourceActionEdgeResolvers<ContextType>;
+  ResourceStatusEvent?: ResourceStatusEventResolvers<ContextType>;
   ResourceType?: ResourceTypeResolvers<ContextType>;
   ResourceTypeConnection?: ResourceTypeConnectionResolvers<ContextType>;
   ResourceTypeEdge?: ResourceTypeEdgeResolvers<ContextType>;
@@ -5264,6 +5644,7 @@ export type Resolvers<ContextType = GatewayContext> = ResolversObject<{
   ServiceGroupConnection?: ServiceGroupConnectionResolvers<ContextType>;
   ServiceGroupEdge?: ServiceGroupEdgeResolvers<ContextType>;
   ServiceImportPayload?: ServiceImportPayloadResolvers<ContextType>;
+  StatusResource?: StatusResourceResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   SuperUser?: SuperUserResolvers<ContextType>;
   SuperUserConnection?: SuperUserConnectionResolvers<ContextType>;

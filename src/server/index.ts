@@ -10,8 +10,9 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config';
-import { createContext, type GatewayContext, type GatewayInfo, type GatewayServices } from '../context';
+import { createContext, createPollSession, type GatewayContext, type GatewayInfo, type GatewayServices, type PollSession } from '../context';
 import { createFormatError } from '../errors/format-error';
+import { createPollerMetrics, createPollerRegistry, credentialFingerprint } from '../pollers';
 import { createHttpLayer } from '../upstream/http';
 import { probeUpstreams } from '../upstream/probe';
 import { handleGraphQL, sendPlain } from './graphql-http';
@@ -19,10 +20,14 @@ import { createHealthRoutes, sendJson } from './health';
 import { createIdeHandler } from './ide';
 import { packageVersion } from './project-root';
 import { formatRequestLine, requestLogPlugin, type LogFn, type RequestFacts } from './request-log';
+import { createOperationRunner, SIGNAL_LISTENERS } from './operations';
 import { buildSchema } from './schema';
-import { SIGNAL_LISTENERS, startSubscriptionServer } from './subscriptions';
+import { createSseHandler } from './sse';
+import { startWebSocketServer } from './websocket';
 
 export const GRAPHQL_PATH = '/graphql';
+/** Subscriptions over Server-Sent Events (graphql-sse). */
+export const STREAM_PATH = `${GRAPHQL_PATH}/stream`;
 
 /** What the gateway needs from a running sandbox upstream (sandbox mode only). */
 export interface SandboxUpstream {
@@ -48,6 +53,10 @@ export interface RunningGateway {
   url: string;
   /** `ws://host:port/graphql` */
   wsUrl: string;
+  /** `http://host:port/graphql/stream` (subscriptions over SSE) */
+  streamUrl: string;
+  /** Running shared pollers and their subscribers (tests, diagnostics). */
+  pollerStats(): { pollers: number; subscribers: number };
   close(): Promise<void>;
 }
 
@@ -88,15 +97,26 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
         httpLayer.serviceUrls().map(({ service, url }) => ({ service, url })),
         { timeoutMs: PROBE_TIMEOUT_MS, signal },
       ),
+    polling: { notFoundGraceMs: config.pollNotFoundGraceMs },
   };
+  const pollers = createPollerRegistry<PollSession>(
+    { intervalMs: config.pollIntervalMs, maxIntervalMs: config.pollMaxIntervalMs, maxErrors: config.pollMaxErrors, maxPollers: config.maxPollers },
+    createPollerMetrics(registry),
+  );
+  const loaderOptions = { batching: config.batching };
   const makeContext = (authorization: string | undefined, signal: AbortSignal, calls: { count: number }): GatewayContext =>
     createContext({
       http: httpLayer.forCaller({ authorization, signal, calls }),
-      options: { batching: config.batching },
+      options: loaderOptions,
       signal,
       authenticated: authorization !== undefined,
       calls,
       gateway: services,
+      // The token stays in this closure: pollers see its fingerprint, resolvers see neither.
+      pollers: pollers.forOwner({
+        fingerprint: credentialFingerprint(authorization),
+        session: (pollSignal) => createPollSession(httpLayer.forCaller({ authorization, signal: pollSignal }), loaderOptions),
+      }),
     });
 
   const schema = buildSchema();
@@ -120,6 +140,14 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     ...(sandboxMode && options.sandbox ? { defaultHeaders: { Authorization: `Bearer ${options.sandbox.tokens.admin}` } } : {}),
   });
   const routes = createHealthRoutes({ probe: services.probeUpstreams, registry });
+  const runner = createOperationRunner({
+    createContext: makeContext,
+    formatError,
+    log,
+    maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection,
+    registry,
+  });
+  const sse = createSseHandler({ schema, runner });
 
   async function serveGraphQL(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
@@ -150,6 +178,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (path === GRAPHQL_PATH || path.startsWith(`${GRAPHQL_PATH}/`)) {
+      if (path === STREAM_PATH) return sse.handle(req, res);
       if (ide(req, res)) return;
       if (path === GRAPHQL_PATH) return serveGraphQL(req, res);
     }
@@ -181,7 +210,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  const subscriptions = startSubscriptionServer({ httpServer: server, path: GRAPHQL_PATH, schema, createContext: makeContext, formatError, log });
+  const subscriptions = startWebSocketServer({ httpServer: server, path: GRAPHQL_PATH, schema, runner });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -197,11 +226,17 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
   return {
     url: `http://${host}:${port}${GRAPHQL_PATH}`,
     wsUrl: `ws://${host}:${port}${GRAPHQL_PATH}`,
+    streamUrl: `http://${host}:${port}${STREAM_PATH}`,
+    pollerStats: () => pollers.stats(),
     close() {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         await subscriptions.close();
+        // Event streams never finish by themselves: end them before draining the other requests.
+        sse.close();
+        // Whatever still follows a poller (e.g. a reserved SSE stream nobody opened) ends here, with every timer.
+        await pollers.close();
         // Drain: let in-flight requests finish, then cut whatever is left.
         const deadline = Date.now() + (options.drainTimeoutMs ?? 5000);
         while (inFlight.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));

@@ -8,8 +8,11 @@ import type { GatewayContext } from '../context';
 
 export type LogFn = (line: string) => void;
 
+/** How a GraphQL operation arrived: HTTP, a WebSocket (`graphql-transport-ws`) or Server-Sent Events. */
+export type Transport = 'http' | 'ws' | 'sse';
+
 export interface RequestSummary {
-  transport: 'http' | 'ws';
+  transport: Transport;
   operationName: string | null;
   durationMs: number;
   upstreamCalls: number;

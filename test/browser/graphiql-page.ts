@@ -77,6 +77,14 @@ export async function runAndReadResult(
   // Without the wait: a user who pastes and runs at once (the page must cope, see boot-script.ts).
   if (waitForParse) await waitForQueryParsed(page);
   await page.click(RUN_BUTTON);
+  return readResultUntil(page, until);
+}
+
+/**
+ * The response pane as JSON once it holds a response matching `until`, without running anything:
+ * for the next events of a running subscription (each replaces the pane's content).
+ */
+export async function readResultUntil(page: Page, until: (result: unknown) => boolean): Promise<unknown> {
   let last = '';
   const deadline = Date.now() + 15000;
   while (Date.now() < deadline) {

@@ -5,10 +5,12 @@
  * connection_init payload), for what the gateway cannot show from outside.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ManualClock } from '../../src/sandbox';
 import { isObject } from '../../src/upstream/parse';
 import { startStack, expectNoErrors, type Stack } from '../helpers/stack';
+import { sandboxRest } from '../helpers/subscriptions';
 import { browserTestsEnabled, launchChromium, watchPage, type PageWatch } from './chromium';
-import { activeToolTab, editorValue, openDocs, openIde, QUERY_EDITOR, runAndReadResult, setEditorValue, TOOL_EDITOR, waitForStoredTabs } from './graphiql-page';
+import { activeToolTab, editorValue, openDocs, openIde, QUERY_EDITOR, readResultUntil, runAndReadResult, setEditorValue, TOOL_EDITOR, waitForStoredTabs } from './graphiql-page';
 import { startIdeFixture, type IdeFixture } from './ide-fixture';
 
 const describeBrowser = browserTestsEnabled() ? describe : describe.skip;
@@ -31,9 +33,11 @@ describeBrowser('GraphQL IDE in Chromium', () => {
     let context: BrowserContext;
     let page: Page;
     let watch: PageWatch;
+    // The sandbox's asynchronous changes move only when the test says so.
+    const clock = new ManualClock(1000);
 
     beforeAll(async () => {
-      stack = await startStack({ seed: 'tiny' });
+      stack = await startStack({ seed: 'tiny', clock, config: { pollIntervalMs: 50, pollMaxIntervalMs: 50 } });
       context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       page = await context.newPage();
       watch = watchPage(page);
@@ -70,6 +74,21 @@ describeBrowser('GraphQL IDE in Chromium', () => {
 
       const init = sent.map((frame): unknown => JSON.parse(frame)).find((m) => isObject(m) && m['type'] === 'connection_init');
       expect(init).toMatchObject({ payload: { authorization: `Bearer ${stack.tokens.admin}` } });
+    });
+
+    it('follows a change with resourceStatus: each event shows in the response pane, the last one terminal', async () => {
+      const created = await sandboxRest(stack, 'POST', '/networks', { name: 'ide-watch' });
+      const id = String(created.body['id']);
+      await setEditorValue(page, QUERY_EDITOR, `subscription Watch {\n  resourceStatus(kind: NETWORK, id: "${id}") { status statusName terminal }\n}`);
+      const status = (name: string) => (r: unknown) => JSON.stringify(r).includes(`"statusName":"${name}"`);
+      expect(await runAndReadResult(page, status('NEW'))).toEqual({ data: { resourceStatus: { status: 100, statusName: 'NEW', terminal: false } } });
+      clock.advance();
+      expect(await readResultUntil(page, status('PROVISIONING'))).toEqual({ data: { resourceStatus: { status: 200, statusName: 'PROVISIONING', terminal: false } } });
+      clock.advance();
+      expect(await readResultUntil(page, status('PROVISIONED'))).toEqual({ data: { resourceStatus: { status: 300, statusName: 'PROVISIONED', terminal: true } } });
+      // Completed by the gateway: no poller is left for it.
+      await page.waitForTimeout(200);
+      expect(stack.pollerStats().pollers).toBe(0);
     });
 
     it('lists the schema in the Docs explorer', async () => {

@@ -8,7 +8,7 @@
  *   expectNoErrors(res);
  */
 import { loadConfig, type Config } from '../../src/config';
-import { startSandbox, type RunningSandbox, type SeedSize } from '../../src/sandbox';
+import { startSandbox, type Clock, type RunningSandbox, type SeedSize } from '../../src/sandbox';
 import { startGateway, type RunningGateway, type StartGatewayOptions } from '../../src/server';
 
 export interface StackOptions {
@@ -16,6 +16,8 @@ export interface StackOptions {
   seed?: SeedSize;
   /** Length of one asynchronous sandbox step in ms. @default 50 */
   stepMs?: number;
+  /** Drive the sandbox's asynchronous progress (e.g. a ManualClock: `clock.advance()` moves one step); overrides `stepMs`. */
+  clock?: Clock;
   /** Gateway options (sandbox is filled in). */
   gatewayOptions?: Omit<StartGatewayOptions, 'sandbox'>;
   /** Overrides of the gateway configuration (defaults: port 0, fast retries, short timeouts). */
@@ -47,6 +49,10 @@ export interface Stack {
   gatewayUrl: string;
   /** `ws://127.0.0.1:<port>/graphql` */
   wsUrl: string;
+  /** `http://127.0.0.1:<port>/graphql/stream` (subscriptions over SSE) */
+  streamUrl: string;
+  /** The gateway's running shared pollers and their subscribers. */
+  pollerStats(): { pollers: number; subscribers: number };
   /** Origin of the gateway (for /healthz etc.). */
   origin: string;
   sandbox: RunningSandbox;
@@ -74,7 +80,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
-  const sandbox = await startSandbox({ port: 0, seed: options.seed ?? 'tiny', stepMs: options.stepMs ?? 50 });
+  const sandbox = await startSandbox({ port: 0, seed: options.seed ?? 'tiny', stepMs: options.stepMs ?? 50, ...(options.clock ? { clock: options.clock } : {}) });
   const logs: string[] = [];
   let gateway: RunningGateway;
   try {
@@ -87,17 +93,24 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     await sandbox.close();
     throw error;
   }
+  let closing: Promise<void> | null = null;
   return {
     gatewayUrl: gateway.url,
     wsUrl: gateway.wsUrl,
+    streamUrl: gateway.streamUrl,
+    pollerStats: () => gateway.pollerStats(),
     origin: new URL(gateway.url).origin,
     sandbox,
     tokens: sandbox.tokens,
     logs,
     gql: (query, variables, gqlOptions = {}) => postGraphQL(gateway.url, query, variables, { token: sandbox.tokens.admin, ...gqlOptions }),
-    async close() {
-      await gateway.close();
-      await sandbox.close();
+    close() {
+      // Idempotent, so a test may close early and its afterAll/finally still close safely.
+      closing ??= (async () => {
+        await gateway.close();
+        await sandbox.close();
+      })();
+      return closing;
     },
   };
 }

@@ -53,6 +53,21 @@ describe('loadConfig', () => {
     });
   });
 
+  it('has documented subscription defaults, and reads them', () => {
+    expect(loadConfig({})).toMatchObject({
+      pollIntervalMs: 2000,
+      pollMaxIntervalMs: 15_000,
+      pollMaxErrors: 5,
+      pollNotFoundGraceMs: 10_000,
+      maxSubscriptionsPerConnection: 20,
+      maxPollers: 1000,
+    });
+    const env = { POLL_INTERVAL_MS: '500', POLL_MAX_INTERVAL_MS: '4000', POLL_MAX_ERRORS: '2', POLL_NOT_FOUND_GRACE_MS: '0', MAX_SUBSCRIPTIONS_PER_CONNECTION: '3', MAX_POLLERS: '7' };
+    expect(loadConfig(env)).toMatchObject({ pollIntervalMs: 500, pollMaxIntervalMs: 4000, pollMaxErrors: 2, pollNotFoundGraceMs: 0, maxSubscriptionsPerConnection: 3, maxPollers: 7 });
+    // An interval above the default ceiling lifts the ceiling with it.
+    expect(loadConfig({ POLL_INTERVAL_MS: '30000' })).toMatchObject({ pollIntervalMs: 30_000, pollMaxIntervalMs: 30_000 });
+  });
+
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
@@ -65,6 +80,12 @@ describe('loadConfig', () => {
     [{ UPSTREAM_CONNECT_TIMEOUT_MS: '-5' }, 'UPSTREAM_CONNECT_TIMEOUT_MS'],
     [{ SEARCH_USERNAME: 'svc' }, 'SEARCH_PASSWORD'],
     [{ HOST: 'a b' }, 'HOST'],
+    [{ POLL_INTERVAL_MS: '0' }, 'POLL_INTERVAL_MS'],
+    [{ POLL_INTERVAL_MS: '5000', POLL_MAX_INTERVAL_MS: '1000' }, 'POLL_MAX_INTERVAL_MS'],
+    [{ POLL_MAX_ERRORS: '0' }, 'POLL_MAX_ERRORS'],
+    [{ POLL_NOT_FOUND_GRACE_MS: 'soon' }, 'POLL_NOT_FOUND_GRACE_MS'],
+    [{ MAX_SUBSCRIPTIONS_PER_CONNECTION: '0' }, 'MAX_SUBSCRIPTIONS_PER_CONNECTION'],
+    [{ MAX_POLLERS: '-1' }, 'MAX_POLLERS'],
   ])('rejects %j with a one-line message naming %s', (env, name) => {
     const message = configError(env);
     expect(message.startsWith(name)).toBe(true);

@@ -1,10 +1,12 @@
 /**
  * Workflow status and processes of rest/v1 (schema/workflow.graphql). A business key may name
  * several upstream entries: they are merged into one workflow (processes.ts `mergeProcesses`).
+ * The subscriptions that follow changes (`workflow`, `resourceStatus`) are in subscriptions.ts.
  */
 import type { Resolvers } from '../../generated/graphql';
 import { mergeProcesses, processState, type ProcessRecord } from '../../upstream/network/processes';
 import { arrayConnection } from '../network/lists';
+import { workflowSubscriptionResolvers } from './subscriptions';
 
 const enc = encodeURIComponent;
 
@@ -37,4 +39,6 @@ export const workflowResolvers: Resolvers = {
   },
   Workflow: derived,
   NetworkProcess: derived,
+  // Subscription and StatusResource: no type above defines them.
+  ...workflowSubscriptionResolvers,
 };

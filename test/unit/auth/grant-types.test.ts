@@ -7,7 +7,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { graphql } from 'graphql';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import { createContext } from '../../../src/context';
+import { inProcessContext } from '../../helpers/context';
 import { resolvers } from '../../../src/resolvers';
 import { FakeAuthHttp } from './fake-auth-http';
 
@@ -18,16 +18,7 @@ const typeDefs = readdirSync(join(root, 'schema'))
 const schema = makeExecutableSchema({ typeDefs, resolvers });
 
 async function run(http: FakeAuthHttp, source: string) {
-  const signal = new AbortController().signal;
-  const contextValue = createContext({
-    http,
-    options: { batching: true },
-    signal,
-    authenticated: true,
-    calls: { count: 0 },
-    gateway: { info: { version: 'test', sandbox: true, batching: true, searchConfigured: false }, probeUpstreams: async () => [] },
-  });
-  return graphql({ schema, source, contextValue });
+  return graphql({ schema, source, contextValue: inProcessContext(http) });
 }
 
 const grant = (grantType: string, privileges: unknown) => ({

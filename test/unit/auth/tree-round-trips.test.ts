@@ -8,7 +8,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { graphql } from 'graphql';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import { createContext } from '../../../src/context';
+import { inProcessContext } from '../../helpers/context';
 import { resolvers } from '../../../src/resolvers';
 import type { HttpClient, UpstreamRequest, UpstreamResponse } from '../../../src/upstream/http-types';
 import { FakeAuthHttp } from './fake-auth-http';
@@ -48,14 +48,7 @@ class HeldDomains implements HttpClient {
 }
 
 function execute(http: HttpClient, batching: boolean) {
-  const contextValue = createContext({
-    http,
-    options: { batching },
-    signal: new AbortController().signal,
-    authenticated: true,
-    calls: { count: 0 },
-    gateway: { info: { version: 'test', sandbox: true, batching, searchConfigured: false }, probeUpstreams: async () => [] },
-  });
+  const contextValue = inProcessContext(http, { batching });
   return graphql({
     schema,
     source: '{ domains { nodes { code resourceTypes { nodes { code actions { id } } } } } }',

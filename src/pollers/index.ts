@@ -1,0 +1,8 @@
+/** The poller registry: see README.md. */
+export type { CallerPollers, PollErrorDecision, PollerRegistry, PollerSettings, PollKind, PollOwner, PollState, PollStream } from './types';
+export { createPollerRegistry } from './registry';
+export { createPollerMetrics, NO_POLLER_METRICS, type PollerMetrics, type PollOutcome } from './metrics';
+export { classifyPollError, errorCodeOf, isTransient } from './errors';
+export { ANONYMOUS, credentialFingerprint } from './fingerprint';
+export { mapStream } from './map-stream';
+export { PollAbandonedError, untilTerminal } from './wait';

@@ -1,0 +1,169 @@
+/**
+ * One shared poller: polls one target with one owner's credentials, and fans each change out to
+ * every subscriber. It owns its timer and its AbortSignal; it stops when its last subscriber
+ * leaves, after a terminal value, after a failure, or when the registry closes.
+ */
+import { ErrorCode } from '../errors/codes';
+import { nextPause } from './backoff';
+import { classifyPollError, errorCodeOf } from './errors';
+import type { PollerMetrics, PollOutcome } from './metrics';
+import { SubscriberStream } from './stream';
+import type { PollerSettings, PollKind, PollOwner, PollStream } from './types';
+
+export interface PollerHooks {
+  metrics: PollerMetrics;
+  /** Called once, when the poller has stopped for whatever reason. */
+  stopped(): void;
+}
+
+type PollResult<V> = { ok: true; value: V } | { ok: false; error: unknown };
+
+export class Poller<T, V, S> {
+  private readonly subscribers = new Set<SubscriberStream<V>>();
+  private readonly controller = new AbortController();
+  private readonly startedAt = Date.now();
+  private last: { value: V; fingerprint: string } | null = null;
+  private polls = 0;
+  private errorsInARow = 0;
+  private pause: number;
+  private timer: NodeJS.Timeout | null = null;
+  private current: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  constructor(
+    private readonly kind: PollKind<T, V, S>,
+    private readonly target: T,
+    private readonly owner: PollOwner<S>,
+    private readonly settings: PollerSettings,
+    private readonly hooks: PollerHooks,
+  ) {
+    this.pause = settings.intervalMs;
+  }
+
+  get subscriberCount(): number {
+    return this.subscribers.size;
+  }
+
+  /** A new subscriber: it hears the latest value at once, when there is one. */
+  subscribe(signal?: AbortSignal): PollStream<V> {
+    const stream = new SubscriberStream<V>((s) => this.leave(s), signal);
+    this.subscribers.add(stream);
+    this.hooks.metrics.subscriberJoined(this.kind.name);
+    if (this.last) stream.push(this.last.value);
+    return stream;
+  }
+
+  /** First poll now; the next ones are scheduled as each one settles. */
+  start(): void {
+    this.run();
+  }
+
+  /** Stop now; every subscriber ends (done). Resolves once a poll in flight has settled. */
+  close(): Promise<void> {
+    this.finish(null);
+    return this.current;
+  }
+
+  private run(): void {
+    this.timer = null;
+    if (this.stopped) return;
+    this.current = this.tick();
+  }
+
+  private async tick(): Promise<void> {
+    this.polls += 1;
+    const result = await this.pollOnce();
+    if (this.stopped) return; // stopped meanwhile: the answer has no reader
+    try {
+      if (result.ok) this.observe(result.value);
+      else this.failed(result.error);
+    } catch (error) {
+      // The kind's own code threw (fingerprint, isTerminal, classifyError): a bug, not an upstream state.
+      this.finish({ error });
+    }
+    if (!this.stopped) this.timer = setTimeout(() => this.run(), this.pause);
+  }
+
+  private async pollOnce(): Promise<PollResult<V>> {
+    try {
+      // A fresh session per poll: nothing cached in one poll may hide a change from the next.
+      return { ok: true, value: await this.kind.poll(this.target, this.owner.session(this.controller.signal), this.controller.signal) };
+    } catch (error) {
+      return { ok: false, error };
+    }
+  }
+
+  private observe(value: V): void {
+    this.errorsInARow = 0;
+    const fingerprint = this.kind.fingerprint(value);
+    if (this.last !== null && this.last.fingerprint === fingerprint) {
+      this.count('unchanged');
+      this.pause = nextPause(this.pause, 'unchanged', this.settings);
+    } else {
+      this.last = { value, fingerprint };
+      this.count('changed');
+      this.pause = nextPause(this.pause, 'changed', this.settings);
+      for (const subscriber of this.subscribers) subscriber.push(value);
+    }
+    if (this.kind.isTerminal(value)) this.finish(null);
+  }
+
+  private failed(error: unknown): void {
+    const state = { polls: this.polls, elapsedMs: Date.now() - this.startedAt, last: this.last?.value ?? null };
+    const decision = this.kind.classifyError?.(error, state, this.target) ?? classifyPollError(error);
+    switch (decision.action) {
+      case 'emit':
+        this.observe(decision.value);
+        return;
+      case 'wait':
+        this.count('pending');
+        this.pause = nextPause(this.pause, 'unchanged', this.settings);
+        return;
+      case 'retry':
+        this.errorsInARow += 1;
+        if (this.errorsInARow >= this.settings.maxErrors) {
+          this.count('failed');
+          this.finish({ error });
+          return;
+        }
+        this.count('error');
+        this.pause = nextPause(this.pause, 'error', this.settings);
+        return;
+      case 'fail':
+        this.count(errorCodeOf(decision.error) === ErrorCode.UNAUTHENTICATED ? 'unauthenticated' : 'failed');
+        this.finish({ error: decision.error });
+        return;
+    }
+  }
+
+  private leave(stream: SubscriberStream<V>): void {
+    if (!this.subscribers.delete(stream)) return;
+    this.hooks.metrics.subscriberLeft(this.kind.name);
+    if (this.subscribers.size === 0) this.stop();
+  }
+
+  /** End every subscriber (with `failure`'s error, or done) and stop. */
+  private finish(failure: { error: unknown } | null): void {
+    const subscribers = [...this.subscribers];
+    this.subscribers.clear();
+    for (const subscriber of subscribers) {
+      this.hooks.metrics.subscriberLeft(this.kind.name);
+      if (failure) subscriber.fail(failure.error);
+      else subscriber.end();
+    }
+    this.stop();
+  }
+
+  private stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.controller.abort();
+    this.hooks.stopped();
+  }
+
+  private count(outcome: PollOutcome): void {
+    this.hooks.metrics.polled(this.kind.name, outcome);
+  }
+}

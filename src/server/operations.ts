@@ -1,0 +1,217 @@
+/**
+ * What both subscription transports (WebSocket: websocket.ts, Server-Sent Events: sse.ts) share:
+ * one operation's life cycle. Each operation gets its own AbortSignal (aborted when it completes
+ * or its connection closes), each subscription event runs with a fresh context (DataLoader caches
+ * never span events), subscriptions per connection are bounded, and each operation ends with one
+ * log line.
+ */
+import { setMaxListeners } from 'node:events';
+import {
+  createSourceEventStream,
+  execute,
+  GraphQLError,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type GraphQLFormattedError,
+} from 'graphql';
+import { Gauge, type Registry } from 'prom-client';
+import type { GatewayContext } from '../context';
+import { LimitExceededError } from '../errors/codes';
+import { errorCodes, formatRequestLine, type LogFn, type Transport } from './request-log';
+
+/** Listeners allowed on one request's AbortSignal: each running or queued upstream call adds one. */
+export const SIGNAL_LISTENERS = 10_000;
+
+/** A client connection: one WebSocket, or one SSE event stream. */
+export interface Connection {
+  readonly transport: Exclude<Transport, 'http'>;
+  /** Subscriptions running on it now. */
+  subscriptions: number;
+}
+
+/** A result with its errors formatted for the client. */
+export type Formatted<R> = Omit<R, 'errors'> & { errors?: GraphQLFormattedError[] };
+
+export type MakeContext = (authorization: string | undefined, signal: AbortSignal, calls: { count: number }) => GatewayContext;
+export type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
+
+export interface OperationRunnerOptions {
+  /** A context for one operation or one event of a subscription. */
+  createContext: MakeContext;
+  formatError: FormatError;
+  log: LogFn;
+  /** Subscriptions one connection may run at once. */
+  maxSubscriptionsPerConnection: number;
+  /** Where `netgraph_subscriptions_active` registers. */
+  registry: Registry;
+}
+
+export interface OperationRunner {
+  /** The context of a new operation on `connection`; the runner keeps its state until `complete`. */
+  start(connection: Connection, authorization: string | undefined, operationName: string | null): GatewayContext;
+  /** graphql-js `subscribe`, with a fresh context per event and the per-connection bound. */
+  subscribe(args: ExecutionArgs): Promise<AsyncGenerator<ExecutionResult> | ExecutionResult>;
+  /** A result as the client gets it (unexpected errors masked); its error codes go to the log line. */
+  formatResult<R extends { errors?: readonly GraphQLError[] }>(context: unknown, result: R): Formatted<R>;
+  formatErrors(context: unknown, errors: readonly GraphQLError[]): GraphQLFormattedError[];
+  /** The operation ended: abort its signal (its pollers and timers stop) and log it. Idempotent. */
+  complete(context: unknown): void;
+}
+
+interface OperationState {
+  connection: Connection;
+  controller: AbortController;
+  calls: { count: number };
+  started: number;
+  operationName: string | null;
+  codes: string[];
+  /** A fresh context for the next event (same caller, same signal). */
+  make(): GatewayContext;
+  done: boolean;
+}
+
+export function createOperationRunner(options: OperationRunnerOptions): OperationRunner {
+  const states = new WeakMap<object, OperationState>();
+  const active = new Gauge({
+    name: 'netgraph_subscriptions_active',
+    help: 'Subscriptions running now, by transport (ws, sse).',
+    labelNames: ['transport'] as const,
+    registers: [options.registry],
+  });
+  const stateOf = (context: unknown): OperationState | undefined =>
+    typeof context === 'object' && context !== null ? states.get(context) : undefined;
+
+  function formatErrors(context: unknown, errors: readonly GraphQLError[]): GraphQLFormattedError[] {
+    const formatted = errors.map((e) => options.formatError(e.toJSON(), e));
+    stateOf(context)?.codes.push(...errorCodes(formatted));
+    return formatted;
+  }
+
+  /** Holds one of the connection's subscription slots until `release` (called once). */
+  function hold(state: OperationState): (() => void) | null {
+    const { connection } = state;
+    if (connection.subscriptions >= options.maxSubscriptionsPerConnection) return null;
+    connection.subscriptions += 1;
+    active.inc({ transport: connection.transport });
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      connection.subscriptions -= 1;
+      active.dec({ transport: connection.transport });
+    };
+  }
+
+  return {
+    start(connection, authorization, operationName) {
+      const controller = new AbortController();
+      setMaxListeners(SIGNAL_LISTENERS, controller.signal);
+      const calls = { count: 0 };
+      const state: OperationState = {
+        connection,
+        controller,
+        calls,
+        started: performance.now(),
+        operationName,
+        codes: [],
+        make: () => options.createContext(authorization, controller.signal, calls),
+        done: false,
+      };
+      const context = state.make();
+      states.set(context, state);
+      return context;
+    },
+
+    async subscribe(args) {
+      const state = stateOf(args.contextValue);
+      if (!state) return { errors: [new GraphQLError('subscription without an operation context')] };
+      const release = hold(state);
+      if (!release) {
+        const max = options.maxSubscriptionsPerConnection;
+        const limit = new LimitExceededError('subscriptionsPerConnection', max, `this connection runs ${max} subscriptions already (MAX_SUBSCRIPTIONS_PER_CONNECTION); complete one first`);
+        return { errors: [new GraphQLError(limit.message, { originalError: limit })] };
+      }
+      let source: AsyncIterable<unknown> | ExecutionResult;
+      try {
+        source = await createSourceEventStream(args);
+      } catch (error) {
+        release();
+        throw error;
+      }
+      if (!isAsyncIterable(source)) {
+        release();
+        return source;
+      }
+      return withFreshContexts(source, args, state, release);
+    },
+
+    formatResult(context, result) {
+      const { errors, ...rest } = result;
+      return errors ? { ...rest, errors: formatErrors(context, errors) } : rest;
+    },
+
+    formatErrors,
+
+    complete(context) {
+      const state = stateOf(context);
+      if (!state || state.done) return;
+      state.done = true;
+      state.controller.abort();
+      options.log(
+        formatRequestLine({
+          transport: state.connection.transport,
+          operationName: state.operationName,
+          durationMs: performance.now() - state.started,
+          upstreamCalls: state.calls.count,
+          errorCodes: state.codes,
+        }),
+      );
+    },
+  };
+}
+
+/**
+ * The source's events, each executed with a fresh context. `return()` (client complete,
+ * connection closed) aborts the operation's signal first, so a source waiting for its next event
+ * stops now instead of at its next tick; the connection's slot is released however it ends.
+ */
+function withFreshContexts(source: AsyncIterable<unknown>, args: ExecutionArgs, state: OperationState, release: () => void): AsyncGenerator<ExecutionResult> {
+  const events = mapEvents(source, (payload) => execute({ ...args, rootValue: payload, contextValue: state.make() }));
+  const wrapped: AsyncGenerator<ExecutionResult> = {
+    next: async (...rest) => {
+      try {
+        const result = await events.next(...rest);
+        if (result.done) release();
+        return result;
+      } catch (error) {
+        release();
+        throw error;
+      }
+    },
+    return: (value) => {
+      state.controller.abort();
+      release();
+      return events.return(value);
+    },
+    throw: (error: unknown) => {
+      state.controller.abort();
+      release();
+      return events.throw(error);
+    },
+    [Symbol.asyncIterator]: () => wrapped,
+  };
+  return wrapped;
+}
+
+async function* mapEvents(source: AsyncIterable<unknown>, run: (payload: unknown) => ExecutionResult | Promise<ExecutionResult>): AsyncGenerator<ExecutionResult> {
+  try {
+    for await (const payload of source) yield await run(payload);
+  } catch (error) {
+    // An error from the event source ends the stream with that error as a result.
+    yield { errors: [error instanceof GraphQLError ? error : new GraphQLError(error instanceof Error ? error.message : String(error), { originalError: error instanceof Error ? error : null })] };
+  }
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+}
