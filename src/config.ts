@@ -81,6 +81,10 @@ export interface Config {
   maxSubscriptionsPerConnection: number;
   /** `MAX_POLLERS`: shared pollers the gateway runs at once, all callers together (1..1000000). @default 1000 */
   maxPollers: number;
+  /** `PROVISIONING_STEP_TIMEOUT_MS`: longest wait for one `provisionAppWan` step's status or workflow. @default 600000 (10 min) */
+  provisioningStepTimeoutMs: number;
+  /** `MAX_PROVISIONINGS`: `provisionAppWan` runs the gateway carries at once, all callers together (1..10000). @default 100 */
+  maxProvisionings: number;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -163,5 +167,7 @@ export function loadConfig(env: Env = process.env): Config {
     pollNotFoundGraceMs: int(env, 'POLL_NOT_FOUND_GRACE_MS', 10_000, 0, MAX_MS),
     maxSubscriptionsPerConnection: int(env, 'MAX_SUBSCRIPTIONS_PER_CONNECTION', 20, 1, 10_000),
     maxPollers: int(env, 'MAX_POLLERS', 1000, 1, 1_000_000),
+    provisioningStepTimeoutMs: int(env, 'PROVISIONING_STEP_TIMEOUT_MS', 600_000, 1, 3_600_000),
+    maxProvisionings: int(env, 'MAX_PROVISIONINGS', 100, 1, 10_000),
   };
 }

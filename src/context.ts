@@ -2,7 +2,8 @@
  * The per-request context every resolver receives. Built once per GraphQL operation (and once per
  * subscription event) so DataLoader caches never outlive a request or cross callers.
  */
-import type { CallerPollers } from './pollers/types';
+import type { CallerPollers, PollOwner } from './pollers/types';
+import type { ProvisioningJobs } from './resolvers/provisioning/jobs';
 import type { HttpClient } from './upstream/http-types';
 import type { LoaderOptions } from './upstream/loader-options';
 import { createNetworkLoaders, type NetworkLoaders } from './upstream/network/loaders';
@@ -27,6 +28,8 @@ export interface GatewayServices {
     /** How long a `workflow` subscription waits for a business key the upstream does not know yet. */
     notFoundGraceMs: number;
   };
+  /** The `provisionAppWan` runs of this process, and how long one step may wait. */
+  provisioning: { jobs: ProvisioningJobs; stepTimeoutMs: number };
 }
 
 /**
@@ -65,6 +68,11 @@ export type GatewayContext = {
   gateway: GatewayServices;
   /** Follow a target through the poller shared by every subscriber with the same credentials (subscriptions). */
   pollers: GatewayPollers;
+  /**
+   * The caller as an owner of background work (a provisioning): a credential fingerprint, and
+   * fresh loaders with the caller's credentials on a signal of the work's own, not this request's.
+   */
+  owner: PollOwner<PollSession>;
 };
 
 export interface ContextInput {
@@ -75,6 +83,7 @@ export interface ContextInput {
   calls: CallCounter;
   gateway: GatewayServices;
   pollers: GatewayPollers;
+  owner: PollOwner<PollSession>;
 }
 
 export function createContext(input: ContextInput): GatewayContext {

@@ -6,6 +6,7 @@ import type { ProcessRecord, ProcessStepRecord } from '../upstream/network/proce
 import type { ResourceStatusEventRecord } from '../resolvers/workflow/resource-status-poll';
 import type { OrganizationRecord } from '../upstream/identity/records';
 import type { AnyChange, NetworkChange, NetworkGroupChange, EndpointChange, ServiceChange, AppWanChange, EndpointGroupChange, GatewayClusterChange, CertificateAuthorityChange, NetworkConfigMetadataChange, CloudSubscriptionChange, VirtualWanSiteChange } from '../upstream/network/changes';
+import type { ProvisioningRecord, StepRecord, ProvisioningErrorRecord } from '../resolvers/provisioning/records';
 import type { DomainRecord, ResourceTypeRecord, ResourceActionRecord, GrantRecord, SuperUserRecord, PublicGrantRecord, PublicGrantPathRecord, MasqueradeRecord } from '../upstream/auth/types';
 import type { PrivilegeEntryRecord } from '../upstream/auth/privileges';
 import type { GatewayContext } from '../context';
@@ -4096,11 +4097,11 @@ export type ResolversTypes = ResolversObject<{
   ProvisionAppWanInput: ProvisionAppWanInput;
   ProvisionEndpointInput: ProvisionEndpointInput;
   ProvisionServiceInput: ProvisionServiceInput;
-  Provisioning: ResolverTypeWrapper<Provisioning>;
-  ProvisioningError: ResolverTypeWrapper<ProvisioningError>;
+  Provisioning: ResolverTypeWrapper<ProvisioningRecord>;
+  ProvisioningError: ResolverTypeWrapper<ProvisioningErrorRecord>;
   ProvisioningRollbackState: ProvisioningRollbackState;
   ProvisioningState: ProvisioningState;
-  ProvisioningStep: ResolverTypeWrapper<ProvisioningStep>;
+  ProvisioningStep: ResolverTypeWrapper<StepRecord>;
   ProvisioningStepState: ProvisioningStepState;
   PublicGrant: ResolverTypeWrapper<PublicGrantRecord>;
   PublicGrantConnection: ResolverTypeWrapper<Omit<PublicGrantConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['PublicGrantEdge']>, nodes: Array<ResolversTypes['PublicGrant']> }>;
@@ -4271,9 +4272,9 @@ export type ResolversParentTypes = ResolversObject<{
   ProvisionAppWanInput: ProvisionAppWanInput;
   ProvisionEndpointInput: ProvisionEndpointInput;
   ProvisionServiceInput: ProvisionServiceInput;
-  Provisioning: Provisioning;
-  ProvisioningError: ProvisioningError;
-  ProvisioningStep: ProvisioningStep;
+  Provisioning: ProvisioningRecord;
+  ProvisioningError: ProvisioningErrorRecord;
+  ProvisioningStep: StepRecord;
   PublicGrant: PublicGrantRecord;
   PublicGrantConnection: Omit<PublicGrantConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['PublicGrantEdge']>, nodes: Array<ResolversParentTypes['PublicGrant']> };
   PublicGrantEdge: Omit<PublicGrantEdge, 'node'> & { node: ResolversParentTypes['PublicGrant'] };

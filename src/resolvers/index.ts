@@ -7,12 +7,14 @@ import { commonResolvers } from './common';
 import { networkResolvers } from './network';
 import { workflowResolvers } from './workflow';
 import { authResolvers } from './auth';
+import { provisioningResolvers } from './provisioning';
 
 export const areaResolvers: ReadonlyArray<readonly [string, Resolvers]> = [
   ['common', commonResolvers],
   ['network', networkResolvers],
   ['workflow', workflowResolvers],
   ['auth', authResolvers],
+  ['provisioning', provisioningResolvers],
 ];
 
 export function mergeResolvers(areas: ReadonlyArray<readonly [string, Resolvers]>): Resolvers {

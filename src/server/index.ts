@@ -8,11 +8,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config';
 import { createContext, createPollSession, type GatewayContext, type GatewayInfo, type GatewayServices, type PollSession } from '../context';
 import { createFormatError } from '../errors/format-error';
-import { createPollerMetrics, createPollerRegistry, credentialFingerprint } from '../pollers';
+import { createPollerMetrics, createPollerRegistry, credentialFingerprint, type PollOwner } from '../pollers';
+import { createProvisioningJobs } from '../resolvers/provisioning/jobs';
 import { createHttpLayer } from '../upstream/http';
 import { probeUpstreams } from '../upstream/probe';
 import { handleGraphQL, sendPlain } from './graphql-http';
@@ -61,6 +62,8 @@ export interface RunningGateway {
 }
 
 const PROBE_TIMEOUT_MS = 2000;
+/** How long a finished provisioning stays readable (`Query.provisioning`). */
+const PROVISIONING_RETAIN_MS = 60 * 60 * 1000;
 
 export async function startGateway(config: Config, options: StartGatewayOptions = {}): Promise<RunningGateway> {
   const log: LogFn = options.log ?? ((line) => process.stdout.write(`${line}\n`));
@@ -89,6 +92,15 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     maxConcurrentPerRequest: config.maxConcurrentPerRequest,
     registry,
   });
+  const provisionings = createProvisioningJobs({ maxRunning: config.maxProvisionings, retainMs: PROVISIONING_RETAIN_MS });
+  new Gauge({
+    name: 'netgraph_provisionings_running',
+    help: 'provisionAppWan runs in progress.',
+    registers: [registry],
+    collect() {
+      this.set(provisionings.running());
+    },
+  });
   const info: GatewayInfo = { version: packageVersion(), sandbox: sandboxMode, batching: config.batching, searchConfigured: searchUrl !== null };
   const services: GatewayServices = {
     info,
@@ -98,26 +110,30 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
         { timeoutMs: PROBE_TIMEOUT_MS, signal },
       ),
     polling: { notFoundGraceMs: config.pollNotFoundGraceMs },
+    provisioning: { jobs: provisionings, stepTimeoutMs: config.provisioningStepTimeoutMs },
   };
   const pollers = createPollerRegistry<PollSession>(
     { intervalMs: config.pollIntervalMs, maxIntervalMs: config.pollMaxIntervalMs, maxErrors: config.pollMaxErrors, maxPollers: config.maxPollers },
     createPollerMetrics(registry),
   );
   const loaderOptions = { batching: config.batching };
-  const makeContext = (authorization: string | undefined, signal: AbortSignal, calls: { count: number }): GatewayContext =>
-    createContext({
+  const makeContext = (authorization: string | undefined, signal: AbortSignal, calls: { count: number }): GatewayContext => {
+    // The token stays in this closure: pollers and background work see its fingerprint, resolvers see neither.
+    const owner: PollOwner<PollSession> = {
+      fingerprint: credentialFingerprint(authorization),
+      session: (ownSignal) => createPollSession(httpLayer.forCaller({ authorization, signal: ownSignal }), loaderOptions),
+    };
+    return createContext({
       http: httpLayer.forCaller({ authorization, signal, calls }),
       options: loaderOptions,
       signal,
       authenticated: authorization !== undefined,
       calls,
       gateway: services,
-      // The token stays in this closure: pollers see its fingerprint, resolvers see neither.
-      pollers: pollers.forOwner({
-        fingerprint: credentialFingerprint(authorization),
-        session: (pollSignal) => createPollSession(httpLayer.forCaller({ authorization, signal: pollSignal }), loaderOptions),
-      }),
+      pollers: pollers.forOwner(owner),
+      owner,
     });
+  };
 
   const schema = buildSchema();
   const formatError = createFormatError({ development: config.development });
@@ -235,6 +251,8 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
         await subscriptions.close();
         // Event streams never finish by themselves: end them before draining the other requests.
         sse.close();
+        // Provisionings stop first (their steps wait on pollers), and say so on their records.
+        await provisionings.close();
         // Whatever still follows a poller (e.g. a reserved SSE stream nobody opened) ends here, with every timer.
         await pollers.close();
         // Drain: let in-flight requests finish, then cut whatever is left.

@@ -3,19 +3,27 @@
  * what the server's context factory builds, with test values for the gateway-level services.
  */
 import { createContext, createPollSession, type GatewayContext, type PollSession } from '../../src/context';
-import { createPollerRegistry } from '../../src/pollers';
+import { createPollerRegistry, type PollOwner } from '../../src/pollers';
+import { createProvisioningJobs } from '../../src/resolvers/provisioning/jobs';
 import type { HttpClient } from '../../src/upstream/http-types';
 
 export function inProcessContext(http: HttpClient, options: { batching?: boolean; signal?: AbortSignal } = {}): GatewayContext {
   const batching = options.batching ?? true;
   const pollers = createPollerRegistry<PollSession>({ intervalMs: 10, maxIntervalMs: 10, maxErrors: 3, maxPollers: 10 });
+  const owner: PollOwner<PollSession> = { fingerprint: 'test', session: () => createPollSession(http, { batching }) };
   return createContext({
     http,
     options: { batching },
     signal: options.signal ?? new AbortController().signal,
     authenticated: true,
     calls: { count: 0 },
-    gateway: { info: { version: 'test', sandbox: true, batching, searchConfigured: false }, probeUpstreams: async () => [], polling: { notFoundGraceMs: 0 } },
-    pollers: pollers.forOwner({ fingerprint: 'test', session: () => createPollSession(http, { batching }) }),
+    gateway: {
+      info: { version: 'test', sandbox: true, batching, searchConfigured: false },
+      probeUpstreams: async () => [],
+      polling: { notFoundGraceMs: 0 },
+      provisioning: { jobs: createProvisioningJobs({ maxRunning: 1, retainMs: 0 }), stepTimeoutMs: 1000 },
+    },
+    pollers: pollers.forOwner(owner),
+    owner,
   });
 }

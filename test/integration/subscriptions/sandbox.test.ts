@@ -92,6 +92,23 @@ describe('workflow', () => {
     ]);
   });
 
+  it('emits each change of a failing workflow in order and completes after FAILED, its AppWAN ending in ERROR', async () => {
+    stack.sandbox.control.failAsync({ processDefinition: 'AppWanUpdate', atStep: 2 });
+    const { businessKey, appWanId, networkId } = await updateAppWan();
+    const workflow = clients.follow(clients.ws(), WORKFLOW, { key: businessKey });
+    const status = clients.follow(clients.ws(), STATUS, { kind: 'APP_WAN', networkId, id: appWanId });
+    await stepThrough([workflow], 3);
+    await status.ended();
+    expect(workflow.status).toBe('complete');
+    expect(workflow.values('workflow').map((w) => [(w as { state: string }).state, (w as { steps: Array<{ status: string }> }).steps.map((s) => s.status)])).toEqual([
+      ['RUNNING', ['InProgress']],
+      ['RUNNING', ['Completed', 'InProgress']],
+      ['FAILED', ['Completed', 'Failed']],
+    ]);
+    expect(status.values('resourceStatus').map((e) => (e as { statusName: string }).statusName)).toEqual(['UPDATING', 'ERROR']);
+    expect(status.status).toBe('complete');
+  });
+
   it('sends nothing between changes: polls that see the same steps emit no event', async () => {
     const { businessKey } = await updateAppWan();
     const log = clients.follow(clients.ws(), WORKFLOW, { key: businessKey });
