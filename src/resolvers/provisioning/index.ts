@@ -25,8 +25,8 @@ function depsOf(ctx: GatewayContext): ProvisioningDeps {
     },
     async untilWorkflow(businessKey, signal, onState) {
       const target = { businessKey, notFoundGraceMs: ctx.gateway.polling.notFoundGraceMs };
-      const final = await untilTerminal(ctx.pollers, workflowPoll, target, signal, (w) => onState(processState(w.steps)));
-      return processState(final.steps);
+      const final = await untilTerminal(ctx.pollers, workflowPoll, target, signal, (w) => onState(processState(w)));
+      return processState(final);
     },
   };
 }

@@ -11,8 +11,8 @@ import { workflowSubscriptionResolvers } from './subscriptions';
 const enc = encodeURIComponent;
 
 const derived = {
-  state: (p: ProcessRecord) => processState(p.steps),
-  done: (p: ProcessRecord) => processState(p.steps) !== 'RUNNING',
+  state: (p: ProcessRecord) => processState(p),
+  done: (p: ProcessRecord) => processState(p) !== 'RUNNING',
 };
 
 /** One entry per business key, in upstream order (the list endpoints may repeat a key per sub-process). */

@@ -25,7 +25,7 @@ export const workflowPoll: PollKind<WorkflowTarget, ProcessRecord, PollSession> 
     return workflow;
   },
   fingerprint: (w) => JSON.stringify([w.processDefinitionKey, w.steps.map((s) => [s.task, s.status, s.executionStatus])]),
-  isTerminal: (w) => processState(w.steps) !== 'RUNNING',
+  isTerminal: (w) => processState(w) !== 'RUNNING',
   classifyError(error, state, target) {
     // Right after a change the platform may not have the key yet: wait for it a little.
     if (errorCodeOf(error) === ErrorCode.NOT_FOUND && state.last === null && state.elapsedMs < target.notFoundGraceMs) return { action: 'wait' };

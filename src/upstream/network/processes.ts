@@ -21,11 +21,16 @@ export interface ProcessRecord {
   processDefinitionKey: string | null;
   processInstanceId: string | null;
   steps: ProcessStepRecord[];
+  /**
+   * How many steps the process has in all (`/workflow-status`'s `total`), when the upstream says:
+   * it may report only the steps that have started, so all of those being done is not the end.
+   */
+  totalSteps: number | null;
 }
 
 export function parseProcess(value: unknown): ProcessRecord {
   if (typeof value === 'string' && value !== '') {
-    return { businessKey: value, processDefinitionKey: null, processInstanceId: null, steps: [] };
+    return { businessKey: value, processDefinitionKey: null, processInstanceId: null, steps: [], totalSteps: null };
   }
   const f = Fields.of(value, 'Process');
   const rawSteps = f.raw('data') ?? f.raw('workFlowStatus') ?? f.raw('steps');
@@ -35,6 +40,7 @@ export function parseProcess(value: unknown): ProcessRecord {
     processDefinitionKey: f.str('processDefinitionKey'),
     processInstanceId: f.str('processInstanceId'),
     steps,
+    totalSteps: f.int('total'),
   };
 }
 
@@ -71,18 +77,22 @@ export function mergeProcesses(businessKey: string, entries: ProcessRecord[]): P
   const used = mine.length > 0 ? mine : entries;
   const first = used[0];
   if (first === undefined) return null;
-  return { ...first, businessKey, steps: used.flatMap((e) => e.steps) };
+  const totals = used.map((e) => e.totalSteps);
+  const totalSteps = totals.every((t): t is number => t !== null) ? totals.reduce((a, b) => a + b, 0) : null;
+  return { ...first, businessKey, steps: used.flatMap((e) => e.steps), totalSteps };
 }
 
 /**
  * State of a process from its steps. Step words on record are `InProgress` and `Completed`;
- * anything containing "fail" or "error" counts as failed (PUBLIC-RECORD.md). With no step, or
- * with any step not completed, the process is still running.
+ * anything containing "fail" or "error" counts as failed (PUBLIC-RECORD.md). With no step, with
+ * any step not completed, or with fewer steps reported than its `total`, it is still running.
  */
-export function processState(steps: readonly ProcessStepRecord[]): ProcessState {
+export function processState(process: Pick<ProcessRecord, 'steps' | 'totalSteps'>): ProcessState {
+  const { steps } = process;
   const words = steps.map((s) => `${s.status ?? ''} ${s.executionStatus ?? ''}`.toLowerCase());
   if (words.some((w) => w.includes('fail') || w.includes('error'))) return 'FAILED';
-  if (steps.length > 0 && steps.every((s) => /^(completed?|success(ful)?|succeeded|finished|done)$/i.test((s.status ?? '').trim()))) {
+  const allReported = process.totalSteps === null || steps.length >= process.totalSteps;
+  if (steps.length > 0 && allReported && steps.every((s) => /^(completed?|success(ful)?|succeeded|finished|done)$/i.test((s.status ?? '').trim()))) {
     return 'SUCCEEDED';
   }
   return 'RUNNING';

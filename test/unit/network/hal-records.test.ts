@@ -65,7 +65,13 @@ describe('processes', () => {
     [[{ status: 'InProgress', executionStatus: 'ERROR' }], 'FAILED'],
     [[], 'RUNNING'],
   ])('steps %j -> %s', (steps, state) => {
-    expect(processState(steps.map((s) => ({ task: null, calledProcessInstanceId: null, executionStatus: null, ...s })))).toBe(state);
+    expect(processState({ totalSteps: null, steps: steps.map((s) => ({ task: null, calledProcessInstanceId: null, executionStatus: null, ...s })) })).toBe(state);
+  });
+  it('is still RUNNING while fewer steps are reported than the process total, all of them done', () => {
+    const done = { task: null, calledProcessInstanceId: null, executionStatus: null, status: 'Completed' };
+    expect(processState({ totalSteps: 3, steps: [done, done] })).toBe('RUNNING');
+    expect(processState({ totalSteps: 2, steps: [done, done] })).toBe('SUCCEEDED');
+    expect(parseProcessList([{ businessKey: 'k', total: 3, data: [{ status: 'Completed' }] }])[0]?.totalSteps).toBe(3);
   });
   it('merges the entries of one key; null when there is none', () => {
     const merged = mergeProcesses('k1', [...parseProcessList(wf), ...parseProcessList(wf)]);
