@@ -143,13 +143,17 @@ const YAML_TYPE = 'application/x-yaml';
 export function createNetworkChanges(rest: RestV1Client, afterChange: <K extends ResourceKind>(kind: K, records: readonly RecordFor<K>[]) => void): NetworkChanges {
   const enc = encodeURIComponent;
 
-  /** Sends one change; an unknown outcome gets the hint saying how to find out. */
+  /**
+   * Sends one change; an unknown outcome gets the hint saying how to find out, and the caches are
+   * forgotten then too (the change may have happened).
+   */
   async function send(request: ChangeRequest, hint: string): Promise<ChangeAnswer> {
     try {
       return await rest.change(request);
     } catch (error) {
-      if (error instanceof UpstreamError && error.outcomeUnknown) throw error.withHint(hint);
-      throw error;
+      if (!(error instanceof UpstreamError && error.outcomeUnknown)) throw error;
+      afterChange('network', []);
+      throw error.withHint(hint);
     }
   }
 
@@ -175,7 +179,8 @@ export function createNetworkChanges(rest: RestV1Client, afterChange: <K extends
       const path = itemPath(kind, target.id, target.networkId);
       const current = await rest.raw(kind, target.id, target.networkId);
       const body = apply(withoutHal(current));
-      for (const field of (writes[kind] as WriteDef).serverSetOnRedefine ?? []) body[field] = null;
+      const def: WriteDef = writes[kind];
+      for (const field of def.serverSetOnRedefine ?? []) body[field] = null;
       const answer = await send({ method: 'PUT', path, json: body }, `Read the ${what(kind)} again to see whether the change was applied`);
       return result(kind, answer, writes[kind].wrapper, target);
     },
