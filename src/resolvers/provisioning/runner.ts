@@ -112,10 +112,20 @@ type EditStep = (edit: (step: StepRecord) => void) => void;
 async function runStep(action: StepAction, made: Made, deps: ProvisioningDeps, signal: AbortSignal, edit: EditStep): Promise<void> {
   const changes: NetworkChanges = deps.loaders(signal).changes;
   const needNetwork = (): string => need(made.networkId, 'network');
-  const created = (id: string | null, businessKey: string | null = null): string => {
-    if (id === null) throw new GatewayError('UPSTREAM_BAD_RESPONSE', 'the upstream accepted the create but its answer named no id; look for the resource by name');
-    edit((s) => Object.assign(s, { resourceId: id, created: true, businessKey }));
-    return id;
+  /**
+   * Notes what a create made. An answer that names no id (the contract does not show 202 bodies)
+   * is looked up by the name just sent, in the list it went to.
+   */
+  const created = async (kind: 'network' | 'endpoint' | 'service' | 'appWan', result: { id: string | null; businessKey: string | null }, name: unknown): Promise<string> => {
+    let id = result.id;
+    if (id === null && typeof name === 'string') {
+      const listed = await deps.loaders(signal).all(kind, kind === 'network' ? undefined : needNetwork());
+      id = listed.find((r) => r.name === name)?.id ?? null;
+    }
+    if (id === null) throw new GatewayError('UPSTREAM_BAD_RESPONSE', `the upstream accepted the create but its answer named no id, and no ${kind} named ${JSON.stringify(name)} is listed`);
+    const resourceId = id;
+    edit((s) => Object.assign(s, { resourceId, created: true, businessKey: result.businessKey }));
+    return resourceId;
   };
   const waitFor = async (kind: StatusKind, id: string, networkId: string | null): Promise<void> => {
     const final = await deps.untilStatus({ kind, id, networkId }, signal, (name) => edit((s) => (s.statusName = name)));
@@ -132,27 +142,27 @@ async function runStep(action: StepAction, made: Made, deps: ProvisioningDeps, s
         return;
       }
       const result = await changes.create('network', action.body);
-      made.networkId = created(result.id, result.businessKey);
+      made.networkId = await created('network', result, action.body['name']);
       return waitFor('NETWORK', made.networkId, null);
     }
     case 'hostedGateway':
     case 'bridgeGateway':
     case 'client': {
       const result = await changes.create('endpoint', action.body, needNetwork());
-      const id = created(result.id, result.businessKey);
+      const id = await created('endpoint', result, action.body['name']);
       if (action.task === 'hostedGateway') made.gatewayId = id;
       else made.endpointIds.push(id);
       return waitFor('ENDPOINT', id, needNetwork());
     }
     case 'service': {
       const result = await changes.create('service', { ...action.body, endpointId: need(made.gatewayId, 'hosted gateway') }, needNetwork());
-      made.serviceId = created(result.id, result.businessKey);
+      made.serviceId = await created('service', result, action.body['name']);
       return waitFor('SERVICE', made.serviceId, needNetwork());
     }
     case 'appWan': {
       // An empty AppWAN stays NEW until it has members: nothing to wait for.
       const result = await changes.create('appWan', action.body, needNetwork());
-      made.appWanId = created(result.id, result.businessKey);
+      made.appWanId = await created('appWan', result, action.body['name']);
       edit((s) => (s.statusName = 'NEW'));
       return;
     }
