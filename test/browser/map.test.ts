@@ -214,6 +214,16 @@ describeBrowser('network map page in Chromium', () => {
     }
   });
 
+  it('is linked from the GraphQL IDE, and links back to it', async () => {
+    const ide = await context.newPage();
+    await ide.goto(stack.gatewayUrl);
+    await ide.click('a.netgraph-map-link', { timeout: 20000 });
+    await ide.waitForSelector('#network[data-loaded]', { state: 'attached' });
+    expect(new URL(ide.url()).pathname).toBe('/map');
+    expect(await ide.getAttribute('header a[href="graphql"]', 'href')).toBe('graphql');
+    await ide.close();
+  });
+
   it('sent nothing beyond 127.0.0.1 and logged no errors (CSP included)', () => {
     expect(watch.external).toEqual([]);
     // The expected failures above are answered as GraphQL errors (HTTP 200), not console errors.

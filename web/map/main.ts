@@ -540,7 +540,12 @@ legend.append(
     ['in progress', statusColour('NEW')],
     ['ERROR', statusColour('ERROR')],
     ['deleting', statusColour('DELETED')],
-  ].map(([label, colour]) => h('span', { class: `swatch s-${(label ?? '').split(' ')[0]?.toLowerCase() ?? ''}` }, label ?? '')),
+  ].map(([label = '', colour = '']) => {
+    const dot = h('i', { class: 'dot' });
+    // CSSOM, not a style attribute: CSP (style-src 'self') governs only the latter.
+    dot.style.backgroundColor = colour;
+    return h('span', { class: 'swatch' }, dot, label);
+  }),
   h('span', {}, 'shapes: hexagon hosted gateway · diamond bridge gateway · circle client · pentagon self-hosted gateway · box AppWAN · octagon endpoint group · tag service · barrel collapsed endpoints'),
 );
 
