@@ -8,6 +8,7 @@ import dagre from 'cytoscape-dagre';
 import MAP_QUERY from '../../bench/queries/network-map.graphql';
 import { ApiError, createApi, isRecord, type Api } from './api';
 import {
+  bucketOf,
   buildElements,
   effectiveGrouping,
   ENDPOINT_TYPES,
@@ -190,11 +191,7 @@ function applySearch(): void {
 }
 
 function bucketHolds(bucketId: string, r: Resource): boolean {
-  if (!data || r.kind !== 'endpoint') return false;
-  const g = effectiveGrouping(grouping(), data);
-  if (g === 'type') return bucketId === `bucket:type:${r.endpointType ?? '?'}`;
-  const names = [...data.members].filter(([, m]) => m.endpointIds.includes(r.id)).map(([a]) => data?.resources.get(a)?.name ?? a).sort();
-  return bucketId === `bucket:appWans:${names.join(' + ') || '(none)'}`;
+  return data !== null && bucketOf(data, effectiveGrouping(grouping(), data), r)?.id === bucketId;
 }
 
 // ---- details -----------------------------------------------------------------------------------

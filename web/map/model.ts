@@ -146,45 +146,51 @@ function resourceNode(r: Resource): NodeElement {
 }
 
 /**
+ * The collapsed node an endpoint falls into: `type` one per endpoint type; `appWan` one per
+ * AppWAN, an endpoint in several going to the first by name (its links to the others stay, as
+ * weighted edges), and one for endpoints in no AppWAN.
+ */
+export function bucketOf(data: MapData, grouping: Grouping, r: Resource): { id: string; label: string; subtype: string } | null {
+  if (grouping === 'none' || r.kind !== 'endpoint') return null;
+  if (grouping === 'type') {
+    const type = r.endpointType ?? '?';
+    return { id: `bucket:type:${type}`, label: ENDPOINT_TYPES[type] ?? type, subtype: type };
+  }
+  const names: string[] = [];
+  for (const [appWanId, m] of data.members) if (m.endpointIds.includes(r.id)) names.push(data.resources.get(appWanId)?.name ?? appWanId);
+  const first = names.sort()[0];
+  return first === undefined
+    ? { id: 'bucket:appWan:', label: 'in no AppWAN', subtype: 'appWan' }
+    : { id: `bucket:appWan:${first}`, label: `${first} members`, subtype: 'appWan' };
+}
+
+/**
  * Graph elements for a grouping. `none`: one node per resource; edges endpoint→AppWAN (direct
- * member), endpoint group→AppWAN, AppWAN→service, service→terminating endpoint. `type`: endpoints
- * collapse into one node per endpoint type; `appWan`: endpoints collapse into one node per set of
- * AppWANs they belong to ("in crm-apps + hr-apps"), so AppWAN structure stays visible. Endpoints in
- * `expanded` buckets stay individual nodes.
+ * member), endpoint group→AppWAN, AppWAN→service, service→terminating endpoint. Otherwise
+ * endpoints collapse into buckets (see bucketOf), with edges merged and weighted; endpoints of
+ * the `expanded` buckets stay individual nodes.
  */
 export function buildElements(data: MapData, grouping: Grouping, expanded: ReadonlySet<string> = new Set()): Elements {
-  const bucketOf = new Map<string, string>();
+  const bucketOfId = new Map<string, string>();
   const buckets = new Map<string, NodeElement>();
-  if (grouping !== 'none') {
-    const appWansOf = new Map<string, string[]>();
-    for (const [appWanId, m] of data.members) for (const e of m.endpointIds) appWansOf.set(e, [...(appWansOf.get(e) ?? []), appWanId]);
-    for (const r of data.resources.values()) {
-      if (r.kind !== 'endpoint') continue;
-      const key =
-        grouping === 'type'
-          ? `type:${r.endpointType ?? '?'}`
-          : `appWans:${(appWansOf.get(r.id) ?? []).map((a) => data.resources.get(a)?.name ?? a).sort().join(' + ') || '(none)'}`;
-      const bucketId = `bucket:${key}`;
-      if (expanded.has(bucketId)) continue;
-      bucketOf.set(r.id, bucketId);
-      const b = buckets.get(bucketId);
-      if (b) b.count++;
-      else {
-        const label = grouping === 'type' ? ENDPOINT_TYPES[r.endpointType ?? ''] ?? r.endpointType ?? '?' : key.slice('appWans:'.length);
-        buckets.set(bucketId, { id: bucketId, label, kind: 'bucket', subtype: grouping === 'type' ? (r.endpointType ?? '?') : 'appWan', colour: '#dfe6ee', count: 1 });
-      }
-    }
-    for (const b of buckets.values()) b.label = `${b.label} (${b.count} endpoints)`;
+  for (const r of data.resources.values()) {
+    const bucket = bucketOf(data, grouping, r);
+    if (!bucket || expanded.has(bucket.id)) continue;
+    bucketOfId.set(r.id, bucket.id);
+    const b = buckets.get(bucket.id);
+    if (b) b.count++;
+    else buckets.set(bucket.id, { id: bucket.id, label: bucket.label, kind: 'bucket', subtype: bucket.subtype, colour: '#dfe6ee', count: 1 });
   }
+  for (const b of buckets.values()) b.label = `${b.label} (${b.count} endpoint${b.count === 1 ? '' : 's'})`;
 
   const nodes: NodeElement[] = [...buckets.values()];
-  for (const r of data.resources.values()) if (!bucketOf.has(r.id)) nodes.push(resourceNode(r));
+  for (const r of data.resources.values()) if (!bucketOfId.has(r.id)) nodes.push(resourceNode(r));
   const edges = new Map<string, EdgeElement>();
   const link = (source: string, target: string, relation: EdgeElement['relation']): void => {
     // Links to resources the map did not get (e.g. deleted meanwhile) are left out.
     if (!data.resources.has(source) || !data.resources.has(target)) return;
-    const to = bucketOf.get(target) ?? target;
-    const from = bucketOf.get(source) ?? source;
+    const to = bucketOfId.get(target) ?? target;
+    const from = bucketOfId.get(source) ?? source;
     const id = `${relation}:${from}->${to}`;
     const e = edges.get(id);
     if (e) e.weight++;

@@ -42,6 +42,7 @@ describe('map model', () => {
     const { nodes, edges } = buildElements(data, 'type');
     const clients = nodes.find((n) => n.id === 'bucket:type:ZTCL');
     expect(clients).toMatchObject({ kind: 'bucket', count: 3, label: 'client (3 endpoints)' });
+    expect(nodes.find((n) => n.id === 'bucket:type:GW')).toMatchObject({ label: 'hosted gateway (1 endpoint)' });
     expect(edges.find((e) => e.id === 'member:bucket:type:ZTCL->a1')).toMatchObject({ weight: 2 });
     expect(nodes.some((n) => n.id === 'c0')).toBe(false);
     const open = buildElements(data, 'type', new Set(['bucket:type:ZTCL']));
@@ -50,7 +51,10 @@ describe('map model', () => {
 
   it('collapses endpoints by the AppWANs they belong to', () => {
     const labels = buildElements(sample(), 'appWan').nodes.filter((n) => n.kind === 'bucket').map((n) => n.label).sort();
-    expect(labels).toEqual(['(none) (3 endpoints)', 'ops-apps + sales-apps (1 endpoints)', 'sales-apps (1 endpoints)']);
+    // c1 is in both AppWANs: it goes to the first by name, its link to the other stays.
+    expect(labels).toEqual(['in no AppWAN (3 endpoints)', 'ops-apps members (1 endpoint)', 'sales-apps members (1 endpoint)']);
+    const edges = buildElements(sample(), 'appWan').edges.map((e) => `${e.id}×${e.weight}`).sort();
+    expect(edges).toEqual(expect.arrayContaining(['member:bucket:appWan:ops-apps->a1×1', 'member:bucket:appWan:ops-apps->a2×1', 'member:bucket:appWan:sales-apps->a1×1']));
   });
 
   it('groups automatically only above the readable size', () => {
