@@ -167,6 +167,23 @@ describeBrowser('network map page in Chromium', () => {
     expect(await page.innerText('#progress')).toMatch(/AppWanUpdate SUCCEEDED — 3\/3 steps/);
   });
 
+  it('adds a service to the AppWAN: a new node, NEW then PROVISIONED through resourceStatus, with workflow progress', async () => {
+    const before = await drawn(page);
+    await page.fill('#service-name', 'map-added');
+    await page.fill('#service-ip', '10.9.9.9');
+    await page.fill('#service-port', '8443');
+    await page.click('#add-service');
+    await waitUntil(page, `document.querySelector('#progress')?.textContent.startsWith('Adding map-added')`, 'the workflow progress shows');
+    // The new service with its two edges: AppWAN → service, service → terminating gateway.
+    expect(await drawn(page)).toEqual({ nodes: before.nodes + 1, edges: before.edges + 2 });
+    const services = await list(stack, `/networks/${networkId}/services`);
+    const id = String(services.find((s) => s['name'] === 'map-added')?.['id']);
+    expect(await page.evaluate(colourOf(id))).toBe(AMBER);
+    for (let i = 0; i < 4; i++) clock.advance();
+    await waitUntil(page, `${colourOf(id)} === ${JSON.stringify(GREEN)} && ${colourOf(appWanId)} === ${JSON.stringify(GREEN)}`, 'the service and the AppWAN turn green');
+    await page.waitForSelector('#progress[data-state="SUCCEEDED"]');
+  });
+
   it('shows a change made elsewhere without a reload (new endpoint, then its status)', async () => {
     const other = await context.newPage();
     const otherWatch = watchPage(other);
