@@ -6,6 +6,7 @@ import { authTree } from './auth-tree';
 import { endpointDetail } from './endpoint-detail';
 import { networkGraph } from './network-graph';
 import { networkList } from './network-list';
+import { networkMap } from './network-map';
 import type { BenchQuery } from './types';
 
-export const BENCH_QUERIES: readonly BenchQuery[] = [networkGraph, endpointDetail, networkList, authTree];
+export const BENCH_QUERIES: readonly BenchQuery[] = [networkGraph, endpointDetail, networkList, authTree, networkMap];

@@ -19,6 +19,7 @@ import { probeUpstreams } from '../upstream/probe';
 import { handleGraphQL, sendPlain } from './graphql-http';
 import { createHealthRoutes, sendJson } from './health';
 import { createIdeHandler } from './ide';
+import { createMapHandler } from './map';
 import { packageVersion } from './project-root';
 import { formatRequestLine, requestLogPlugin, type LogFn, type RequestFacts } from './request-log';
 import { createOperationRunner, SIGNAL_LISTENERS } from './operations';
@@ -155,6 +156,11 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     graphqlPath: GRAPHQL_PATH,
     ...(sandboxMode && options.sandbox ? { defaultHeaders: { Authorization: `Bearer ${options.sandbox.tokens.admin}` } } : {}),
   });
+  // The network map page (GET /map, src/server/map): in sandbox mode its token field is prefilled too.
+  const map = createMapHandler({
+    graphqlPath: GRAPHQL_PATH,
+    ...(sandboxMode && options.sandbox ? { defaultToken: options.sandbox.tokens.admin } : {}),
+  });
   const routes = createHealthRoutes({ probe: services.probeUpstreams, registry });
   const runner = createOperationRunner({
     createContext: makeContext,
@@ -198,6 +204,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
       if (ide(req, res)) return;
       if (path === GRAPHQL_PATH) return serveGraphQL(req, res);
     }
+    if (await map(req, res)) return;
     const route = routes[path];
     if (route && (req.method === 'GET' || req.method === 'HEAD')) {
       await route(req, res);

@@ -60,7 +60,7 @@ describe('bench smoke run (tiny data, latency 0, one iteration)', () => {
 
   it('measures every query that answered correctly, with sane values in every field', () => {
     const names = results.queries.map((q) => q.name);
-    expect(names).toEqual(expect.arrayContaining(['endpointDetail', 'networkList', 'authTree']));
+    expect(names).toEqual(expect.arrayContaining(['endpointDetail', 'networkList', 'authTree', 'networkMap']));
     for (const q of results.queries) {
       const where = `${q.name}: ${JSON.stringify(q)}`;
       expect({ where, ok: q.lowerBoundCalls > 0 }).toEqual({ where, ok: true });
@@ -78,7 +78,7 @@ describe('bench smoke run (tiny data, latency 0, one iteration)', () => {
       expect(q.roundTripsReason).not.toBe('');
     }
     // Every query is either measured or reported wrong: none is silently dropped.
-    expect([...names, ...results.failed.map((f) => f.name)].sort()).toEqual(['authTree', 'endpointDetail', 'networkGraph', 'networkList']);
+    expect([...names, ...results.failed.map((f) => f.name)].sort()).toEqual(['authTree', 'endpointDetail', 'networkGraph', 'networkList', 'networkMap']);
   });
 
   it('reports the pass-through baseline, the machine and the table', () => {

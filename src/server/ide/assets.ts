@@ -34,7 +34,7 @@ const ASSET_SPECS: readonly AssetSpec[] = [
   { name: 'index.umd.js.map', contentType: JSON_TYPE, source: { kind: 'package', packageName: 'graphiql', file: 'graphiql.min.js.map' } },
   { name: 'boot.js', contentType: JS, source: { kind: 'text', text: BOOT_SCRIPT } },
   // The page's own layout, a file too so that style-src needs no inline allowance for it.
-  { name: 'ide.css', contentType: CSS, source: { kind: 'text', text: 'html,body,#graphiql{height:100%;margin:0;overflow:hidden}\n' } },
+  { name: 'ide.css', contentType: CSS, source: { kind: 'text', text: 'html,body,#graphiql{height:100%;margin:0;overflow:hidden}\n.netgraph-map-link{font-size:12px;font-weight:normal}\n' } },
 ];
 
 export interface IdeAsset {

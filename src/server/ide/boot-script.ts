@@ -138,7 +138,8 @@ export const BOOT_SCRIPT = String.raw`'use strict';
         defaultEditorToolsVisibility: defaultHeadersText ? 'headers' : false,
         storage: storage,
       },
-      React.createElement(GraphiQL.Logo, null, config.title),
+      // The logo slot also links the network map (GET /map; page-relative, like the assets).
+      React.createElement(GraphiQL.Logo, null, config.title, ' ', React.createElement('a', { href: 'map', className: 'netgraph-map-link' }, 'network map')),
     ),
   );
 })();

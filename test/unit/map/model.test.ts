@@ -1,0 +1,93 @@
+/** The map page's data model (web/map/model.ts): elements, grouping, reach, links, search, messages. */
+import { buildElements, effectiveGrouping, linksOf, problemOf, reachOf, search, statusColour, toMapData, type MapData } from '../../../web/map/model';
+
+const conn = <T>(nodes: T[]): { totalCount: number; nodes: T[] } => ({ totalCount: nodes.length, nodes });
+
+function sample(extraClients = 0): MapData {
+  const clients = Array.from({ length: 3 + extraClients }, (_, i) => ({ id: `c${i}`, name: `client-${i}`, endpointType: 'ZTCL', status: 400, statusName: 'REGISTERED' }));
+  const data = toMapData({
+    id: 'n1',
+    name: 'production',
+    endpoints: conn([{ id: 'gw', name: 'gw-1', endpointType: 'GW', status: 400, statusName: 'REGISTERED' }, { id: 'br', name: 'bridge', endpointType: 'ZTGW', status: 100, statusName: 'NEW' }, ...clients]),
+    services: conn([
+      { id: 's1', name: 'crm', serviceClass: 'CS', status: 300, statusName: 'PROVISIONED', endpointId: 'gw', gatewayClusterId: null },
+      { id: 's2', name: 'wiki', serviceClass: 'CS', status: 300, statusName: 'PROVISIONED', endpointId: null, gatewayClusterId: 'cl' },
+    ]),
+    appWans: conn([
+      { id: 'a1', name: 'sales-apps', status: 300, statusName: 'PROVISIONED', endpoints: conn([{ id: 'c0' }, { id: 'c1' }]), services: conn([{ id: 's1' }]), endpointGroups: conn([{ id: 'g1' }]) },
+      { id: 'a2', name: 'ops-apps', status: 600, statusName: 'UPDATING', endpoints: conn([{ id: 'c1' }, { id: 'gone' }]), services: conn([{ id: 's2' }]), endpointGroups: conn([]) },
+    ]),
+    endpointGroups: conn([{ id: 'g1', name: 'engineering' }]),
+  });
+  if (!data) throw new Error('no data');
+  return data;
+}
+
+describe('map model', () => {
+  it('draws one node per resource and one edge per link, skipping links to resources it did not get', () => {
+    const { nodes, edges } = buildElements(sample(), 'none');
+    expect(nodes).toHaveLength(5 + 2 + 2 + 1);
+    // a1: 2 endpoints + 1 service + 1 group; a2: 1 endpoint (not `gone`) + 1 service; s1 → gw.
+    expect(edges.map((e) => e.id).sort()).toEqual(
+      [
+        'member:c0->a1', 'member:c1->a1', 'group:g1->a1', 'service:a1->s1',
+        'member:c1->a2', 'service:a2->s2', 'terminates:s1->gw',
+      ].sort(),
+    );
+    expect(nodes.find((n) => n.id === 'br')).toMatchObject({ kind: 'endpoint', subtype: 'ZTGW', colour: statusColour('NEW') });
+  });
+
+  it('collapses endpoints by type with merged, weighted edges, and expands a bucket on request', () => {
+    const data = sample();
+    const { nodes, edges } = buildElements(data, 'type');
+    const clients = nodes.find((n) => n.id === 'bucket:type:ZTCL');
+    expect(clients).toMatchObject({ kind: 'bucket', count: 3, label: 'client (3 endpoints)' });
+    expect(nodes.find((n) => n.id === 'bucket:type:GW')).toMatchObject({ label: 'hosted gateway (1 endpoint)' });
+    expect(edges.find((e) => e.id === 'member:bucket:type:ZTCL->a1')).toMatchObject({ weight: 2 });
+    expect(nodes.some((n) => n.id === 'c0')).toBe(false);
+    const open = buildElements(data, 'type', new Set(['bucket:type:ZTCL']));
+    expect(open.nodes.some((n) => n.id === 'c0')).toBe(true);
+  });
+
+  it('collapses endpoints by the AppWANs they belong to', () => {
+    const labels = buildElements(sample(), 'appWan').nodes.filter((n) => n.kind === 'bucket').map((n) => n.label).sort();
+    // c1 is in both AppWANs: it goes to the first by name, its link to the other stays.
+    expect(labels).toEqual(['in no AppWAN (3 endpoints)', 'ops-apps members (1 endpoint)', 'sales-apps members (1 endpoint)']);
+    const edges = buildElements(sample(), 'appWan').edges.map((e) => `${e.id}×${e.weight}`).sort();
+    expect(edges).toEqual(expect.arrayContaining(['member:bucket:appWan:ops-apps->a1×1', 'member:bucket:appWan:ops-apps->a2×1', 'member:bucket:appWan:sales-apps->a1×1']));
+  });
+
+  it('groups automatically only above the readable size', () => {
+    expect(effectiveGrouping('auto', sample())).toBe('none');
+    expect(effectiveGrouping('auto', sample(200))).toBe('type');
+    expect(effectiveGrouping('appWan', sample())).toBe('appWan');
+  });
+
+  it('says who can reach what in an AppWAN, and lists links both ways', () => {
+    const data = sample();
+    const reach = reachOf(data, 'a1');
+    expect(reach.endpoints.map((r) => r.name)).toEqual(['client-0', 'client-1']);
+    expect(reach.endpointGroups.map((r) => r.name)).toEqual(['engineering']);
+    expect(reach.services.map((r) => r.name)).toEqual(['crm']);
+    expect(linksOf(data, 'c1').map((l) => `${l.relation}:${l.resource.id}`)).toEqual(['in AppWAN:a1', 'in AppWAN:a2']);
+    expect(linksOf(data, 'gw').map((l) => `${l.relation}:${l.resource.id}`)).toEqual(['terminates:s1']);
+    expect(linksOf(data, 's1').map((l) => `${l.relation}:${l.resource.id}`)).toEqual(['in AppWAN:a1', 'terminated by:gw']);
+  });
+
+  it('searches names case-insensitively', () => {
+    expect(search(sample(), 'CLIENT-1').map((r) => r.id)).toEqual(['c1']);
+    expect(search(sample(), '  ')).toEqual([]);
+  });
+
+  it('turns error codes into the three messages', () => {
+    expect(problemOf(['FORBIDDEN']).problem).toBe('forbidden');
+    expect(problemOf(['FORBIDDEN', 'UNAUTHENTICATED']).problem).toBe('unauthenticated');
+    expect(problemOf(['UPSTREAM_UNAVAILABLE']).problem).toBe('unreachable');
+    expect(problemOf(['UPSTREAM_ERROR']).message).toMatch(/not reachable/);
+    expect(problemOf(['BAD_USER_INPUT'])).toMatchObject({ problem: 'other', message: expect.stringContaining('BAD_USER_INPUT') });
+  });
+
+  it('rejects an answer without a network', () => {
+    expect(toMapData(null)).toBeNull();
+  });
+});

@@ -1,0 +1,269 @@
+/**
+ * The map's data model, without DOM or libraries (unit-tested in node): the networkMap query's
+ * answer → graph elements, status colours, and who can reach what in an AppWAN.
+ */
+
+export type Kind = 'endpoint' | 'service' | 'appWan' | 'endpointGroup';
+
+export interface Resource {
+  kind: Kind;
+  id: string;
+  name: string;
+  status: number | null;
+  statusName: string | null;
+  /** Endpoints: GW, ZTGW, ZTCL, VCPEGW (others shown as they come). */
+  endpointType?: string | null;
+  currentStateName?: string | null;
+  serviceClass?: string | null;
+  /** Services: the terminating endpoint or gateway cluster. */
+  endpointId?: string | null;
+  gatewayClusterId?: string | null;
+}
+
+export interface AppWanMembers {
+  endpointIds: string[];
+  serviceIds: string[];
+  endpointGroupIds: string[];
+}
+
+export interface MapData {
+  networkId: string;
+  networkName: string;
+  resources: Map<string, Resource>;
+  members: Map<string, AppWanMembers>;
+}
+
+export const ENDPOINT_TYPES: Record<string, string> = {
+  GW: 'hosted gateway',
+  ZTGW: 'bridge gateway',
+  ZTCL: 'client',
+  VCPEGW: 'self-hosted gateway',
+};
+
+/** Final statuses (the gateway's resourceStatus completes on these). */
+export const TERMINAL = new Set(['PROVISIONED', 'REGISTERED', 'ERROR', 'DELETED']);
+
+export function statusColour(statusName: string | null | undefined): string {
+  switch (statusName) {
+    case 'PROVISIONED':
+    case 'REGISTERED':
+      return '#2e9d57';
+    case 'NEW':
+    case 'PROVISIONING':
+    case 'UPDATING':
+    case 'REPLACING':
+      return '#e0a526';
+    case 'ERROR':
+      return '#d64545';
+    case 'DELETING':
+    case 'DELETED':
+      return '#8a8a8a';
+    default:
+      return '#b9c2cc';
+  }
+}
+
+type Json = Record<string, unknown>;
+const isJson = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
+
+function nodes(parent: Json, key: string): Json[] {
+  const conn = parent[key];
+  if (!isJson(conn) || !Array.isArray(conn['nodes'])) return [];
+  return conn['nodes'].filter(isJson);
+}
+
+function ids(parent: Json, key: string): string[] {
+  return nodes(parent, key)
+    .map((n) => str(n['id']))
+    .filter((id): id is string => id !== null);
+}
+
+function base(kind: Kind, n: Json): Resource {
+  return { kind, id: String(n['id']), name: str(n['name']) ?? String(n['id']), status: num(n['status']), statusName: str(n['statusName']) };
+}
+
+/** The `network` object of a networkMap answer → MapData (null when there is no network). */
+export function toMapData(network: unknown): MapData | null {
+  if (!isJson(network) || typeof network['id'] !== 'string') return null;
+  const resources = new Map<string, Resource>();
+  const members = new Map<string, AppWanMembers>();
+  for (const e of nodes(network, 'endpoints')) {
+    resources.set(String(e['id']), { ...base('endpoint', e), endpointType: str(e['endpointType']), currentStateName: str(e['currentStateName']) });
+  }
+  for (const s of nodes(network, 'services')) {
+    resources.set(String(s['id']), { ...base('service', s), serviceClass: str(s['serviceClass']), endpointId: str(s['endpointId']), gatewayClusterId: str(s['gatewayClusterId']) });
+  }
+  for (const g of nodes(network, 'endpointGroups')) resources.set(String(g['id']), base('endpointGroup', g));
+  for (const a of nodes(network, 'appWans')) {
+    const id = String(a['id']);
+    resources.set(id, base('appWan', a));
+    members.set(id, { endpointIds: ids(a, 'endpoints'), serviceIds: ids(a, 'services'), endpointGroupIds: ids(a, 'endpointGroups') });
+  }
+  return { networkId: network['id'], networkName: str(network['name']) ?? network['id'], resources, members };
+}
+
+export type Grouping = 'none' | 'type' | 'appWan';
+
+/** Above this many endpoints, `auto` groups them (by type): a few thousand nodes are not readable. */
+export const AUTO_GROUP_ENDPOINTS = 150;
+
+export function effectiveGrouping(choice: Grouping | 'auto', data: MapData): Grouping {
+  if (choice !== 'auto') return choice;
+  let endpoints = 0;
+  for (const r of data.resources.values()) if (r.kind === 'endpoint') endpoints++;
+  return endpoints > AUTO_GROUP_ENDPOINTS ? 'type' : 'none';
+}
+
+export interface NodeElement {
+  id: string;
+  label: string;
+  kind: Kind | 'bucket';
+  /** Endpoint type for endpoints, the grouping key for buckets. */
+  subtype: string;
+  colour: string;
+  /** Resources a bucket stands for (collapsed endpoints). */
+  count: number;
+}
+
+export interface EdgeElement {
+  id: string;
+  source: string;
+  target: string;
+  /** How many resource links it stands for (edges into a bucket are merged). */
+  weight: number;
+  relation: 'member' | 'service' | 'group' | 'terminates';
+}
+
+export interface Elements {
+  nodes: NodeElement[];
+  edges: EdgeElement[];
+}
+
+function resourceNode(r: Resource): NodeElement {
+  return { id: r.id, label: r.name, kind: r.kind, subtype: r.endpointType ?? r.kind, colour: statusColour(r.statusName), count: 1 };
+}
+
+/**
+ * The collapsed node an endpoint falls into: `type` one per endpoint type; `appWan` one per
+ * AppWAN, an endpoint in several going to the first by name (its links to the others stay, as
+ * weighted edges), and one for endpoints in no AppWAN.
+ */
+export function bucketOf(data: MapData, grouping: Grouping, r: Resource): { id: string; label: string; subtype: string } | null {
+  if (grouping === 'none' || r.kind !== 'endpoint') return null;
+  if (grouping === 'type') {
+    const type = r.endpointType ?? '?';
+    return { id: `bucket:type:${type}`, label: ENDPOINT_TYPES[type] ?? type, subtype: type };
+  }
+  const names: string[] = [];
+  for (const [appWanId, m] of data.members) if (m.endpointIds.includes(r.id)) names.push(data.resources.get(appWanId)?.name ?? appWanId);
+  const first = names.sort()[0];
+  return first === undefined
+    ? { id: 'bucket:appWan:', label: 'in no AppWAN', subtype: 'appWan' }
+    : { id: `bucket:appWan:${first}`, label: `${first} members`, subtype: 'appWan' };
+}
+
+/**
+ * Graph elements for a grouping. `none`: one node per resource; edges endpoint→AppWAN (direct
+ * member), endpoint group→AppWAN, AppWAN→service, service→terminating endpoint. Otherwise
+ * endpoints collapse into buckets (see bucketOf), with edges merged and weighted; endpoints of
+ * the `expanded` buckets stay individual nodes.
+ */
+export function buildElements(data: MapData, grouping: Grouping, expanded: ReadonlySet<string> = new Set()): Elements {
+  const bucketOfId = new Map<string, string>();
+  const buckets = new Map<string, NodeElement>();
+  for (const r of data.resources.values()) {
+    const bucket = bucketOf(data, grouping, r);
+    if (!bucket || expanded.has(bucket.id)) continue;
+    bucketOfId.set(r.id, bucket.id);
+    const b = buckets.get(bucket.id);
+    if (b) b.count++;
+    else buckets.set(bucket.id, { id: bucket.id, label: bucket.label, kind: 'bucket', subtype: bucket.subtype, colour: '#dfe6ee', count: 1 });
+  }
+  for (const b of buckets.values()) b.label = `${b.label} (${b.count} endpoint${b.count === 1 ? '' : 's'})`;
+
+  const nodes: NodeElement[] = [...buckets.values()];
+  for (const r of data.resources.values()) if (!bucketOfId.has(r.id)) nodes.push(resourceNode(r));
+  const edges = new Map<string, EdgeElement>();
+  const link = (source: string, target: string, relation: EdgeElement['relation']): void => {
+    // Links to resources the map did not get (e.g. deleted meanwhile) are left out.
+    if (!data.resources.has(source) || !data.resources.has(target)) return;
+    const to = bucketOfId.get(target) ?? target;
+    const from = bucketOfId.get(source) ?? source;
+    const id = `${relation}:${from}->${to}`;
+    const e = edges.get(id);
+    if (e) e.weight++;
+    else edges.set(id, { id, source: from, target: to, weight: 1, relation });
+  };
+  for (const [appWanId, m] of data.members) {
+    // Directed the way traffic is allowed (endpoint → AppWAN → service → terminating gateway), so
+    // a layered layout puts clients, AppWANs, services and gateways in that order.
+    for (const e of m.endpointIds) link(e, appWanId, 'member');
+    for (const g of m.endpointGroupIds) link(g, appWanId, 'group');
+    for (const s of m.serviceIds) link(appWanId, s, 'service');
+  }
+  for (const r of data.resources.values()) if (r.kind === 'service' && r.endpointId) link(r.id, r.endpointId, 'terminates');
+  return { nodes, edges: [...edges.values()] };
+}
+
+export interface Reach {
+  /** Endpoints authorized directly. */
+  endpoints: Resource[];
+  /** Endpoint groups authorized: all their members reach the services too. */
+  endpointGroups: Resource[];
+  services: Resource[];
+}
+
+/**
+ * Who can reach what in a (v1) AppWAN: its endpoints, directly and through its endpoint groups,
+ * may initiate connections to its services.
+ */
+export function reachOf(data: MapData, appWanId: string): Reach {
+  const m = data.members.get(appWanId) ?? { endpointIds: [], serviceIds: [], endpointGroupIds: [] };
+  const pick = (list: string[]): Resource[] => list.map((id) => data.resources.get(id)).filter((r): r is Resource => r !== undefined);
+  return { endpoints: pick(m.endpointIds), endpointGroups: pick(m.endpointGroupIds), services: pick(m.serviceIds) };
+}
+
+/** Resources linked to one resource (for the details panel), by relation. */
+export function linksOf(data: MapData, id: string): Array<{ relation: string; resource: Resource }> {
+  const out: Array<{ relation: string; resource: Resource }> = [];
+  const add = (relation: string, otherId: string | null | undefined): void => {
+    const r = otherId ? data.resources.get(otherId) : undefined;
+    if (r) out.push({ relation, resource: r });
+  };
+  const self = data.resources.get(id);
+  if (!self) return out;
+  if (self.kind === 'appWan') {
+    const m = data.members.get(id);
+    m?.endpointIds.forEach((e) => add('endpoint', e));
+    m?.endpointGroupIds.forEach((g) => add('endpoint group', g));
+    m?.serviceIds.forEach((s) => add('service', s));
+    return out;
+  }
+  for (const [appWanId, m] of data.members) {
+    if (m.endpointIds.includes(id) || m.serviceIds.includes(id) || m.endpointGroupIds.includes(id)) add('in AppWAN', appWanId);
+  }
+  if (self.kind === 'service') add('terminated by', self.endpointId);
+  if (self.kind === 'endpoint') for (const r of data.resources.values()) if (r.kind === 'service' && r.endpointId === id) add('terminates', r.id);
+  return out;
+}
+
+/** Names matching a search, case-insensitive. */
+export function search(data: MapData, text: string): Resource[] {
+  const q = text.trim().toLowerCase();
+  if (!q) return [];
+  return [...data.resources.values()].filter((r) => r.name.toLowerCase().includes(q));
+}
+
+export type Problem = 'forbidden' | 'unauthenticated' | 'unreachable' | 'other';
+
+/** What a set of GraphQL error codes means to the person at the page. */
+export function problemOf(codes: readonly string[]): { problem: Problem; message: string } {
+  if (codes.includes('UNAUTHENTICATED')) return { problem: 'unauthenticated', message: 'Your token has expired or is not valid: paste a fresh one in the Token field.' };
+  if (codes.includes('FORBIDDEN')) return { problem: 'forbidden', message: 'Your token may read this network but may not change it (FORBIDDEN): ask an administrator, or use a token with write access.' };
+  if (codes.some((c) => c === 'UPSTREAM_UNAVAILABLE' || c === 'UPSTREAM_ERROR' || c === 'UPSTREAM_TIMEOUT')) {
+    return { problem: 'unreachable', message: 'The platform is not reachable right now (the gateway could not get an answer from it). Try again in a moment.' };
+  }
+  return { problem: 'other', message: `The gateway answered with an error${codes.length ? ` (${codes.join(', ')})` : ''}.` };
+}
