@@ -16,6 +16,7 @@ import type { SearchHitRecord } from '../upstream/search/records';
 import type { ProvisioningRecord, StepRecord, ProvisioningErrorRecord } from '../resolvers/provisioning/records';
 import type { DomainRecord, ResourceTypeRecord, ResourceActionRecord, GrantRecord, SuperUserRecord, PublicGrantRecord, PublicGrantPathRecord, MasqueradeRecord } from '../upstream/auth/types';
 import type { PrivilegeEntryRecord } from '../upstream/auth/privileges';
+import type { CreatedActionsRecord } from '../resolvers/auth/mutations';
 import type { GatewayContext } from '../context';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -588,7 +589,14 @@ export type CreateResourceActionsInput = {
 export type CreateResourceActionsPayload = {
   __typename?: 'CreateResourceActionsPayload';
   /** The created actions. */
-  resourceActions: Array<ResourceAction>;
+  resourceActions: ResourceActionConnection;
+};
+
+
+/** Result of `createResourceActions`. */
+export type CreateResourceActionsPayloadResourceActionsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** A new resource type (with nested children) in a domain, optionally under a parent type. */
@@ -3651,9 +3659,9 @@ export type ResourceStatusEvent = {
 export type ResourceType = {
   __typename?: 'ResourceType';
   /** The actions defined on this type. */
-  actions?: Maybe<Array<ResourceAction>>;
+  actions?: Maybe<ResourceActionConnection>;
   /** The direct child types; query `children` again on each to walk the tree to any depth. */
-  children?: Maybe<Array<ResourceType>>;
+  children?: Maybe<ResourceTypeConnection>;
   /** Ids of the direct child types (empty when the upstream did not list any). */
   childrenIds: Array<Scalars['ID']['output']>;
   /** Short code, unique within the domain (used in `privileges` maps). */
@@ -3682,6 +3690,20 @@ export type ResourceType = {
   title?: Maybe<Scalars['String']['output']>;
   /** When the type was last changed. */
   updatedAt?: Maybe<Scalars['DateTime']['output']>;
+};
+
+
+/** A kind of resource in a domain. Types form a tree: a root type has no parent and depth 0. */
+export type ResourceTypeActionsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** A kind of resource in a domain. Types form a tree: a root type has no parent and depth 0. */
+export type ResourceTypeChildrenArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** A page of resource types. */
@@ -5286,7 +5308,7 @@ export type ResolversTypes = ResolversObject<{
   CreatePublicGrantInput: CreatePublicGrantInput;
   CreatePublicGrantPayload: ResolverTypeWrapper<Omit<CreatePublicGrantPayload, 'publicGrant'> & { publicGrant: ResolversTypes['PublicGrant'] }>;
   CreateResourceActionsInput: CreateResourceActionsInput;
-  CreateResourceActionsPayload: ResolverTypeWrapper<Omit<CreateResourceActionsPayload, 'resourceActions'> & { resourceActions: Array<ResolversTypes['ResourceAction']> }>;
+  CreateResourceActionsPayload: ResolverTypeWrapper<CreatedActionsRecord>;
   CreateResourceTypeInput: CreateResourceTypeInput;
   CreateResourceTypePayload: ResolverTypeWrapper<Omit<CreateResourceTypePayload, 'resourceType'> & { resourceType: ResolversTypes['ResourceType'] }>;
   CreateServiceInput: CreateServiceInput;
@@ -5522,7 +5544,7 @@ export type ResolversParentTypes = ResolversObject<{
   CreatePublicGrantInput: CreatePublicGrantInput;
   CreatePublicGrantPayload: Omit<CreatePublicGrantPayload, 'publicGrant'> & { publicGrant: ResolversParentTypes['PublicGrant'] };
   CreateResourceActionsInput: CreateResourceActionsInput;
-  CreateResourceActionsPayload: Omit<CreateResourceActionsPayload, 'resourceActions'> & { resourceActions: Array<ResolversParentTypes['ResourceAction']> };
+  CreateResourceActionsPayload: CreatedActionsRecord;
   CreateResourceTypeInput: CreateResourceTypeInput;
   CreateResourceTypePayload: Omit<CreateResourceTypePayload, 'resourceType'> & { resourceType: ResolversParentTypes['ResourceType'] };
   CreateServiceInput: CreateServiceInput;
@@ -5890,7 +5912,7 @@ export type CreatePublicGrantPayloadResolvers<ContextType = GatewayContext, Pare
 }>;
 
 export type CreateResourceActionsPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CreateResourceActionsPayload'] = ResolversParentTypes['CreateResourceActionsPayload']> = ResolversObject<{
-  resourceActions?: Resolver<Array<ResolversTypes['ResourceAction']>, ParentType, ContextType>;
+  resourceActions?: Resolver<ResolversTypes['ResourceActionConnection'], ParentType, ContextType, RequireFields<CreateResourceActionsPayloadResourceActionsArgs, 'first'>>;
 }>;
 
 export type CreateResourceTypePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CreateResourceTypePayload'] = ResolversParentTypes['CreateResourceTypePayload']> = ResolversObject<{
@@ -6793,8 +6815,8 @@ export type ResourceStatusEventResolvers<ContextType = GatewayContext, ParentTyp
 }>;
 
 export type ResourceTypeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ResourceType'] = ResolversParentTypes['ResourceType']> = ResolversObject<{
-  actions?: Resolver<Maybe<Array<ResolversTypes['ResourceAction']>>, ParentType, ContextType>;
-  children?: Resolver<Maybe<Array<ResolversTypes['ResourceType']>>, ParentType, ContextType>;
+  actions?: Resolver<Maybe<ResolversTypes['ResourceActionConnection']>, ParentType, ContextType, RequireFields<ResourceTypeActionsArgs, 'first'>>;
+  children?: Resolver<Maybe<ResolversTypes['ResourceTypeConnection']>, ParentType, ContextType, RequireFields<ResourceTypeChildrenArgs, 'first'>>;
   childrenIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
   code?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   createdAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;

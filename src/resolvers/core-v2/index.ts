@@ -8,7 +8,7 @@ import type { V2ChangeResult } from '../../upstream/core-v2/loaders';
 import { executionState, lastSegment } from '../../upstream/core-v2/executions';
 import type { V2EndpointRecord, V2ServiceRecord } from '../../upstream/core-v2/records';
 import type { V2Kind, V2RecordFor } from '../../upstream/core-v2/resources';
-import { connectionFromArray, type ConnectionArgs } from '../connection';
+import { arrayConnection, connectionFromArray, type ConnectionArgs } from '../connection';
 import { listConnection } from '../network/lists';
 import { edgeRouterBody, edgeRouterPolicyBody, v2AppWanBody, v2EndpointBody, v2NetworkBody, v2ServiceBody } from './inputs';
 import { serviceModel } from './model';
@@ -24,11 +24,8 @@ function maybe<T>(id: string | null, load: (id: string) => Promise<T>): Promise<
 }
 
 /** Every record of a kind in the record's network, as a connection (in memory after one list). */
-async function ofNetwork<K extends V2Kind>(ctx: Ctx, kind: K, networkId: string | null, args: ConnectionArgs, keep: (r: V2RecordFor<K>) => boolean = () => true) {
-  // Arguments first: a bad `first`/`after` costs no call.
-  connectionFromArray([], args);
-  const all = networkId === null ? [] : await v2(ctx).all(kind, networkId);
-  return connectionFromArray(all.filter(keep), args);
+function ofNetwork<K extends V2Kind>(ctx: Ctx, kind: K, networkId: string | null, args: ConnectionArgs, keep: (r: V2RecordFor<K>) => boolean = () => true) {
+  return arrayConnection(args, async () => (networkId === null ? [] : (await v2(ctx).all(kind, networkId)).filter(keep)));
 }
 
 async function facts(ctx: Ctx, networkId: string): Promise<NetworkFacts> {
@@ -100,12 +97,12 @@ export const coreV2Resolvers: Resolvers = {
     modelType: (s) => (s.modelType === 'TunnelerToEndpoint' || s.modelType === 'TunnelerToEdgeRouter' ? s.modelType : null),
     upstreamModelType: (s) => s.modelType,
     model: (s) => serviceModel(s.model),
-    reachableBy: async (s: V2ServiceRecord, args, ctx) => {
-      connectionFromArray([], args);
-      if (s.networkId === null) return connectionFromArray([], args);
-      const [endpoints, f] = await Promise.all([v2(ctx).all('endpoint', s.networkId), facts(ctx, s.networkId)]);
-      return connectionFromArray(reachableBy(s, endpoints, f), args);
-    },
+    reachableBy: (s: V2ServiceRecord, args, ctx) =>
+      arrayConnection(args, async () => {
+        if (s.networkId === null) return [];
+        const [endpoints, f] = await Promise.all([v2(ctx).all('endpoint', s.networkId), facts(ctx, s.networkId)]);
+        return reachableBy(s, endpoints, f);
+      }),
   },
   V2EdgeRouterHost: {
     edgeRouter: (h, _a, ctx) => maybe(h.edgeRouterId, (id) => v2(ctx).byId('edgeRouter', id)),
@@ -121,12 +118,12 @@ export const coreV2Resolvers: Resolvers = {
       const m = e.enrollmentMethod;
       return typeof m === 'object' && m !== null && 'ott' in m && typeof m.ott === 'boolean' ? { ott: m.ott } : null;
     },
-    reachableServices: async (e: V2EndpointRecord, args, ctx) => {
-      connectionFromArray([], args);
-      if (e.networkId === null) return connectionFromArray([], args);
-      const [services, f] = await Promise.all([v2(ctx).all('service', e.networkId), facts(ctx, e.networkId)]);
-      return connectionFromArray(reachableServices(e, services, f), args);
-    },
+    reachableServices: (e: V2EndpointRecord, args, ctx) =>
+      arrayConnection(args, async () => {
+        if (e.networkId === null) return [];
+        const [services, f] = await Promise.all([v2(ctx).all('service', e.networkId), facts(ctx, e.networkId)]);
+        return reachableServices(e, services, f);
+      }),
   },
   V2ServiceReach: routeFields,
   V2EndpointReach: routeFields,
