@@ -3,9 +3,9 @@
  * through ../paging.ts (it follows `page.totalPages` and never assumes a page size), typed records.
  * A body that does not fit the contract → UPSTREAM_BAD_RESPONSE on the field that needed it.
  */
-import { UpstreamError } from '../../errors/codes';
 import type { HttpClient, UpstreamRequest, UpstreamResponse } from '../http-types';
-import { ShapeError, type JsonObject } from '../parse';
+import type { JsonObject } from '../parse';
+import { readBody } from '../read-body';
 import { fetchWindow, type PagedResult, type PageWindow, type UpstreamPage } from '../paging';
 import type { ChangeAnswer } from '../network/change-answer';
 import { parseHalList } from '../network/hal';
@@ -39,14 +39,7 @@ export class CoreV2Client {
     return this.read({ service: 'core-v2', method: 'GET', path: href }, (res) => parseExecution(res.body));
   }
 
-  private async read<T>(request: UpstreamRequest, parse: (res: UpstreamResponse) => T): Promise<T> {
-    const res = await this.http.send(request);
-    try {
-      return parse(res);
-    } catch (err) {
-      if (!(err instanceof ShapeError)) throw err;
-      const path = request.path.split('?', 1)[0] ?? request.path;
-      throw new UpstreamError('UPSTREAM_BAD_RESPONSE', `core/v2 answered a body that is not the contract's shape (${err.message})`, { service: 'core-v2', method: request.method, path, status: res.status }, { cause: err });
-    }
+  private read<T>(request: UpstreamRequest, parse: (res: UpstreamResponse) => T): Promise<T> {
+    return readBody(this.http, request, 'core/v2', parse);
   }
 }

@@ -8,9 +8,10 @@
  * - `networkEvents(orgId, body)`: `POST {base}/rest/v1/elastic/ncentityevent/{orgId}/_search/`,
  *   service `rest-v1`: the caller's token (the platform filters by organization).
  */
-import { UpstreamError, type UpstreamService } from '../../errors/codes';
+import type { UpstreamService } from '../../errors/codes';
 import type { HttpClient, HttpMethod } from '../http-types';
-import { ShapeError, type JsonObject } from '../parse';
+import type { JsonObject } from '../parse';
+import { readBody } from '../read-body';
 import { parseSearchAnswer, type SearchAnswer } from './records';
 
 export class SearchClient {
@@ -24,13 +25,7 @@ export class SearchClient {
     return this.send('rest-v1', 'POST', `/elastic/ncentityevent/${encodeURIComponent(organizationId)}/_search/`, body);
   }
 
-  private async send(service: UpstreamService, method: HttpMethod, path: string, body: JsonObject): Promise<SearchAnswer> {
-    const res = await this.http.send({ service, method, path, json: body });
-    try {
-      return parseSearchAnswer(res.body);
-    } catch (err) {
-      if (!(err instanceof ShapeError)) throw err;
-      throw new UpstreamError('UPSTREAM_BAD_RESPONSE', `${service} answered a body that is not a search answer (${err.message})`, { service, method, path, status: res.status }, { cause: err });
-    }
+  private send(service: UpstreamService, method: HttpMethod, path: string, body: JsonObject): Promise<SearchAnswer> {
+    return readBody(this.http, { service, method, path, json: body }, service, (res) => parseSearchAnswer(res.body));
   }
 }
