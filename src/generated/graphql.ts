@@ -1688,9 +1688,9 @@ export type Mutation = {
   createCloudSubscription?: Maybe<CloudSubscriptionChangePayload>;
   /** Create a domain (needs `create` on `domain`). */
   createDomain?: Maybe<CreateDomainPayload>;
-  /** Create an edge router (`POST /core/v2/...`, 202). Input checked before any call (names, role attributes, ports, the service model). */
+  /** Create an edge router (`POST /core/v2/edge-routers`, 202; needs write permission). Input checked before any call (names, role attributes, ports, the service model). */
   createEdgeRouter?: Maybe<CreateEdgeRouterPayload>;
-  /** Create an edge router policy (`POST /core/v2/...`, 202). Input checked before any call (names, role attributes, ports, the service model). */
+  /** Create an edge router policy (`POST /core/v2/edge-router-policies`, 202; needs write permission). Input checked before any call (names, role attributes, ports, the service model). */
   createEdgeRouterPolicy?: Maybe<CreateEdgeRouterPolicyPayload>;
   /** Create an endpoint (`POST /networks/{id}/endpoints`, 202). Its one-time registration key is in `endpoint.registrationKey`. */
   createEndpoint?: Maybe<EndpointChangePayload>;
@@ -1714,13 +1714,13 @@ export type Mutation = {
   createService?: Maybe<ServiceChangePayload>;
   /** Make an identity super user in one domain or all (needs `create` on `super-user`). */
   createSuperUser?: Maybe<CreateSuperUserPayload>;
-  /** Create a v2 AppWAN (`POST /core/v2/...`, 202). Input checked before any call (names, role attributes, ports, the service model). */
+  /** Create a v2 AppWAN (`POST /core/v2/app-wans`, 202; needs write permission). Input checked before any call (names, role attributes, ports, the service model). */
   createV2AppWan?: Maybe<CreateV2AppWanPayload>;
-  /** Create a v2 endpoint (`POST /core/v2/...`, 202). Input checked before any call (names, role attributes, ports, the service model). */
+  /** Create a v2 endpoint (`POST /core/v2/endpoints`, 202; needs write permission). Input checked before any call (names, role attributes, ports, the service model). */
   createV2Endpoint?: Maybe<CreateV2EndpointPayload>;
-  /** Create a v2 network (`POST /core/v2/...`, 202). Input checked before any call (names, role attributes, ports, the service model). */
+  /** Create a v2 network (`POST /core/v2/networks`, 202; needs write permission). Input checked before any call (names, role attributes, ports, the service model). */
   createV2Network?: Maybe<CreateV2NetworkPayload>;
-  /** Create a v2 service (`POST /core/v2/...`, 202). Input checked before any call (names, role attributes, ports, the service model). */
+  /** Create a v2 service (`POST /core/v2/services`, 202; needs write permission). Input checked before any call (names, role attributes, ports, the service model). */
   createV2Service?: Maybe<CreateV2ServicePayload>;
   /** Define a virtual WAN branch site with a cloud subscription (`POST /azureSubscriptions/{id}/virtualWanSites`, 200). */
   createVirtualWanSite?: Maybe<VirtualWanSiteChangePayload>;
