@@ -10,6 +10,7 @@ import type { V2EndpointRecord, V2ServiceRecord } from '../../upstream/core-v2/r
 import type { V2Kind, V2RecordFor } from '../../upstream/core-v2/resources';
 import { arrayConnection, connectionFromArray, type ConnectionArgs } from '../connection';
 import { listConnection } from '../network/lists';
+import { nestedFieldNames } from '../lookahead';
 import { edgeRouterBody, edgeRouterPolicyBody, v2AppWanBody, v2EndpointBody, v2NetworkBody, v2ServiceBody } from './inputs';
 import { serviceModel } from './model';
 import { matches, reachableBy, reachableServices, type NetworkFacts } from './reach';
@@ -43,6 +44,23 @@ function rootList<K extends V2Kind>(kind: K) {
   };
 }
 
+/** The network's lists the fields below a network need (the explainer needs four or five). */
+const LISTS_OF_FIELD: Readonly<Record<string, readonly V2Kind[]>> = {
+  endpoints: ['endpoint'],
+  services: ['service'],
+  appWans: ['appWan'],
+  edgeRouters: ['edgeRouter'],
+  edgeRouterPolicies: ['edgeRouterPolicy'],
+  reachableServices: ['service', 'appWan', 'edgeRouterPolicy', 'edgeRouter'],
+  reachableBy: ['endpoint', 'appWan', 'edgeRouterPolicy', 'edgeRouter'],
+};
+
+export function listsBelow(fields: ReadonlySet<string>): Set<V2Kind> {
+  const kinds = new Set<V2Kind>();
+  for (const field of fields) for (const kind of LISTS_OF_FIELD[field] ?? []) kinds.add(kind);
+  return kinds;
+}
+
 const scopedFields = {
   network: (r: { networkId: string | null }, _a: unknown, ctx: Ctx) => maybe(r.networkId, (id) => v2(ctx).byId('network', id)),
 };
@@ -67,7 +85,10 @@ const routeFields = {
 export const coreV2Resolvers: Resolvers = {
   Query: {
     v2Networks: rootList('network'),
-    v2Network: (_r, { id }, ctx) => v2(ctx).byId('network', id),
+    v2Network: (_r, { id }, ctx, info) => {
+      v2(ctx).prefetch(id, listsBelow(nestedFieldNames(info)));
+      return v2(ctx).byId('network', id);
+    },
     edgeRouters: rootList('edgeRouter'),
     edgeRouter: (_r, { id }, ctx) => v2(ctx).byId('edgeRouter', id),
     edgeRouterPolicies: rootList('edgeRouterPolicy'),

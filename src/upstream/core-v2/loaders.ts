@@ -42,6 +42,12 @@ export interface CoreV2Loaders {
   all<K extends V2Kind>(kind: K, networkId: string): Promise<V2RecordFor<K>[]>;
   list<K extends V2Kind>(kind: K, window: PageWindow, query?: Record<string, string>): Promise<PagedResult<V2RecordFor<K>>>;
   create<K extends V2Kind>(kind: K, body: JsonObject): Promise<V2ChangeResult<V2RecordFor<K>>>;
+  /**
+   * Starts the lists of one network that nested fields will need, alongside the caller's own call
+   * (selection lookahead). A failure is left to the field that reads the list; without caching
+   * (batching off) nothing is started.
+   */
+  prefetch(networkId: string, kinds: Iterable<V2Kind>): void;
   /** The execution behind a create; null while the upstream does not know it yet (403/404 right after). */
   execution(href: string): Promise<V2ExecutionRecord | null>;
 }
@@ -104,6 +110,10 @@ export function createCoreV2Loaders(http: HttpClient, options: LoaderOptions): C
         return mine;
       };
       return cached(alls, `${kind}|${networkId}`, load) as Promise<V2RecordFor<typeof kind>[]>;
+    },
+    prefetch(networkId, kinds) {
+      if (!cache) return;
+      for (const kind of kinds) this.all(kind, networkId).catch(() => undefined);
     },
     list(kind, window, query = {}) {
       const key = `${kind}|${window.offset}|${window.count}|${JSON.stringify(query)}`;

