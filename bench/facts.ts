@@ -5,6 +5,7 @@
  */
 import type { JsonObject } from '../src/upstream/parse';
 import { idOf, mapLimit, stringField, UpstreamReader } from './upstream-reader';
+import { readTopTalkers, readV2, type SearchService, type TopTalkerFacts, type V2Facts } from './search-facts';
 
 export interface AppWanFacts {
   id: string;
@@ -69,12 +70,16 @@ export interface UpstreamFacts {
   sampleEndpoint: EndpointFacts | null;
   /** Null when the sandbox has no auth/v1 area yet. */
   auth: AuthFacts | null;
+  /** Null when no search service was given. */
+  topTalkers: TopTalkerFacts | null;
+  /** Null when the sandbox has no core/v2 network. */
+  v2: V2Facts | null;
 }
 
 const REST = '/rest/v1';
 const PARALLEL = 16;
 
-export async function readFacts(baseUrl: string, token: string): Promise<UpstreamFacts> {
+export async function readFacts(baseUrl: string, token: string, search?: SearchService): Promise<UpstreamFacts> {
   const reader = new UpstreamReader(baseUrl, token);
   const groups = await reader.list(`${REST}/network-groups/`);
   const networkList = await reader.list(`${REST}/networks`);
@@ -88,6 +93,8 @@ export async function readFacts(baseUrl: string, token: string): Promise<Upstrea
     networkPages: networkList.pages,
     sampleEndpoint: await readSampleEndpoint(reader, networks),
     auth: await readAuth(reader),
+    topTalkers: search === undefined ? null : await readTopTalkers(search, Date.now()),
+    v2: await readV2(reader),
   };
 }
 

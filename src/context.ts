@@ -8,6 +8,8 @@ import type { HttpClient } from './upstream/http-types';
 import type { LoaderOptions } from './upstream/loader-options';
 import { createNetworkLoaders, type NetworkLoaders } from './upstream/network/loaders';
 import { createAuthLoaders, type AuthLoaders } from './upstream/auth/loaders';
+import { createCoreV2Loaders, type CoreV2Loaders } from './upstream/core-v2/loaders';
+import { createSearchLoaders, type SearchLoaders } from './upstream/search/loaders';
 import type { UpstreamCheck } from './upstream/probe';
 
 /** Facts about the running gateway that resolvers may show (nothing secret). */
@@ -38,14 +40,14 @@ export interface GatewayServices {
  * subscriber's: subscribers come and go while the poller runs).
  */
 export interface PollSession {
-  loaders: { network: NetworkLoaders };
+  loaders: { network: NetworkLoaders; coreV2: CoreV2Loaders };
 }
 
 /** The shared pollers as one request sees them (bound to its caller's credential fingerprint). */
 export type GatewayPollers = CallerPollers<PollSession>;
 
 export function createPollSession(http: HttpClient, options: LoaderOptions): PollSession {
-  return { loaders: { network: createNetworkLoaders(http, options) } };
+  return { loaders: { network: createNetworkLoaders(http, options), coreV2: createCoreV2Loaders(http, options) } };
 }
 
 /** Counts the upstream calls of one request, for the request log line and tests. */
@@ -58,7 +60,7 @@ export type GatewayContext = {
   /** The caller's HTTP client: their Authorization header, this request's signal and concurrency cap. */
   http: HttpClient;
   /** Fresh per request: batching and caching never cross requests or callers. */
-  loaders: { network: NetworkLoaders; auth: AuthLoaders };
+  loaders: { network: NetworkLoaders; auth: AuthLoaders; coreV2: CoreV2Loaders; search: SearchLoaders };
   options: LoaderOptions;
   /** Aborted when the client goes away; pass it on to anything long-running. */
   signal: AbortSignal;
@@ -87,11 +89,19 @@ export interface ContextInput {
 }
 
 export function createContext(input: ContextInput): GatewayContext {
+  const network = createNetworkLoaders(input.http, input.options);
   return {
     ...input,
     loaders: {
-      network: createNetworkLoaders(input.http, input.options),
+      network,
       auth: createAuthLoaders(input.http, input.options),
+      coreV2: createCoreV2Loaders(input.http, input.options),
+      search: createSearchLoaders({
+        http: input.http,
+        configured: input.gateway.info.searchConfigured,
+        authenticated: input.authenticated,
+        organization: () => network.myOrganization(),
+      }),
     },
   };
 }

@@ -1,4 +1,4 @@
-import { isObject, type JsonObject } from '../../src/upstream/parse';
+import type { JsonObject } from '../../src/upstream/parse';
 import type { AuthFacts, UpstreamFacts } from '../facts';
 import { allNodes, CheckError, idsOf, pagingTrip, sameIds } from './check';
 import { loadDocument } from './load-document';
@@ -7,13 +7,6 @@ import type { BenchQuery } from './types';
 function auth(facts: UpstreamFacts): AuthFacts {
   if (facts.auth === null) throw new CheckError('authTree: the sandbox has no auth/v1 area');
   return facts.auth;
-}
-
-/** A plain list field (not a connection) of objects. */
-function list(parent: JsonObject, key: string, path: string): JsonObject[] {
-  const v = parent[key];
-  if (!Array.isArray(v) || !v.every(isObject)) throw new CheckError(`${path}.${key}: expected a list of objects`);
-  return v;
 }
 
 export const authTree: BenchQuery = {
@@ -41,7 +34,7 @@ export const authTree: BenchQuery = {
     const childrenOf = (typeId: string): string[] => a.resourceTypes.filter((t) => t.parentId === typeId).map((t) => t.id);
     const checkActions = (type: JsonObject, path: string): void => {
       const id = idsOf([type], path)[0] ?? '';
-      sameIds(idsOf(list(type, 'actions', path), `${path}.actions`), actionsOf(id), `${path}.actions`);
+      sameIds(idsOf(allNodes(type, 'actions', path), `${path}.actions`), actionsOf(id), `${path}.actions`);
     };
     const domains = allNodes(data, 'domains', 'data');
     sameIds(idsOf(domains, 'domains'), a.domainIds, 'domains');
@@ -54,7 +47,7 @@ export const authTree: BenchQuery = {
       roots.forEach((r, ri) => {
         const rPath = `${dPath}.resourceTypes[${ri}]`;
         checkActions(r, rPath);
-        const children = list(r, 'children', rPath);
+        const children = allNodes(r, 'children', rPath);
         sameIds(idsOf(children, `${rPath}.children`), childrenOf(idsOf([r], rPath)[0] ?? ''), `${rPath}.children`);
         children.forEach((c, ci) => checkActions(c, `${rPath}.children[${ci}]`));
       });

@@ -6,9 +6,17 @@ import type { ProcessRecord, ProcessStepRecord } from '../upstream/network/proce
 import type { ResourceStatusEventRecord } from '../resolvers/workflow/resource-status-poll';
 import type { OrganizationRecord } from '../upstream/identity/records';
 import type { AnyChange, NetworkChange, NetworkGroupChange, EndpointChange, ServiceChange, AppWanChange, EndpointGroupChange, GatewayClusterChange, CertificateAuthorityChange, NetworkConfigMetadataChange, CloudSubscriptionChange, VirtualWanSiteChange } from '../upstream/network/changes';
+import type { V2NetworkRecord, EdgeRouterRecord, EdgeRouterPolicyRecord, V2ServiceRecord, V2AppWanRecord, V2EndpointRecord } from '../upstream/core-v2/records';
+import type { ServiceModelRecord, EdgeRouterHostRecord } from '../resolvers/core-v2/model';
+import type { ServiceReach, EndpointReach } from '../resolvers/core-v2/reach';
+import type { V2ExecutionRecord } from '../upstream/core-v2/executions';
+import type { AnyV2Change, V2NetworkChange, EdgeRouterChange, EdgeRouterPolicyChange, V2ServiceChange, V2AppWanChange, V2EndpointChange } from '../upstream/core-v2/loaders';
+import type { TopTalkersRecord, TopTalkerRecord, TopTalkerAddressRecord, UsageSeriesRecord, UsagePointRecord } from '../resolvers/events/records';
+import type { SearchHitRecord } from '../upstream/search/records';
 import type { ProvisioningRecord, StepRecord, ProvisioningErrorRecord } from '../resolvers/provisioning/records';
 import type { DomainRecord, ResourceTypeRecord, ResourceActionRecord, GrantRecord, SuperUserRecord, PublicGrantRecord, PublicGrantPathRecord, MasqueradeRecord } from '../upstream/auth/types';
 import type { PrivilegeEntryRecord } from '../upstream/auth/privileges';
+import type { CreatedActionsRecord } from '../resolvers/auth/mutations';
 import type { GatewayContext } from '../context';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -42,6 +50,47 @@ export type Scalars = {
    * are validated before any upstream call: a malformed value fails with `BAD_USER_INPUT`.
    */
   UUID: { input: string; output: string; }
+};
+
+/** An alert (`svc.alert*`): an event that warns of a possible configuration problem. */
+export type Alert = {
+  __typename?: 'Alert';
+  /** What kind of source raised it (`event_source_type`). */
+  eventSourceType?: Maybe<Scalars['String']['output']>;
+  /** Id of the search document. */
+  id: Scalars['ID']['output'];
+  /** Index the document is stored in. */
+  index?: Maybe<Scalars['String']['output']>;
+  /** Log lines attached to the alert. */
+  logs: Array<Scalars['String']['output']>;
+  /** The alert's message. */
+  message?: Maybe<Scalars['String']['output']>;
+  /** Severity word as stored (values seen in the sandbox: critical, warning, info; an open set). */
+  severity?: Maybe<Scalars['String']['output']>;
+  /** When the alert was raised. */
+  timestamp?: Maybe<Scalars['DateTime']['output']>;
+};
+
+/** A page of alerts, newest first. */
+export type AlertConnection = {
+  __typename?: 'AlertConnection';
+  /** The items of this page with their cursors. */
+  edges: Array<AlertEdge>;
+  /** The items of this page. */
+  nodes: Array<Alert>;
+  /** Where this page sits in the whole list. */
+  pageInfo: PageInfo;
+  /** Number of alerts in the window (and severities). */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** An edge of a list of Alert items. */
+export type AlertEdge = {
+  __typename?: 'AlertEdge';
+  /** Opaque cursor of this item; pass it as `after` to continue after it. */
+  cursor: Scalars['String']['output'];
+  /** The item. */
+  node: Alert;
 };
 
 /** An AppWAN: a policy saying which endpoints may initiate connections to which services. */
@@ -380,6 +429,66 @@ export type CreateDomainPayload = {
   domain: Domain;
 };
 
+/** A new edge router. */
+export type CreateEdgeRouterInput = {
+  /** Tags of the router: each `#tag` (not `#all`, which is reserved). */
+  attributes?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Id of the data center the router runs in. */
+  dataCenterId?: InputMaybe<Scalars['String']['input']>;
+  /** True when the router listens for links from other routers. */
+  linkListener?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Name (not empty). */
+  name: Scalars['String']['input'];
+  /** The v2 network. */
+  networkId: Scalars['ID']['input'];
+};
+
+/** The answer to the creation of an edge router. */
+export type CreateEdgeRouterPayload = V2ChangePayload & {
+  __typename?: 'CreateEdgeRouterPayload';
+  /** True when the upstream answered 202 Accepted: the resource is being provisioned (follow `resourceStatus` or `execution`). */
+  accepted: Scalars['Boolean']['output'];
+  /** The new resource: as the upstream answered it, else read by id. */
+  edgeRouter?: Maybe<EdgeRouter>;
+  /** The execution behind `executionId`, read when selected; null without one, or while the upstream does not know it yet. */
+  execution?: Maybe<V2Execution>;
+  /** Id of the execution that provisions the resource (`_links.execution`, older `_links.process`); null when the answer links none. */
+  executionId?: Maybe<Scalars['String']['output']>;
+  /** HTTP status the upstream answered. */
+  httpStatus: Scalars['Int']['output'];
+  /** Id of the new resource (from the answer's body, `_links.self` or `Location`). */
+  id?: Maybe<Scalars['ID']['output']>;
+};
+
+/** A new edge router policy. */
+export type CreateEdgeRouterPolicyInput = {
+  /** Which edge routers they may use. Role attributes: `#tag`, `@name` or `#all`. */
+  edgeRouterAttributes?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Which endpoints the policy covers. Role attributes: `#tag`, `@name` or `#all`. */
+  endpointAttributes?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Name (not empty). */
+  name: Scalars['String']['input'];
+  /** The v2 network. */
+  networkId: Scalars['ID']['input'];
+};
+
+/** The answer to the creation of an edge router policy. */
+export type CreateEdgeRouterPolicyPayload = V2ChangePayload & {
+  __typename?: 'CreateEdgeRouterPolicyPayload';
+  /** True when the upstream answered 202 Accepted: the resource is being provisioned (follow `resourceStatus` or `execution`). */
+  accepted: Scalars['Boolean']['output'];
+  /** The new resource: as the upstream answered it, else read by id. */
+  edgeRouterPolicy?: Maybe<EdgeRouterPolicy>;
+  /** The execution behind `executionId`, read when selected; null without one, or while the upstream does not know it yet. */
+  execution?: Maybe<V2Execution>;
+  /** Id of the execution that provisions the resource (`_links.execution`, older `_links.process`); null when the answer links none. */
+  executionId?: Maybe<Scalars['String']['output']>;
+  /** HTTP status the upstream answered. */
+  httpStatus: Scalars['Int']['output'];
+  /** Id of the new resource (from the answer's body, `_links.self` or `Location`). */
+  id?: Maybe<Scalars['ID']['output']>;
+};
+
 /** A new endpoint. Seed 001 requires `name` (unique in the network) and `endpointType`. */
 export type CreateEndpointInput = {
   /** Other upstream fields, sent as they are (keys must not repeat a field above). */
@@ -480,7 +589,14 @@ export type CreateResourceActionsInput = {
 export type CreateResourceActionsPayload = {
   __typename?: 'CreateResourceActionsPayload';
   /** The created actions. */
-  resourceActions: Array<ResourceAction>;
+  resourceActions: ResourceActionConnection;
+};
+
+
+/** Result of `createResourceActions`. */
+export type CreateResourceActionsPayloadResourceActionsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** A new resource type (with nested children) in a domain, optionally under a parent type. */
@@ -558,6 +674,126 @@ export type CreateSuperUserPayload = {
   __typename?: 'CreateSuperUserPayload';
   /** The created super-user grant. */
   superUser: SuperUser;
+};
+
+/** A new v2 AppWAN. */
+export type CreateV2AppWanInput = {
+  /** Which endpoints the AppWAN covers. Role attributes: `#tag`, `@name` or `#all`. */
+  endpointAttributes?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Name (not empty). */
+  name: Scalars['String']['input'];
+  /** The v2 network. */
+  networkId: Scalars['ID']['input'];
+  /** Which services the AppWAN grants. Role attributes: `#tag`, `@name` or `#all`. */
+  serviceAttributes?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
+/** The answer to the creation of a v2 AppWAN. */
+export type CreateV2AppWanPayload = V2ChangePayload & {
+  __typename?: 'CreateV2AppWanPayload';
+  /** True when the upstream answered 202 Accepted: the resource is being provisioned (follow `resourceStatus` or `execution`). */
+  accepted: Scalars['Boolean']['output'];
+  /** The execution behind `executionId`, read when selected; null without one, or while the upstream does not know it yet. */
+  execution?: Maybe<V2Execution>;
+  /** Id of the execution that provisions the resource (`_links.execution`, older `_links.process`); null when the answer links none. */
+  executionId?: Maybe<Scalars['String']['output']>;
+  /** HTTP status the upstream answered. */
+  httpStatus: Scalars['Int']['output'];
+  /** Id of the new resource (from the answer's body, `_links.self` or `Location`). */
+  id?: Maybe<Scalars['ID']['output']>;
+  /** The new resource: as the upstream answered it, else read by id. */
+  v2AppWan?: Maybe<V2AppWan>;
+};
+
+/** A new v2 endpoint. */
+export type CreateV2EndpointInput = {
+  /** Tags of the endpoint: each `#tag` (not `#all`). */
+  attributes?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** How the endpoint enrolls. */
+  enrollmentMethod?: InputMaybe<V2EnrollmentMethodInput>;
+  /** Name (not empty). */
+  name: Scalars['String']['input'];
+  /** The v2 network. */
+  networkId: Scalars['ID']['input'];
+};
+
+/** The answer to the creation of a v2 endpoint. */
+export type CreateV2EndpointPayload = V2ChangePayload & {
+  __typename?: 'CreateV2EndpointPayload';
+  /** True when the upstream answered 202 Accepted: the resource is being provisioned (follow `resourceStatus` or `execution`). */
+  accepted: Scalars['Boolean']['output'];
+  /** The execution behind `executionId`, read when selected; null without one, or while the upstream does not know it yet. */
+  execution?: Maybe<V2Execution>;
+  /** Id of the execution that provisions the resource (`_links.execution`, older `_links.process`); null when the answer links none. */
+  executionId?: Maybe<Scalars['String']['output']>;
+  /** HTTP status the upstream answered. */
+  httpStatus: Scalars['Int']['output'];
+  /** Id of the new resource (from the answer's body, `_links.self` or `Location`). */
+  id?: Maybe<Scalars['ID']['output']>;
+  /** The new resource: as the upstream answered it, else read by id. */
+  v2Endpoint?: Maybe<V2Endpoint>;
+};
+
+/** A new v2 network. */
+export type CreateV2NetworkInput = {
+  /** Cloud region code of the controller node. */
+  locationCode?: InputMaybe<Scalars['String']['input']>;
+  /** Name (not empty). */
+  name: Scalars['String']['input'];
+  /** Id of the sizing template. */
+  networkConfigMetadataId?: InputMaybe<Scalars['String']['input']>;
+  /** Id of the network group. */
+  networkGroupId?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** The answer to the creation of a v2 network. */
+export type CreateV2NetworkPayload = V2ChangePayload & {
+  __typename?: 'CreateV2NetworkPayload';
+  /** True when the upstream answered 202 Accepted: the resource is being provisioned (follow `resourceStatus` or `execution`). */
+  accepted: Scalars['Boolean']['output'];
+  /** The execution behind `executionId`, read when selected; null without one, or while the upstream does not know it yet. */
+  execution?: Maybe<V2Execution>;
+  /** Id of the execution that provisions the resource (`_links.execution`, older `_links.process`); null when the answer links none. */
+  executionId?: Maybe<Scalars['String']['output']>;
+  /** HTTP status the upstream answered. */
+  httpStatus: Scalars['Int']['output'];
+  /** Id of the new resource (from the answer's body, `_links.self` or `Location`). */
+  id?: Maybe<Scalars['ID']['output']>;
+  /** The new resource: as the upstream answered it, else read by id. */
+  v2Network?: Maybe<V2Network>;
+};
+
+/** A new v2 service. */
+export type CreateV2ServiceInput = {
+  /** Tags of the service: each `#tag` (not `#all`). */
+  attributes?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** True when traffic must be end-to-end encrypted. */
+  encryptionRequired?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The hosting model, in the shape `modelType` asks for. */
+  model: V2ServiceModelInput;
+  /** How the service is hosted: decides which `model` fields are given. */
+  modelType: V2ServiceModelType;
+  /** Name (not empty). */
+  name: Scalars['String']['input'];
+  /** The v2 network. */
+  networkId: Scalars['ID']['input'];
+};
+
+/** The answer to the creation of a v2 service. */
+export type CreateV2ServicePayload = V2ChangePayload & {
+  __typename?: 'CreateV2ServicePayload';
+  /** True when the upstream answered 202 Accepted: the resource is being provisioned (follow `resourceStatus` or `execution`). */
+  accepted: Scalars['Boolean']['output'];
+  /** The execution behind `executionId`, read when selected; null without one, or while the upstream does not know it yet. */
+  execution?: Maybe<V2Execution>;
+  /** Id of the execution that provisions the resource (`_links.execution`, older `_links.process`); null when the answer links none. */
+  executionId?: Maybe<Scalars['String']['output']>;
+  /** HTTP status the upstream answered. */
+  httpStatus: Scalars['Int']['output'];
+  /** Id of the new resource (from the answer's body, `_links.self` or `Location`). */
+  id?: Maybe<Scalars['ID']['output']>;
+  /** The new resource: as the upstream answered it, else read by id. */
+  v2Service?: Maybe<V2Service>;
 };
 
 /** A virtual WAN branch site of provider `cloudb` (a special endpoint with route metadata). */
@@ -712,6 +948,125 @@ export type DomainEdge = {
   cursor: Scalars['String']['output'];
   /** The domain. */
   node: Domain;
+};
+
+/** An edge router of a v2 network (`/core/v2/edge-routers`). */
+export type EdgeRouter = {
+  __typename?: 'EdgeRouter';
+  /** Role-attribute tags of the router (`#tag`): what policies and services select it by. */
+  attributes: Array<Scalars['String']['output']>;
+  /** When the resource was created. */
+  createdAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Identity id of the creator. */
+  createdBy?: Maybe<Scalars['String']['output']>;
+  /** Id of the data center the router runs in. */
+  dataCenterId?: Maybe<Scalars['String']['output']>;
+  /** Id of the resource. */
+  id: Scalars['ID']['output'];
+  /** True when the router listens for links from other routers. */
+  linkListener?: Maybe<Scalars['Boolean']['output']>;
+  /** Name (unique per kind within a network; networks: across networks). */
+  name?: Maybe<Scalars['String']['output']>;
+  /** The v2 network the resource belongs to. */
+  network?: Maybe<V2Network>;
+  /** Id of the v2 network the resource belongs to. */
+  networkId?: Maybe<Scalars['ID']['output']>;
+  /**
+   * Life-cycle status word (PUBLIC-RECORD.md): NEW, PROVISIONING, PROVISIONED, ERROR, UPDATING,
+   * REPLACING, DELETING, DELETED (SUSPENDED is treated as an error). A String: a word not on record
+   * never breaks a response. Follow it with the `resourceStatus` subscription.
+   */
+  status?: Maybe<Scalars['String']['output']>;
+  /** When the resource last changed. */
+  updatedAt?: Maybe<Scalars['DateTime']['output']>;
+};
+
+/** A page of a list of EdgeRouter items (edge routers). */
+export type EdgeRouterConnection = {
+  __typename?: 'EdgeRouterConnection';
+  /** The items of this page with their cursors. */
+  edges: Array<EdgeRouterEdge>;
+  /** The items of this page. */
+  nodes: Array<EdgeRouter>;
+  /** Where this page sits in the whole list. */
+  pageInfo: PageInfo;
+  /** Number of items in the whole list. */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** An edge of a list of EdgeRouter items. */
+export type EdgeRouterEdge = {
+  __typename?: 'EdgeRouterEdge';
+  /** Opaque cursor of this item; pass it as `after` to continue after it. */
+  cursor: Scalars['String']['output'];
+  /** The item. */
+  node: EdgeRouter;
+};
+
+/**
+ * An edge router policy (`/core/v2/edge-router-policies`): endpoints matching `endpointAttributes` may
+ * dial through edge routers matching `edgeRouterAttributes`.
+ */
+export type EdgeRouterPolicy = {
+  __typename?: 'EdgeRouterPolicy';
+  /** When the resource was created. */
+  createdAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Identity id of the creator. */
+  createdBy?: Maybe<Scalars['String']['output']>;
+  /** Which edge routers those endpoints may use (`#tag`, `@name`, `#all`). */
+  edgeRouterAttributes: Array<Scalars['String']['output']>;
+  /** The network's edge routers this policy selects (computed from `edgeRouterAttributes`). */
+  edgeRouters?: Maybe<EdgeRouterConnection>;
+  /** Which endpoints the policy covers (`#tag`, `@name`, `#all`). */
+  endpointAttributes: Array<Scalars['String']['output']>;
+  /** Id of the resource. */
+  id: Scalars['ID']['output'];
+  /** Name (unique per kind within a network; networks: across networks). */
+  name?: Maybe<Scalars['String']['output']>;
+  /** The v2 network the resource belongs to. */
+  network?: Maybe<V2Network>;
+  /** Id of the v2 network the resource belongs to. */
+  networkId?: Maybe<Scalars['ID']['output']>;
+  /**
+   * Life-cycle status word (PUBLIC-RECORD.md): NEW, PROVISIONING, PROVISIONED, ERROR, UPDATING,
+   * REPLACING, DELETING, DELETED (SUSPENDED is treated as an error). A String: a word not on record
+   * never breaks a response. Follow it with the `resourceStatus` subscription.
+   */
+  status?: Maybe<Scalars['String']['output']>;
+  /** When the resource last changed. */
+  updatedAt?: Maybe<Scalars['DateTime']['output']>;
+};
+
+
+/**
+ * An edge router policy (`/core/v2/edge-router-policies`): endpoints matching `endpointAttributes` may
+ * dial through edge routers matching `edgeRouterAttributes`.
+ */
+export type EdgeRouterPolicyEdgeRoutersArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** A page of a list of EdgeRouterPolicy items (edge router policys). */
+export type EdgeRouterPolicyConnection = {
+  __typename?: 'EdgeRouterPolicyConnection';
+  /** The items of this page with their cursors. */
+  edges: Array<EdgeRouterPolicyEdge>;
+  /** The items of this page. */
+  nodes: Array<EdgeRouterPolicy>;
+  /** Where this page sits in the whole list. */
+  pageInfo: PageInfo;
+  /** Number of items in the whole list. */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** An edge of a list of EdgeRouterPolicy items. */
+export type EdgeRouterPolicyEdge = {
+  __typename?: 'EdgeRouterPolicyEdge';
+  /** Opaque cursor of this item; pass it as `after` to continue after it. */
+  cursor: Scalars['String']['output'];
+  /** The item. */
+  node: EdgeRouterPolicy;
 };
 
 /**
@@ -1333,6 +1688,10 @@ export type Mutation = {
   createCloudSubscription?: Maybe<CloudSubscriptionChangePayload>;
   /** Create a domain (needs `create` on `domain`). */
   createDomain?: Maybe<CreateDomainPayload>;
+  /** Create an edge router (`POST /core/v2/edge-routers`, 202; needs write permission). Input checked before any call (names, role attributes, ports, the service model). */
+  createEdgeRouter?: Maybe<CreateEdgeRouterPayload>;
+  /** Create an edge router policy (`POST /core/v2/edge-router-policies`, 202; needs write permission). Input checked before any call (names, role attributes, ports, the service model). */
+  createEdgeRouterPolicy?: Maybe<CreateEdgeRouterPolicyPayload>;
   /** Create an endpoint (`POST /networks/{id}/endpoints`, 202). Its one-time registration key is in `endpoint.registrationKey`. */
   createEndpoint?: Maybe<EndpointChangePayload>;
   /** Create an endpoint group (`POST /networks/{id}/endpointGroups`, 201). */
@@ -1355,6 +1714,14 @@ export type Mutation = {
   createService?: Maybe<ServiceChangePayload>;
   /** Make an identity super user in one domain or all (needs `create` on `super-user`). */
   createSuperUser?: Maybe<CreateSuperUserPayload>;
+  /** Create a v2 AppWAN (`POST /core/v2/app-wans`, 202; needs write permission). Input checked before any call (names, role attributes, ports, the service model). */
+  createV2AppWan?: Maybe<CreateV2AppWanPayload>;
+  /** Create a v2 endpoint (`POST /core/v2/endpoints`, 202; needs write permission). Input checked before any call (names, role attributes, ports, the service model). */
+  createV2Endpoint?: Maybe<CreateV2EndpointPayload>;
+  /** Create a v2 network (`POST /core/v2/networks`, 202; needs write permission). Input checked before any call (names, role attributes, ports, the service model). */
+  createV2Network?: Maybe<CreateV2NetworkPayload>;
+  /** Create a v2 service (`POST /core/v2/services`, 202; needs write permission). Input checked before any call (names, role attributes, ports, the service model). */
+  createV2Service?: Maybe<CreateV2ServicePayload>;
   /** Define a virtual WAN branch site with a cloud subscription (`POST /azureSubscriptions/{id}/virtualWanSites`, 200). */
   createVirtualWanSite?: Maybe<VirtualWanSiteChangePayload>;
   /** Destroy an AppWAN and every endpoint-to-service authorization it made (`DELETE`, 202). */
@@ -1483,6 +1850,18 @@ export type MutationCreateDomainArgs = {
 
 
 /** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationCreateEdgeRouterArgs = {
+  input: CreateEdgeRouterInput;
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationCreateEdgeRouterPolicyArgs = {
+  input: CreateEdgeRouterPolicyInput;
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
 export type MutationCreateEndpointArgs = {
   input: CreateEndpointInput;
   networkId: Scalars['UUID']['input'];
@@ -1550,6 +1929,30 @@ export type MutationCreateServiceArgs = {
 /** Changes: creates and updates are sent once, never retried by the gateway. */
 export type MutationCreateSuperUserArgs = {
   input: CreateSuperUserInput;
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationCreateV2AppWanArgs = {
+  input: CreateV2AppWanInput;
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationCreateV2EndpointArgs = {
+  input: CreateV2EndpointInput;
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationCreateV2NetworkArgs = {
+  input: CreateV2NetworkInput;
+};
+
+
+/** Changes: creates and updates are sent once, never retried by the gateway. */
+export type MutationCreateV2ServiceArgs = {
+  input: CreateV2ServiceInput;
 };
 
 
@@ -2129,6 +2532,63 @@ export type NetworkEdge = {
   node: Network;
 };
 
+/** A network event of the caller's organization (rest/v1 search proxy, PUBLIC-RECORD.md). */
+export type NetworkEvent = {
+  __typename?: 'NetworkEvent';
+  /** Kind of change. */
+  changeType?: Maybe<Scalars['String']['output']>;
+  /** Common name of the resource. */
+  commonName?: Maybe<Scalars['String']['output']>;
+  /** What happened. */
+  eventDescription?: Maybe<Scalars['String']['output']>;
+  /** Severity as stored. */
+  eventSeverity?: Maybe<Scalars['String']['output']>;
+  /** Where the event came from. */
+  eventSource?: Maybe<Scalars['String']['output']>;
+  /** Event type. */
+  eventType?: Maybe<Scalars['String']['output']>;
+  /** Id of the search document. */
+  id: Scalars['ID']['output'];
+  /** Identity that caused it. */
+  identityId?: Maybe<Scalars['String']['output']>;
+  /** Network the event is about. */
+  networkId?: Maybe<Scalars['String']['output']>;
+  /** Resource the event is about. */
+  resourceId?: Maybe<Scalars['String']['output']>;
+  /** Name of that resource. */
+  resourceName?: Maybe<Scalars['String']['output']>;
+  /** Type of that resource. */
+  resourceType?: Maybe<Scalars['String']['output']>;
+  /** Tags of the event (free-form). */
+  tags?: Maybe<Scalars['JSON']['output']>;
+  /** When it happened (`@timestamp`, else `timestamp`). */
+  timestamp?: Maybe<Scalars['DateTime']['output']>;
+  /** Trace id of the request behind it. */
+  traceId?: Maybe<Scalars['String']['output']>;
+};
+
+/** A page of network events, newest first. */
+export type NetworkEventConnection = {
+  __typename?: 'NetworkEventConnection';
+  /** The items of this page with their cursors. */
+  edges: Array<NetworkEventEdge>;
+  /** The items of this page. */
+  nodes: Array<NetworkEvent>;
+  /** Where this page sits in the whole list. */
+  pageInfo: PageInfo;
+  /** Number of events in the window. */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** An edge of a list of NetworkEvent items. */
+export type NetworkEventEdge = {
+  __typename?: 'NetworkEventEdge';
+  /** Opaque cursor of this item; pass it as `after` to continue after it. */
+  cursor: Scalars['String']['output'];
+  /** The item. */
+  node: NetworkEvent;
+};
+
 /**
  * A network group (the upstream's former name: organization): groups networks for billing and
  * permissions.
@@ -2607,6 +3067,8 @@ export type PublicGrantPathInput = {
 /** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type Query = {
   __typename?: 'Query';
+  /** Alerts in a window, newest first, paged over the hits. */
+  alerts?: Maybe<AlertConnection>;
   /** One AppWAN of a network; null with NOT_FOUND when none. */
   appWan?: Maybe<AppWan>;
   /** One stored `cloudb` subscription; null with NOT_FOUND when none. */
@@ -2621,6 +3083,14 @@ export type Query = {
   domain?: Maybe<Domain>;
   /** All domains (needs `read` on `domain`). */
   domains?: Maybe<DomainConnection>;
+  /** One edge router. null with NOT_FOUND when none. */
+  edgeRouter?: Maybe<EdgeRouter>;
+  /** Edge router policies (`/core/v2/edge-router-policies`). */
+  edgeRouterPolicies?: Maybe<EdgeRouterPolicyConnection>;
+  /** One edge router policy. null with NOT_FOUND when none. */
+  edgeRouterPolicy?: Maybe<EdgeRouterPolicy>;
+  /** Edge routers (`/core/v2/edge-routers`). */
+  edgeRouters?: Maybe<EdgeRouterConnection>;
   /** One endpoint of a network; null with NOT_FOUND when none. */
   endpoint?: Maybe<Endpoint>;
   /** What this gateway is and how it is configured. */
@@ -2643,6 +3113,8 @@ export type Query = {
   networkConfigMetadata?: Maybe<NetworkConfigMetadata>;
   /** Network configuration templates. */
   networkConfigMetadatas?: Maybe<NetworkConfigMetadataConnection>;
+  /** Network events of the caller's organization (rest/v1 search proxy, the caller's token), newest first. Retention: 90 days. */
+  networkEvents?: Maybe<NetworkEventConnection>;
   /** One network group; null with NOT_FOUND when none. */
   networkGroup?: Maybe<NetworkGroup>;
   /** The network group of a billing account; null with NOT_FOUND when none. */
@@ -2675,10 +3147,40 @@ export type Query = {
   superUser?: Maybe<SuperUser>;
   /** Super users, optionally filtered (needs `read` on `super-user`). */
   superUsers?: Maybe<SuperUserConnection>;
+  /** The seed's top talkers: firewalls by bytes transmitted, each with its addresses by bytes received. */
+  topTalkers?: Maybe<TopTalkers>;
+  /** Firewall usage over time as a series for charts. */
+  usage?: Maybe<UsageSeries>;
+  /** One v2 AppWAN. null with NOT_FOUND when none. */
+  v2AppWan?: Maybe<V2AppWan>;
+  /** v2 AppWANs (`/core/v2/app-wans`). */
+  v2AppWans?: Maybe<V2AppWanConnection>;
+  /** One v2 endpoint, with its one-time enrollment token `jwt` (seed 002 `GET /core/v2/endpoints/{id}`). null with NOT_FOUND when none. */
+  v2Endpoint?: Maybe<V2Endpoint>;
+  /** v2 endpoints (`/core/v2/endpoints`). */
+  v2Endpoints?: Maybe<V2EndpointConnection>;
+  /** One v2 network. null with NOT_FOUND when none. */
+  v2Network?: Maybe<V2Network>;
+  /** v2 networks the caller can see (`/core/v2/networks`). */
+  v2Networks?: Maybe<V2NetworkConnection>;
+  /** One v2 service. null with NOT_FOUND when none. */
+  v2Service?: Maybe<V2Service>;
+  /** v2 services (`/core/v2/services`). */
+  v2Services?: Maybe<V2ServiceConnection>;
   /** Status of one asynchronous change by business key; null with NOT_FOUND when unknown. */
   workflow?: Maybe<Workflow>;
   /** Statuses of asynchronous changes (`/workflow-status`). */
   workflows?: Maybe<WorkflowConnection>;
+};
+
+
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
+export type QueryAlertsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  from?: InputMaybe<Scalars['String']['input']>;
+  severity?: InputMaybe<Array<Scalars['String']['input']>>;
+  to?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -2726,6 +3228,36 @@ export type QueryDomainArgs = {
 export type QueryDomainsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
+export type QueryEdgeRouterArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
+export type QueryEdgeRouterPoliciesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  networkId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
+export type QueryEdgeRouterPolicyArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
+export type QueryEdgeRoutersArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  networkId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
@@ -2789,6 +3321,16 @@ export type QueryNetworkConfigMetadataArgs = {
 export type QueryNetworkConfigMetadatasArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
+export type QueryNetworkEventsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  from?: InputMaybe<Scalars['String']['input']>;
+  networkId?: InputMaybe<Scalars['String']['input']>;
+  to?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -2913,6 +3455,82 @@ export type QuerySuperUsersArgs = {
 
 
 /** Reads across the platform: each area (network, workflow, auth) extends this type. */
+export type QueryTopTalkersArgs = {
+  addressLimit?: InputMaybe<Scalars['Int']['input']>;
+  from?: InputMaybe<Scalars['String']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  to?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
+export type QueryUsageArgs = {
+  from?: InputMaybe<Scalars['String']['input']>;
+  interval?: InputMaybe<Scalars['String']['input']>;
+  to?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
+export type QueryV2AppWanArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
+export type QueryV2AppWansArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  networkId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
+export type QueryV2EndpointArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
+export type QueryV2EndpointsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  networkId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
+export type QueryV2NetworkArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
+export type QueryV2NetworksArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
+export type QueryV2ServiceArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
+export type QueryV2ServicesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  networkId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryWorkflowArgs = {
   businessKey: Scalars['String']['input'];
 };
@@ -2983,12 +3601,24 @@ export type ResourceActionEdge = {
 export type ResourceKind =
   /** An AppWAN of a network (`/networks/{networkId}/appWans/{id}`). */
   | 'APP_WAN'
+  /** A core/v2 edge router (`/core/v2/edge-routers/{id}`). */
+  | 'EDGE_ROUTER'
+  /** A core/v2 edge router policy (`/core/v2/edge-router-policies/{id}`). */
+  | 'EDGE_ROUTER_POLICY'
   /** An endpoint of a network (`/networks/{networkId}/endpoints/{id}`). */
   | 'ENDPOINT'
   /** A network (`/networks/{id}`); it needs no `networkId`. */
   | 'NETWORK'
   /** A service of a network (`/networks/{networkId}/services/{id}`). */
-  | 'SERVICE';
+  | 'SERVICE'
+  /** A core/v2 AppWAN (`/core/v2/app-wans/{id}`). */
+  | 'V2_APP_WAN'
+  /** A core/v2 endpoint (`/core/v2/endpoints/{id}`). */
+  | 'V2_ENDPOINT'
+  /** A core/v2 network (`/core/v2/networks/{id}`); status words, no `networkId` needed. */
+  | 'V2_NETWORK'
+  /** A core/v2 service (`/core/v2/services/{id}`). */
+  | 'V2_SERVICE';
 
 /**
  * One observed status of a resource followed by `resourceStatus`: the first one when the
@@ -3011,13 +3641,15 @@ export type ResourceStatusEvent = {
   resource?: Maybe<StatusResource>;
   /**
    * Life-cycle status code: 100 NEW, 200 PROVISIONING, 300 PROVISIONED, 400 REGISTERED, 500 ERROR,
-   * 600 UPDATING, 700 REPLACING, 800 DELETING, 900 DELETED. Null when the upstream sends none.
+   * 600 UPDATING, 700 REPLACING, 800 DELETING, 900 DELETED (rest/v1 kinds). Null when the upstream
+   * sends none, and for core/v2 kinds, whose statuses are words (see `statusName`).
    */
   status?: Maybe<Scalars['Int']['output']>;
-  /** Name of `status` (e.g. `PROVISIONED`); null for a code not on record. */
+  /** Name of `status` (e.g. `PROVISIONED`), or a core/v2 status word as sent; null for a code not on record. */
   statusName?: Maybe<Scalars['String']['output']>;
   /**
-   * True for a final status (PROVISIONED, REGISTERED, ERROR, DELETED): this is the last event, the
+   * True for a final status (PROVISIONED, REGISTERED, ERROR, DELETED; core/v2 SUSPENDED, which
+   * clients treat as an error): this is the last event, the
    * subscription completes after it.
    */
   terminal: Scalars['Boolean']['output'];
@@ -3027,9 +3659,9 @@ export type ResourceStatusEvent = {
 export type ResourceType = {
   __typename?: 'ResourceType';
   /** The actions defined on this type. */
-  actions?: Maybe<Array<ResourceAction>>;
+  actions?: Maybe<ResourceActionConnection>;
   /** The direct child types; query `children` again on each to walk the tree to any depth. */
-  children?: Maybe<Array<ResourceType>>;
+  children?: Maybe<ResourceTypeConnection>;
   /** Ids of the direct child types (empty when the upstream did not list any). */
   childrenIds: Array<Scalars['ID']['output']>;
   /** Short code, unique within the domain (used in `privileges` maps). */
@@ -3058,6 +3690,20 @@ export type ResourceType = {
   title?: Maybe<Scalars['String']['output']>;
   /** When the type was last changed. */
   updatedAt?: Maybe<Scalars['DateTime']['output']>;
+};
+
+
+/** A kind of resource in a domain. Types form a tree: a root type has no parent and depth 0. */
+export type ResourceTypeActionsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** A kind of resource in a domain. Types form a tree: a root type has no parent and depth 0. */
+export type ResourceTypeChildrenArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** A page of resource types. */
@@ -3346,7 +3992,7 @@ export type SortInput = {
 };
 
 /** The resource a status event is about, as read by the poll that saw the change. */
-export type StatusResource = AppWan | Endpoint | Network | Service;
+export type StatusResource = AppWan | EdgeRouter | EdgeRouterPolicy | Endpoint | Network | Service | V2AppWan | V2Endpoint | V2Network | V2Service;
 
 /**
  * Streams of events: over WebSocket (`graphql-transport-ws`, at the same path as `/graphql`) or over
@@ -3507,6 +4153,45 @@ export type SuperUserGrant = Grant & {
   title?: Maybe<Scalars['String']['output']>;
   /** The grant kind exactly as the upstream named it. */
   upstreamGrantType: Scalars['String']['output'];
+};
+
+/** One firewall (source) and the traffic it transmitted in the window. */
+export type TopTalker = {
+  __typename?: 'TopTalker';
+  /** The source's addresses by bytes received, highest first (at most `addressLimit`; aggregation buckets, not entities). */
+  addresses: Array<TopTalkerAddress>;
+  /** Usage documents of this source in the window; a whole number. */
+  documents: Scalars['Float']['output'];
+  /** Usage documents of this source's addresses left out by `addressLimit`; a whole number. */
+  otherAddressDocuments: Scalars['Float']['output'];
+  /** The firewall's id (`zfw.source_id`). */
+  sourceId: Scalars['String']['output'];
+  /** Bytes transmitted (sum of `zfw.usage.circuit.tx`); a whole number, may exceed 2^31. */
+  transmitted: Scalars['Float']['output'];
+};
+
+/** One address of a top talker and the traffic it received. */
+export type TopTalkerAddress = {
+  __typename?: 'TopTalkerAddress';
+  /** The address (`zfw.saddr`). */
+  address: Scalars['String']['output'];
+  /** Usage documents of this address in the window; a whole number. */
+  documents: Scalars['Float']['output'];
+  /** Bytes received (sum of `zfw.usage.circuit.rx`); a whole number, may exceed 2^31. */
+  received: Scalars['Float']['output'];
+};
+
+/** The seed's top-talker aggregation over one time window. */
+export type TopTalkers = {
+  __typename?: 'TopTalkers';
+  /** Start of the window, as asked. */
+  from: Scalars['String']['output'];
+  /** Usage documents of the sources left out by `limit`; a whole number. */
+  otherSourceDocuments: Scalars['Float']['output'];
+  /** Sources by bytes transmitted, highest first (at most `limit`; aggregation buckets, not entities). */
+  sources: Array<TopTalker>;
+  /** End of the window, as asked. */
+  to: Scalars['String']['output'];
 };
 
 /**
@@ -3777,6 +4462,597 @@ export type UpstreamCheck = {
   status?: Maybe<Scalars['Int']['output']>;
 };
 
+/** Traffic in one interval of a usage series. */
+export type UsagePoint = {
+  __typename?: 'UsagePoint';
+  /** Start of the interval. */
+  at: Scalars['DateTime']['output'];
+  /** Usage documents in it; a whole number. */
+  documents: Scalars['Float']['output'];
+  /** Bytes received in it; a whole number, may exceed 2^31. */
+  received: Scalars['Float']['output'];
+  /** Bytes transmitted in it; a whole number, may exceed 2^31. */
+  transmitted: Scalars['Float']['output'];
+};
+
+/** Firewall usage over time, one point per interval (a `date_histogram`), for charts. */
+export type UsageSeries = {
+  __typename?: 'UsageSeries';
+  /** Start of the window, as asked. */
+  from: Scalars['String']['output'];
+  /** Length of each interval, as asked (e.g. `1h`). */
+  interval: Scalars['String']['output'];
+  /** The points, oldest first; intervals without documents are zero (a series, not a list of entities). */
+  points: Array<UsagePoint>;
+  /** End of the window, as asked. */
+  to: Scalars['String']['output'];
+};
+
+/** A v2 AppWAN (`/core/v2/app-wans`): endpoints matching `endpointAttributes` may reach services matching `serviceAttributes`. */
+export type V2AppWan = {
+  __typename?: 'V2AppWan';
+  /** When the resource was created. */
+  createdAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Identity id of the creator. */
+  createdBy?: Maybe<Scalars['String']['output']>;
+  /** Which endpoints the AppWAN covers (`#tag`, `@name`, `#all`). */
+  endpointAttributes: Array<Scalars['String']['output']>;
+  /** The network's endpoints this AppWAN selects (computed from `endpointAttributes`). */
+  endpoints?: Maybe<V2EndpointConnection>;
+  /** Id of the resource. */
+  id: Scalars['ID']['output'];
+  /** Name (unique per kind within a network; networks: across networks). */
+  name?: Maybe<Scalars['String']['output']>;
+  /** The v2 network the resource belongs to. */
+  network?: Maybe<V2Network>;
+  /** Id of the v2 network the resource belongs to. */
+  networkId?: Maybe<Scalars['ID']['output']>;
+  /** Which services the AppWAN grants (`#tag`, `@name`, `#all`). */
+  serviceAttributes: Array<Scalars['String']['output']>;
+  /** The network's services this AppWAN selects (computed from `serviceAttributes`). */
+  services?: Maybe<V2ServiceConnection>;
+  /**
+   * Life-cycle status word (PUBLIC-RECORD.md): NEW, PROVISIONING, PROVISIONED, ERROR, UPDATING,
+   * REPLACING, DELETING, DELETED (SUSPENDED is treated as an error). A String: a word not on record
+   * never breaks a response. Follow it with the `resourceStatus` subscription.
+   */
+  status?: Maybe<Scalars['String']['output']>;
+  /** When the resource last changed. */
+  updatedAt?: Maybe<Scalars['DateTime']['output']>;
+};
+
+
+/** A v2 AppWAN (`/core/v2/app-wans`): endpoints matching `endpointAttributes` may reach services matching `serviceAttributes`. */
+export type V2AppWanEndpointsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** A v2 AppWAN (`/core/v2/app-wans`): endpoints matching `endpointAttributes` may reach services matching `serviceAttributes`. */
+export type V2AppWanServicesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** A page of a list of V2AppWan items (v2 AppWANs). */
+export type V2AppWanConnection = {
+  __typename?: 'V2AppWanConnection';
+  /** The items of this page with their cursors. */
+  edges: Array<V2AppWanEdge>;
+  /** The items of this page. */
+  nodes: Array<V2AppWan>;
+  /** Where this page sits in the whole list. */
+  pageInfo: PageInfo;
+  /** Number of items in the whole list. */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** An edge of a list of V2AppWan items. */
+export type V2AppWanEdge = {
+  __typename?: 'V2AppWanEdge';
+  /** Opaque cursor of this item; pass it as `after` to continue after it. */
+  cursor: Scalars['String']['output'];
+  /** The item. */
+  node: V2AppWan;
+};
+
+/** What every core/v2 create answers: how the upstream took it, and how to follow it. */
+export type V2ChangePayload = {
+  /** True when the upstream answered 202 Accepted: the resource is being provisioned (follow `resourceStatus` or `execution`). */
+  accepted: Scalars['Boolean']['output'];
+  /** The execution behind `executionId`, read when selected; null without one, or while the upstream does not know it yet. */
+  execution?: Maybe<V2Execution>;
+  /** Id of the execution that provisions the resource (`_links.execution`, older `_links.process`); null when the answer links none. */
+  executionId?: Maybe<Scalars['String']['output']>;
+  /** HTTP status the upstream answered. */
+  httpStatus: Scalars['Int']['output'];
+  /** Id of the new resource (from the answer's body, `_links.self` or `Location`). */
+  id?: Maybe<Scalars['ID']['output']>;
+};
+
+/** One edge router hosting a `TunnelerToEdgeRouter` service, with its own server-side target. */
+export type V2EdgeRouterHost = {
+  __typename?: 'V2EdgeRouterHost';
+  /** The hosting edge router. */
+  edgeRouter?: Maybe<EdgeRouter>;
+  /** Id of the hosting edge router. */
+  edgeRouterId?: Maybe<Scalars['ID']['output']>;
+  /** Where this router sends the service's traffic. */
+  serverEgress?: Maybe<V2ServerEgress>;
+};
+
+/** One hosting edge router of a `TunnelerToEdgeRouter` service. */
+export type V2EdgeRouterHostInput = {
+  /** Id of an edge router of the same network. */
+  edgeRouterId: Scalars['ID']['input'];
+  /** Where this router sends the service's traffic. */
+  serverEgress: V2ServerEgressInput;
+};
+
+/** A v2 endpoint (`/core/v2/endpoints`). */
+export type V2Endpoint = {
+  __typename?: 'V2Endpoint';
+  /** Role-attribute tags of the endpoint (`#tag`): what AppWANs and policies select it by. */
+  attributes: Array<Scalars['String']['output']>;
+  /** When the resource was created. */
+  createdAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Identity id of the creator. */
+  createdBy?: Maybe<Scalars['String']['output']>;
+  /** How the endpoint enrolls. */
+  enrollmentMethod?: Maybe<V2EnrollmentMethod>;
+  /** Id of the resource. */
+  id: Scalars['ID']['output'];
+  /**
+   * The one-time enrollment token (a JWT) an enrollment tool turns into a permanent identity file;
+   * null once the endpoint is enrolled, or when it does not enroll by one-time token. Treat it as a secret.
+   */
+  jwt?: Maybe<Scalars['String']['output']>;
+  /** Name (unique per kind within a network; networks: across networks). */
+  name?: Maybe<Scalars['String']['output']>;
+  /** The v2 network the resource belongs to. */
+  network?: Maybe<V2Network>;
+  /** Id of the v2 network the resource belongs to. */
+  networkId?: Maybe<Scalars['ID']['output']>;
+  /**
+   * The services this endpoint may dial, each with the AppWANs that grant it and the edge router
+   * policies and edge routers the endpoint can use for it (seed 002 rule 2). Services granted by an
+   * AppWAN but with no usable edge router are left out.
+   */
+  reachableServices?: Maybe<V2ServiceReachConnection>;
+  /**
+   * Life-cycle status word (PUBLIC-RECORD.md): NEW, PROVISIONING, PROVISIONED, ERROR, UPDATING,
+   * REPLACING, DELETING, DELETED (SUSPENDED is treated as an error). A String: a word not on record
+   * never breaks a response. Follow it with the `resourceStatus` subscription.
+   */
+  status?: Maybe<Scalars['String']['output']>;
+  /** When the resource last changed. */
+  updatedAt?: Maybe<Scalars['DateTime']['output']>;
+};
+
+
+/** A v2 endpoint (`/core/v2/endpoints`). */
+export type V2EndpointReachableServicesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** A page of a list of V2Endpoint items (v2 endpoints). */
+export type V2EndpointConnection = {
+  __typename?: 'V2EndpointConnection';
+  /** The items of this page with their cursors. */
+  edges: Array<V2EndpointEdge>;
+  /** The items of this page. */
+  nodes: Array<V2Endpoint>;
+  /** Where this page sits in the whole list. */
+  pageInfo: PageInfo;
+  /** Number of items in the whole list. */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** An edge of a list of V2Endpoint items. */
+export type V2EndpointEdge = {
+  __typename?: 'V2EndpointEdge';
+  /** Opaque cursor of this item; pass it as `after` to continue after it. */
+  cursor: Scalars['String']['output'];
+  /** The item. */
+  node: V2Endpoint;
+};
+
+/** Why an endpoint may dial a service, seen from the service: the endpoint, the AppWANs, the routes. */
+export type V2EndpointReach = {
+  __typename?: 'V2EndpointReach';
+  /** AppWANs whose `endpointAttributes` match the endpoint and whose `serviceAttributes` match the service. */
+  appWans?: Maybe<V2AppWanConnection>;
+  /** Edge router policies that let the endpoint use at least one edge router allowed for the service. */
+  edgeRouterPolicies?: Maybe<EdgeRouterPolicyConnection>;
+  /** Edge routers the endpoint may dial the service through. */
+  edgeRouters?: Maybe<EdgeRouterConnection>;
+  /** The endpoint that may dial the service. */
+  endpoint: V2Endpoint;
+};
+
+
+/** Why an endpoint may dial a service, seen from the service: the endpoint, the AppWANs, the routes. */
+export type V2EndpointReachAppWansArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** Why an endpoint may dial a service, seen from the service: the endpoint, the AppWANs, the routes. */
+export type V2EndpointReachEdgeRouterPoliciesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** Why an endpoint may dial a service, seen from the service: the endpoint, the AppWANs, the routes. */
+export type V2EndpointReachEdgeRoutersArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** A page of a list of V2EndpointReach items (endpoint that can reach a services). */
+export type V2EndpointReachConnection = {
+  __typename?: 'V2EndpointReachConnection';
+  /** The items of this page with their cursors. */
+  edges: Array<V2EndpointReachEdge>;
+  /** The items of this page. */
+  nodes: Array<V2EndpointReach>;
+  /** Where this page sits in the whole list. */
+  pageInfo: PageInfo;
+  /** Number of items in the whole list. */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** An edge of a list of V2EndpointReach items. */
+export type V2EndpointReachEdge = {
+  __typename?: 'V2EndpointReachEdge';
+  /** Opaque cursor of this item; pass it as `after` to continue after it. */
+  cursor: Scalars['String']['output'];
+  /** The item. */
+  node: V2EndpointReach;
+};
+
+/** How an endpoint enrolls. */
+export type V2EnrollmentMethod = {
+  __typename?: 'V2EnrollmentMethod';
+  /** True for a one-time-token enrollment (the token is in `V2Endpoint.jwt`). */
+  ott?: Maybe<Scalars['Boolean']['output']>;
+};
+
+/** How a new endpoint enrolls. */
+export type V2EnrollmentMethodInput = {
+  /** True requests a one-time-token enrollment (the token is then read from `V2Endpoint.jwt`). */
+  ott: Scalars['Boolean']['input'];
+};
+
+/**
+ * A core/v2 execution (PUBLIC-RECORD.md): the asynchronous work behind a create. `status` STARTED or
+ * RUNNING while it runs, FINISHED or SUCCESS when done, FAILED on an error.
+ */
+export type V2Execution = {
+  __typename?: 'V2Execution';
+  /** The action (e.g. `CREATE`). */
+  action?: Maybe<Scalars['String']['output']>;
+  /** When the execution started. */
+  createdAt?: Maybe<Scalars['DateTime']['output']>;
+  /** True once the execution has ended (succeeded or failed). */
+  done: Scalars['Boolean']['output'];
+  /** When it finished; null while running. */
+  finishedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Id of the execution. */
+  id: Scalars['ID']['output'];
+  /** What the execution does (e.g. `Create Edge router`). */
+  name?: Maybe<Scalars['String']['output']>;
+  /** Id of the resource the execution works on. */
+  resourceId?: Maybe<Scalars['String']['output']>;
+  /** `status` read as RUNNING, SUCCEEDED or FAILED. */
+  state: WorkflowState;
+  /** Status word as the upstream sent it. */
+  status?: Maybe<Scalars['String']['output']>;
+};
+
+/** A host and port pair of a service model. */
+export type V2HostPort = {
+  __typename?: 'V2HostPort';
+  /** Host name or address. */
+  host?: Maybe<Scalars['String']['output']>;
+  /** Port (1 to 65535). */
+  port?: Maybe<Scalars['Int']['output']>;
+};
+
+/** A host and port. */
+export type V2HostPortInput = {
+  /** Host name or address (not empty). */
+  host: Scalars['String']['input'];
+  /** Port, 1 to 65535. */
+  port: Scalars['Int']['input'];
+};
+
+/** A v2 network (`/core/v2/networks`). */
+export type V2Network = {
+  __typename?: 'V2Network';
+  /** AppWANs of this network. */
+  appWans?: Maybe<V2AppWanConnection>;
+  /** When the resource was created. */
+  createdAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Identity id of the creator. */
+  createdBy?: Maybe<Scalars['String']['output']>;
+  /** Edge router policies of this network. */
+  edgeRouterPolicies?: Maybe<EdgeRouterPolicyConnection>;
+  /** Edge routers of this network. */
+  edgeRouters?: Maybe<EdgeRouterConnection>;
+  /** Endpoints of this network. */
+  endpoints?: Maybe<V2EndpointConnection>;
+  /** Id of the resource. */
+  id: Scalars['ID']['output'];
+  /** Cloud region code of the controller node. */
+  locationCode?: Maybe<Scalars['String']['output']>;
+  /** Name (unique per kind within a network; networks: across networks). */
+  name?: Maybe<Scalars['String']['output']>;
+  /** Id of the sizing template (rest/v1 `networkConfigMetadata`). */
+  networkConfigMetadataId?: Maybe<Scalars['String']['output']>;
+  /** Id of the network group the network belongs to. */
+  networkGroupId?: Maybe<Scalars['String']['output']>;
+  /** Services of this network. */
+  services?: Maybe<V2ServiceConnection>;
+  /**
+   * Life-cycle status word (PUBLIC-RECORD.md): NEW, PROVISIONING, PROVISIONED, ERROR, UPDATING,
+   * REPLACING, DELETING, DELETED (SUSPENDED is treated as an error). A String: a word not on record
+   * never breaks a response. Follow it with the `resourceStatus` subscription.
+   */
+  status?: Maybe<Scalars['String']['output']>;
+  /** When the resource last changed. */
+  updatedAt?: Maybe<Scalars['DateTime']['output']>;
+};
+
+
+/** A v2 network (`/core/v2/networks`). */
+export type V2NetworkAppWansArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** A v2 network (`/core/v2/networks`). */
+export type V2NetworkEdgeRouterPoliciesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** A v2 network (`/core/v2/networks`). */
+export type V2NetworkEdgeRoutersArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** A v2 network (`/core/v2/networks`). */
+export type V2NetworkEndpointsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** A v2 network (`/core/v2/networks`). */
+export type V2NetworkServicesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** A page of a list of V2Network items (v2 networks). */
+export type V2NetworkConnection = {
+  __typename?: 'V2NetworkConnection';
+  /** The items of this page with their cursors. */
+  edges: Array<V2NetworkEdge>;
+  /** The items of this page. */
+  nodes: Array<V2Network>;
+  /** Where this page sits in the whole list. */
+  pageInfo: PageInfo;
+  /** Number of items in the whole list. */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** An edge of a list of V2Network items. */
+export type V2NetworkEdge = {
+  __typename?: 'V2NetworkEdge';
+  /** Opaque cursor of this item; pass it as `after` to continue after it. */
+  cursor: Scalars['String']['output'];
+  /** The item. */
+  node: V2Network;
+};
+
+/** The server-side target of a service. */
+export type V2ServerEgress = {
+  __typename?: 'V2ServerEgress';
+  /** Host name or address of the server. */
+  host?: Maybe<Scalars['String']['output']>;
+  /** Port of the server. */
+  port?: Maybe<Scalars['Int']['output']>;
+  /** Protocol (value seen: `tcp`; a String so a new value never breaks a response). */
+  protocol?: Maybe<Scalars['String']['output']>;
+};
+
+/** A server-side target. */
+export type V2ServerEgressInput = {
+  /** Host name or address of the server (not empty). */
+  host: Scalars['String']['input'];
+  /** Port of the server, 1 to 65535. */
+  port: Scalars['Int']['input'];
+  /** Protocol: `tcp` or `udp`. */
+  protocol: Scalars['String']['input'];
+};
+
+/** A v2 service (`/core/v2/services`). */
+export type V2Service = {
+  __typename?: 'V2Service';
+  /** Role-attribute tags of the service (`#tag`): what AppWANs select it by. */
+  attributes: Array<Scalars['String']['output']>;
+  /** When the resource was created. */
+  createdAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Identity id of the creator. */
+  createdBy?: Maybe<Scalars['String']['output']>;
+  /** True when traffic must be end-to-end encrypted. */
+  encryptionRequired?: Maybe<Scalars['Boolean']['output']>;
+  /** Id of the resource. */
+  id: Scalars['ID']['output'];
+  /** The hosting model. */
+  model?: Maybe<V2ServiceModel>;
+  /** How the service is hosted; null for a model type this schema does not know (see `upstreamModelType`). */
+  modelType?: Maybe<V2ServiceModelType>;
+  /** Name (unique per kind within a network; networks: across networks). */
+  name?: Maybe<Scalars['String']['output']>;
+  /** The v2 network the resource belongs to. */
+  network?: Maybe<V2Network>;
+  /** Id of the v2 network the resource belongs to. */
+  networkId?: Maybe<Scalars['ID']['output']>;
+  /**
+   * The endpoints that may dial this service, each with the AppWANs that grant it and the edge
+   * router policies and edge routers it can use (seed 002 rule 2). Endpoints matched by an AppWAN but
+   * with no usable edge router are left out.
+   */
+  reachableBy?: Maybe<V2EndpointReachConnection>;
+  /**
+   * Life-cycle status word (PUBLIC-RECORD.md): NEW, PROVISIONING, PROVISIONED, ERROR, UPDATING,
+   * REPLACING, DELETING, DELETED (SUSPENDED is treated as an error). A String: a word not on record
+   * never breaks a response. Follow it with the `resourceStatus` subscription.
+   */
+  status?: Maybe<Scalars['String']['output']>;
+  /** When the resource last changed. */
+  updatedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** `modelType` exactly as the upstream sent it (also the types on record this schema has no shape for: TunnelerToSdk, AdvancedTunnelerToEndpoint). */
+  upstreamModelType?: Maybe<Scalars['String']['output']>;
+};
+
+
+/** A v2 service (`/core/v2/services`). */
+export type V2ServiceReachableByArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** A page of a list of V2Service items (v2 services). */
+export type V2ServiceConnection = {
+  __typename?: 'V2ServiceConnection';
+  /** The items of this page with their cursors. */
+  edges: Array<V2ServiceEdge>;
+  /** The items of this page. */
+  nodes: Array<V2Service>;
+  /** Where this page sits in the whole list. */
+  pageInfo: PageInfo;
+  /** Number of items in the whole list. */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** An edge of a list of V2Service items. */
+export type V2ServiceEdge = {
+  __typename?: 'V2ServiceEdge';
+  /** Opaque cursor of this item; pass it as `after` to continue after it. */
+  cursor: Scalars['String']['output'];
+  /** The item. */
+  node: V2Service;
+};
+
+/** How a v2 service is reached and hosted (`model`; its shape depends on `modelType`). */
+export type V2ServiceModel = {
+  __typename?: 'V2ServiceModel';
+  /** `TunnelerToEndpoint`: which endpoints host the service (`#tag`, `@name`, `#all`). */
+  bindEndpointAttributes: Array<Scalars['String']['output']>;
+  /** The client-side name and port the service is dialled by. */
+  clientIngress?: Maybe<V2HostPort>;
+  /** Which edge routers may carry the service (`#tag`, `@name`, `#all`). */
+  edgeRouterAttributes: Array<Scalars['String']['output']>;
+  /** `TunnelerToEdgeRouter`: the hosting edge routers, each with its own target. */
+  edgeRouterHosts: Array<V2EdgeRouterHost>;
+  /** `TunnelerToEndpoint`: the server-side target shared by every hosting endpoint. */
+  serverEgress?: Maybe<V2ServerEgress>;
+};
+
+/**
+ * A service's `model`. Which fields are given depends on `modelType` (seed 002 rule 1), checked
+ * before any call: `TunnelerToEndpoint` needs `bindEndpointAttributes` (not empty) and
+ * `serverEgress`, and no `edgeRouterHosts`; `TunnelerToEdgeRouter` needs `edgeRouterHosts` (not
+ * empty), and neither `bindEndpointAttributes` nor `serverEgress`. Both need `clientIngress`.
+ */
+export type V2ServiceModelInput = {
+  /** `TunnelerToEndpoint`: which endpoints host the service. Role attributes: `#tag`, `@name` or `#all`. */
+  bindEndpointAttributes?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** The client-side name and port (both model types). */
+  clientIngress: V2HostPortInput;
+  /** Which edge routers may carry the service. Role attributes: `#tag`, `@name` or `#all`. */
+  edgeRouterAttributes?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** `TunnelerToEdgeRouter`: the hosting edge routers, each with its own target. */
+  edgeRouterHosts?: InputMaybe<Array<V2EdgeRouterHostInput>>;
+  /** `TunnelerToEndpoint`: the server-side target shared by every hosting endpoint. */
+  serverEgress?: InputMaybe<V2ServerEgressInput>;
+};
+
+/** How a v2 service is hosted (seed 002 rule 1; the model type decides the shape of `model`). */
+export type V2ServiceModelType =
+  /** Hosted by edge routers: `model.edgeRouterHosts` lists the hosting routers, each with its own `serverEgress`. */
+  | 'TunnelerToEdgeRouter'
+  /** Hosted by endpoints: `model.bindEndpointAttributes` picks the hosting endpoints, `model.serverEgress` is the shared server-side target. */
+  | 'TunnelerToEndpoint';
+
+/** Why an endpoint may dial a service: the AppWANs that grant it and the routes through edge routers. */
+export type V2ServiceReach = {
+  __typename?: 'V2ServiceReach';
+  /** AppWANs whose `endpointAttributes` match the endpoint and whose `serviceAttributes` match the service. */
+  appWans?: Maybe<V2AppWanConnection>;
+  /** Edge router policies that let the endpoint use at least one edge router allowed for the service. */
+  edgeRouterPolicies?: Maybe<EdgeRouterPolicyConnection>;
+  /** Edge routers the endpoint may dial the service through (allowed by a policy for the endpoint and by the service). */
+  edgeRouters?: Maybe<EdgeRouterConnection>;
+  /** The service the endpoint may dial. */
+  service: V2Service;
+};
+
+
+/** Why an endpoint may dial a service: the AppWANs that grant it and the routes through edge routers. */
+export type V2ServiceReachAppWansArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** Why an endpoint may dial a service: the AppWANs that grant it and the routes through edge routers. */
+export type V2ServiceReachEdgeRouterPoliciesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** Why an endpoint may dial a service: the AppWANs that grant it and the routes through edge routers. */
+export type V2ServiceReachEdgeRoutersArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** A page of a list of V2ServiceReach items (service an endpoint can reachs). */
+export type V2ServiceReachConnection = {
+  __typename?: 'V2ServiceReachConnection';
+  /** The items of this page with their cursors. */
+  edges: Array<V2ServiceReachEdge>;
+  /** The items of this page. */
+  nodes: Array<V2ServiceReach>;
+  /** Where this page sits in the whole list. */
+  pageInfo: PageInfo;
+  /** Number of items in the whole list. */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** An edge of a list of V2ServiceReach items. */
+export type V2ServiceReachEdge = {
+  __typename?: 'V2ServiceReachEdge';
+  /** Opaque cursor of this item; pass it as `after` to continue after it. */
+  cursor: Scalars['String']['output'];
+  /** The item. */
+  node: V2ServiceReach;
+};
+
 /** A virtual WAN branch site of cloud provider `cloudb`: a special endpoint with route metadata. */
 export type VirtualWanSite = {
   __typename?: 'VirtualWanSite';
@@ -3981,15 +5257,24 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = ResolversObject<{
   StatusResource:
     | ( AppWanRecord )
+    | ( EdgeRouterRecord )
+    | ( EdgeRouterPolicyRecord )
     | ( EndpointRecord )
     | ( NetworkRecord )
     | ( ServiceRecord )
+    | ( V2AppWanRecord )
+    | ( V2EndpointRecord )
+    | ( V2NetworkRecord )
+    | ( V2ServiceRecord )
   ;
 }>;
 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = ResolversObject<{
+  Alert: ResolverTypeWrapper<SearchHitRecord>;
+  AlertConnection: ResolverTypeWrapper<Omit<AlertConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['AlertEdge']>, nodes: Array<ResolversTypes['Alert']> }>;
+  AlertEdge: ResolverTypeWrapper<Omit<AlertEdge, 'node'> & { node: ResolversTypes['Alert'] }>;
   AppWan: ResolverTypeWrapper<AppWanRecord>;
   AppWanChangePayload: ResolverTypeWrapper<AppWanChange>;
   AppWanConnection: ResolverTypeWrapper<Omit<AppWanConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['AppWanEdge']>, nodes: Array<ResolversTypes['AppWan']> }>;
@@ -4012,6 +5297,10 @@ export type ResolversTypes = ResolversObject<{
   CreateCloudSubscriptionInput: CreateCloudSubscriptionInput;
   CreateDomainInput: CreateDomainInput;
   CreateDomainPayload: ResolverTypeWrapper<Omit<CreateDomainPayload, 'domain'> & { domain: ResolversTypes['Domain'] }>;
+  CreateEdgeRouterInput: CreateEdgeRouterInput;
+  CreateEdgeRouterPayload: ResolverTypeWrapper<EdgeRouterChange>;
+  CreateEdgeRouterPolicyInput: CreateEdgeRouterPolicyInput;
+  CreateEdgeRouterPolicyPayload: ResolverTypeWrapper<EdgeRouterPolicyChange>;
   CreateEndpointInput: CreateEndpointInput;
   CreateNetworkConfigMetadataInput: CreateNetworkConfigMetadataInput;
   CreateNetworkInput: CreateNetworkInput;
@@ -4019,12 +5308,20 @@ export type ResolversTypes = ResolversObject<{
   CreatePublicGrantInput: CreatePublicGrantInput;
   CreatePublicGrantPayload: ResolverTypeWrapper<Omit<CreatePublicGrantPayload, 'publicGrant'> & { publicGrant: ResolversTypes['PublicGrant'] }>;
   CreateResourceActionsInput: CreateResourceActionsInput;
-  CreateResourceActionsPayload: ResolverTypeWrapper<Omit<CreateResourceActionsPayload, 'resourceActions'> & { resourceActions: Array<ResolversTypes['ResourceAction']> }>;
+  CreateResourceActionsPayload: ResolverTypeWrapper<CreatedActionsRecord>;
   CreateResourceTypeInput: CreateResourceTypeInput;
   CreateResourceTypePayload: ResolverTypeWrapper<Omit<CreateResourceTypePayload, 'resourceType'> & { resourceType: ResolversTypes['ResourceType'] }>;
   CreateServiceInput: CreateServiceInput;
   CreateSuperUserInput: CreateSuperUserInput;
   CreateSuperUserPayload: ResolverTypeWrapper<Omit<CreateSuperUserPayload, 'superUser'> & { superUser: ResolversTypes['SuperUser'] }>;
+  CreateV2AppWanInput: CreateV2AppWanInput;
+  CreateV2AppWanPayload: ResolverTypeWrapper<V2AppWanChange>;
+  CreateV2EndpointInput: CreateV2EndpointInput;
+  CreateV2EndpointPayload: ResolverTypeWrapper<V2EndpointChange>;
+  CreateV2NetworkInput: CreateV2NetworkInput;
+  CreateV2NetworkPayload: ResolverTypeWrapper<V2NetworkChange>;
+  CreateV2ServiceInput: CreateV2ServiceInput;
+  CreateV2ServicePayload: ResolverTypeWrapper<V2ServiceChange>;
   CreateVirtualWanSiteInput: CreateVirtualWanSiteInput;
   CustomRoleGrant: ResolverTypeWrapper<GrantRecord>;
   DataCenter: ResolverTypeWrapper<DataCenterRecord>;
@@ -4035,6 +5332,12 @@ export type ResolversTypes = ResolversObject<{
   Domain: ResolverTypeWrapper<DomainRecord>;
   DomainConnection: ResolverTypeWrapper<Omit<DomainConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['DomainEdge']>, nodes: Array<ResolversTypes['Domain']> }>;
   DomainEdge: ResolverTypeWrapper<Omit<DomainEdge, 'node'> & { node: ResolversTypes['Domain'] }>;
+  EdgeRouter: ResolverTypeWrapper<EdgeRouterRecord>;
+  EdgeRouterConnection: ResolverTypeWrapper<Omit<EdgeRouterConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['EdgeRouterEdge']>, nodes: Array<ResolversTypes['EdgeRouter']> }>;
+  EdgeRouterEdge: ResolverTypeWrapper<Omit<EdgeRouterEdge, 'node'> & { node: ResolversTypes['EdgeRouter'] }>;
+  EdgeRouterPolicy: ResolverTypeWrapper<EdgeRouterPolicyRecord>;
+  EdgeRouterPolicyConnection: ResolverTypeWrapper<Omit<EdgeRouterPolicyConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['EdgeRouterPolicyEdge']>, nodes: Array<ResolversTypes['EdgeRouterPolicy']> }>;
+  EdgeRouterPolicyEdge: ResolverTypeWrapper<Omit<EdgeRouterPolicyEdge, 'node'> & { node: ResolversTypes['EdgeRouterPolicy'] }>;
   Endpoint: ResolverTypeWrapper<EndpointRecord>;
   EndpointChangePayload: ResolverTypeWrapper<EndpointChange>;
   EndpointConnection: ResolverTypeWrapper<Omit<EndpointConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['EndpointEdge']>, nodes: Array<ResolversTypes['Endpoint']> }>;
@@ -4084,6 +5387,9 @@ export type ResolversTypes = ResolversObject<{
   NetworkControllerHostConnection: ResolverTypeWrapper<Omit<NetworkControllerHostConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['NetworkControllerHostEdge']>, nodes: Array<ResolversTypes['NetworkControllerHost']> }>;
   NetworkControllerHostEdge: ResolverTypeWrapper<Omit<NetworkControllerHostEdge, 'node'> & { node: ResolversTypes['NetworkControllerHost'] }>;
   NetworkEdge: ResolverTypeWrapper<Omit<NetworkEdge, 'node'> & { node: ResolversTypes['Network'] }>;
+  NetworkEvent: ResolverTypeWrapper<SearchHitRecord>;
+  NetworkEventConnection: ResolverTypeWrapper<Omit<NetworkEventConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['NetworkEventEdge']>, nodes: Array<ResolversTypes['NetworkEvent']> }>;
+  NetworkEventEdge: ResolverTypeWrapper<Omit<NetworkEventEdge, 'node'> & { node: ResolversTypes['NetworkEvent'] }>;
   NetworkGroup: ResolverTypeWrapper<NetworkGroupRecord>;
   NetworkGroupChangePayload: ResolverTypeWrapper<NetworkGroupChange>;
   NetworkGroupConnection: ResolverTypeWrapper<Omit<NetworkGroupConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['NetworkGroupEdge']>, nodes: Array<ResolversTypes['NetworkGroup']> }>;
@@ -4139,6 +5445,9 @@ export type ResolversTypes = ResolversObject<{
   SuperUserConnection: ResolverTypeWrapper<Omit<SuperUserConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['SuperUserEdge']>, nodes: Array<ResolversTypes['SuperUser']> }>;
   SuperUserEdge: ResolverTypeWrapper<Omit<SuperUserEdge, 'node'> & { node: ResolversTypes['SuperUser'] }>;
   SuperUserGrant: ResolverTypeWrapper<GrantRecord>;
+  TopTalker: ResolverTypeWrapper<TopTalkerRecord>;
+  TopTalkerAddress: ResolverTypeWrapper<TopTalkerAddressRecord>;
+  TopTalkers: ResolverTypeWrapper<TopTalkersRecord>;
   TransferNodePool: ResolverTypeWrapper<TransferNodePoolRecord>;
   TransferNodePoolConnection: ResolverTypeWrapper<Omit<TransferNodePoolConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['TransferNodePoolEdge']>, nodes: Array<ResolversTypes['TransferNodePool']> }>;
   TransferNodePoolEdge: ResolverTypeWrapper<Omit<TransferNodePoolEdge, 'node'> & { node: ResolversTypes['TransferNodePool'] }>;
@@ -4153,6 +5462,39 @@ export type ResolversTypes = ResolversObject<{
   UpdateNetworkResourceInput: UpdateNetworkResourceInput;
   UpdateServiceInput: UpdateServiceInput;
   UpstreamCheck: ResolverTypeWrapper<UpstreamCheck>;
+  UsagePoint: ResolverTypeWrapper<UsagePointRecord>;
+  UsageSeries: ResolverTypeWrapper<UsageSeriesRecord>;
+  V2AppWan: ResolverTypeWrapper<V2AppWanRecord>;
+  V2AppWanConnection: ResolverTypeWrapper<Omit<V2AppWanConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['V2AppWanEdge']>, nodes: Array<ResolversTypes['V2AppWan']> }>;
+  V2AppWanEdge: ResolverTypeWrapper<Omit<V2AppWanEdge, 'node'> & { node: ResolversTypes['V2AppWan'] }>;
+  V2ChangePayload: ResolverTypeWrapper<AnyV2Change>;
+  V2EdgeRouterHost: ResolverTypeWrapper<EdgeRouterHostRecord>;
+  V2EdgeRouterHostInput: V2EdgeRouterHostInput;
+  V2Endpoint: ResolverTypeWrapper<V2EndpointRecord>;
+  V2EndpointConnection: ResolverTypeWrapper<Omit<V2EndpointConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['V2EndpointEdge']>, nodes: Array<ResolversTypes['V2Endpoint']> }>;
+  V2EndpointEdge: ResolverTypeWrapper<Omit<V2EndpointEdge, 'node'> & { node: ResolversTypes['V2Endpoint'] }>;
+  V2EndpointReach: ResolverTypeWrapper<EndpointReach>;
+  V2EndpointReachConnection: ResolverTypeWrapper<Omit<V2EndpointReachConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['V2EndpointReachEdge']>, nodes: Array<ResolversTypes['V2EndpointReach']> }>;
+  V2EndpointReachEdge: ResolverTypeWrapper<Omit<V2EndpointReachEdge, 'node'> & { node: ResolversTypes['V2EndpointReach'] }>;
+  V2EnrollmentMethod: ResolverTypeWrapper<V2EnrollmentMethod>;
+  V2EnrollmentMethodInput: V2EnrollmentMethodInput;
+  V2Execution: ResolverTypeWrapper<V2ExecutionRecord>;
+  V2HostPort: ResolverTypeWrapper<V2HostPort>;
+  V2HostPortInput: V2HostPortInput;
+  V2Network: ResolverTypeWrapper<V2NetworkRecord>;
+  V2NetworkConnection: ResolverTypeWrapper<Omit<V2NetworkConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['V2NetworkEdge']>, nodes: Array<ResolversTypes['V2Network']> }>;
+  V2NetworkEdge: ResolverTypeWrapper<Omit<V2NetworkEdge, 'node'> & { node: ResolversTypes['V2Network'] }>;
+  V2ServerEgress: ResolverTypeWrapper<V2ServerEgress>;
+  V2ServerEgressInput: V2ServerEgressInput;
+  V2Service: ResolverTypeWrapper<V2ServiceRecord>;
+  V2ServiceConnection: ResolverTypeWrapper<Omit<V2ServiceConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['V2ServiceEdge']>, nodes: Array<ResolversTypes['V2Service']> }>;
+  V2ServiceEdge: ResolverTypeWrapper<Omit<V2ServiceEdge, 'node'> & { node: ResolversTypes['V2Service'] }>;
+  V2ServiceModel: ResolverTypeWrapper<ServiceModelRecord>;
+  V2ServiceModelInput: V2ServiceModelInput;
+  V2ServiceModelType: V2ServiceModelType;
+  V2ServiceReach: ResolverTypeWrapper<ServiceReach>;
+  V2ServiceReachConnection: ResolverTypeWrapper<Omit<V2ServiceReachConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['V2ServiceReachEdge']>, nodes: Array<ResolversTypes['V2ServiceReach']> }>;
+  V2ServiceReachEdge: ResolverTypeWrapper<Omit<V2ServiceReachEdge, 'node'> & { node: ResolversTypes['V2ServiceReach'] }>;
   VirtualWanSite: ResolverTypeWrapper<VirtualWanSiteRecord>;
   VirtualWanSiteChangePayload: ResolverTypeWrapper<VirtualWanSiteChange>;
   VirtualWanSiteConnection: ResolverTypeWrapper<Omit<VirtualWanSiteConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['VirtualWanSiteEdge']>, nodes: Array<ResolversTypes['VirtualWanSite']> }>;
@@ -4166,6 +5508,9 @@ export type ResolversTypes = ResolversObject<{
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = ResolversObject<{
+  Alert: SearchHitRecord;
+  AlertConnection: Omit<AlertConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['AlertEdge']>, nodes: Array<ResolversParentTypes['Alert']> };
+  AlertEdge: Omit<AlertEdge, 'node'> & { node: ResolversParentTypes['Alert'] };
   AppWan: AppWanRecord;
   AppWanChangePayload: AppWanChange;
   AppWanConnection: Omit<AppWanConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['AppWanEdge']>, nodes: Array<ResolversParentTypes['AppWan']> };
@@ -4188,6 +5533,10 @@ export type ResolversParentTypes = ResolversObject<{
   CreateCloudSubscriptionInput: CreateCloudSubscriptionInput;
   CreateDomainInput: CreateDomainInput;
   CreateDomainPayload: Omit<CreateDomainPayload, 'domain'> & { domain: ResolversParentTypes['Domain'] };
+  CreateEdgeRouterInput: CreateEdgeRouterInput;
+  CreateEdgeRouterPayload: EdgeRouterChange;
+  CreateEdgeRouterPolicyInput: CreateEdgeRouterPolicyInput;
+  CreateEdgeRouterPolicyPayload: EdgeRouterPolicyChange;
   CreateEndpointInput: CreateEndpointInput;
   CreateNetworkConfigMetadataInput: CreateNetworkConfigMetadataInput;
   CreateNetworkInput: CreateNetworkInput;
@@ -4195,12 +5544,20 @@ export type ResolversParentTypes = ResolversObject<{
   CreatePublicGrantInput: CreatePublicGrantInput;
   CreatePublicGrantPayload: Omit<CreatePublicGrantPayload, 'publicGrant'> & { publicGrant: ResolversParentTypes['PublicGrant'] };
   CreateResourceActionsInput: CreateResourceActionsInput;
-  CreateResourceActionsPayload: Omit<CreateResourceActionsPayload, 'resourceActions'> & { resourceActions: Array<ResolversParentTypes['ResourceAction']> };
+  CreateResourceActionsPayload: CreatedActionsRecord;
   CreateResourceTypeInput: CreateResourceTypeInput;
   CreateResourceTypePayload: Omit<CreateResourceTypePayload, 'resourceType'> & { resourceType: ResolversParentTypes['ResourceType'] };
   CreateServiceInput: CreateServiceInput;
   CreateSuperUserInput: CreateSuperUserInput;
   CreateSuperUserPayload: Omit<CreateSuperUserPayload, 'superUser'> & { superUser: ResolversParentTypes['SuperUser'] };
+  CreateV2AppWanInput: CreateV2AppWanInput;
+  CreateV2AppWanPayload: V2AppWanChange;
+  CreateV2EndpointInput: CreateV2EndpointInput;
+  CreateV2EndpointPayload: V2EndpointChange;
+  CreateV2NetworkInput: CreateV2NetworkInput;
+  CreateV2NetworkPayload: V2NetworkChange;
+  CreateV2ServiceInput: CreateV2ServiceInput;
+  CreateV2ServicePayload: V2ServiceChange;
   CreateVirtualWanSiteInput: CreateVirtualWanSiteInput;
   CustomRoleGrant: GrantRecord;
   DataCenter: DataCenterRecord;
@@ -4211,6 +5568,12 @@ export type ResolversParentTypes = ResolversObject<{
   Domain: DomainRecord;
   DomainConnection: Omit<DomainConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['DomainEdge']>, nodes: Array<ResolversParentTypes['Domain']> };
   DomainEdge: Omit<DomainEdge, 'node'> & { node: ResolversParentTypes['Domain'] };
+  EdgeRouter: EdgeRouterRecord;
+  EdgeRouterConnection: Omit<EdgeRouterConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['EdgeRouterEdge']>, nodes: Array<ResolversParentTypes['EdgeRouter']> };
+  EdgeRouterEdge: Omit<EdgeRouterEdge, 'node'> & { node: ResolversParentTypes['EdgeRouter'] };
+  EdgeRouterPolicy: EdgeRouterPolicyRecord;
+  EdgeRouterPolicyConnection: Omit<EdgeRouterPolicyConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['EdgeRouterPolicyEdge']>, nodes: Array<ResolversParentTypes['EdgeRouterPolicy']> };
+  EdgeRouterPolicyEdge: Omit<EdgeRouterPolicyEdge, 'node'> & { node: ResolversParentTypes['EdgeRouterPolicy'] };
   Endpoint: EndpointRecord;
   EndpointChangePayload: EndpointChange;
   EndpointConnection: Omit<EndpointConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['EndpointEdge']>, nodes: Array<ResolversParentTypes['Endpoint']> };
@@ -4259,6 +5622,9 @@ export type ResolversParentTypes = ResolversObject<{
   NetworkControllerHostConnection: Omit<NetworkControllerHostConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['NetworkControllerHostEdge']>, nodes: Array<ResolversParentTypes['NetworkControllerHost']> };
   NetworkControllerHostEdge: Omit<NetworkControllerHostEdge, 'node'> & { node: ResolversParentTypes['NetworkControllerHost'] };
   NetworkEdge: Omit<NetworkEdge, 'node'> & { node: ResolversParentTypes['Network'] };
+  NetworkEvent: SearchHitRecord;
+  NetworkEventConnection: Omit<NetworkEventConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['NetworkEventEdge']>, nodes: Array<ResolversParentTypes['NetworkEvent']> };
+  NetworkEventEdge: Omit<NetworkEventEdge, 'node'> & { node: ResolversParentTypes['NetworkEvent'] };
   NetworkGroup: NetworkGroupRecord;
   NetworkGroupChangePayload: NetworkGroupChange;
   NetworkGroupConnection: Omit<NetworkGroupConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['NetworkGroupEdge']>, nodes: Array<ResolversParentTypes['NetworkGroup']> };
@@ -4307,6 +5673,9 @@ export type ResolversParentTypes = ResolversObject<{
   SuperUserConnection: Omit<SuperUserConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['SuperUserEdge']>, nodes: Array<ResolversParentTypes['SuperUser']> };
   SuperUserEdge: Omit<SuperUserEdge, 'node'> & { node: ResolversParentTypes['SuperUser'] };
   SuperUserGrant: GrantRecord;
+  TopTalker: TopTalkerRecord;
+  TopTalkerAddress: TopTalkerAddressRecord;
+  TopTalkers: TopTalkersRecord;
   TransferNodePool: TransferNodePoolRecord;
   TransferNodePoolConnection: Omit<TransferNodePoolConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['TransferNodePoolEdge']>, nodes: Array<ResolversParentTypes['TransferNodePool']> };
   TransferNodePoolEdge: Omit<TransferNodePoolEdge, 'node'> & { node: ResolversParentTypes['TransferNodePool'] };
@@ -4321,6 +5690,38 @@ export type ResolversParentTypes = ResolversObject<{
   UpdateNetworkResourceInput: UpdateNetworkResourceInput;
   UpdateServiceInput: UpdateServiceInput;
   UpstreamCheck: UpstreamCheck;
+  UsagePoint: UsagePointRecord;
+  UsageSeries: UsageSeriesRecord;
+  V2AppWan: V2AppWanRecord;
+  V2AppWanConnection: Omit<V2AppWanConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['V2AppWanEdge']>, nodes: Array<ResolversParentTypes['V2AppWan']> };
+  V2AppWanEdge: Omit<V2AppWanEdge, 'node'> & { node: ResolversParentTypes['V2AppWan'] };
+  V2ChangePayload: AnyV2Change;
+  V2EdgeRouterHost: EdgeRouterHostRecord;
+  V2EdgeRouterHostInput: V2EdgeRouterHostInput;
+  V2Endpoint: V2EndpointRecord;
+  V2EndpointConnection: Omit<V2EndpointConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['V2EndpointEdge']>, nodes: Array<ResolversParentTypes['V2Endpoint']> };
+  V2EndpointEdge: Omit<V2EndpointEdge, 'node'> & { node: ResolversParentTypes['V2Endpoint'] };
+  V2EndpointReach: EndpointReach;
+  V2EndpointReachConnection: Omit<V2EndpointReachConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['V2EndpointReachEdge']>, nodes: Array<ResolversParentTypes['V2EndpointReach']> };
+  V2EndpointReachEdge: Omit<V2EndpointReachEdge, 'node'> & { node: ResolversParentTypes['V2EndpointReach'] };
+  V2EnrollmentMethod: V2EnrollmentMethod;
+  V2EnrollmentMethodInput: V2EnrollmentMethodInput;
+  V2Execution: V2ExecutionRecord;
+  V2HostPort: V2HostPort;
+  V2HostPortInput: V2HostPortInput;
+  V2Network: V2NetworkRecord;
+  V2NetworkConnection: Omit<V2NetworkConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['V2NetworkEdge']>, nodes: Array<ResolversParentTypes['V2Network']> };
+  V2NetworkEdge: Omit<V2NetworkEdge, 'node'> & { node: ResolversParentTypes['V2Network'] };
+  V2ServerEgress: V2ServerEgress;
+  V2ServerEgressInput: V2ServerEgressInput;
+  V2Service: V2ServiceRecord;
+  V2ServiceConnection: Omit<V2ServiceConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['V2ServiceEdge']>, nodes: Array<ResolversParentTypes['V2Service']> };
+  V2ServiceEdge: Omit<V2ServiceEdge, 'node'> & { node: ResolversParentTypes['V2Service'] };
+  V2ServiceModel: ServiceModelRecord;
+  V2ServiceModelInput: V2ServiceModelInput;
+  V2ServiceReach: ServiceReach;
+  V2ServiceReachConnection: Omit<V2ServiceReachConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['V2ServiceReachEdge']>, nodes: Array<ResolversParentTypes['V2ServiceReach']> };
+  V2ServiceReachEdge: Omit<V2ServiceReachEdge, 'node'> & { node: ResolversParentTypes['V2ServiceReach'] };
   VirtualWanSite: VirtualWanSiteRecord;
   VirtualWanSiteChangePayload: VirtualWanSiteChange;
   VirtualWanSiteConnection: Omit<VirtualWanSiteConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['VirtualWanSiteEdge']>, nodes: Array<ResolversParentTypes['VirtualWanSite']> };
@@ -4329,6 +5730,28 @@ export type ResolversParentTypes = ResolversObject<{
   WorkflowConnection: Omit<WorkflowConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['WorkflowEdge']>, nodes: Array<ResolversParentTypes['Workflow']> };
   WorkflowEdge: Omit<WorkflowEdge, 'node'> & { node: ResolversParentTypes['Workflow'] };
   WorkflowStep: ProcessStepRecord;
+}>;
+
+export type AlertResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Alert'] = ResolversParentTypes['Alert']> = ResolversObject<{
+  eventSourceType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  index?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  logs?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  message?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  severity?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  timestamp?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+}>;
+
+export type AlertConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['AlertConnection'] = ResolversParentTypes['AlertConnection']> = ResolversObject<{
+  edges?: Resolver<Array<ResolversTypes['AlertEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['Alert']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+}>;
+
+export type AlertEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['AlertEdge'] = ResolversParentTypes['AlertEdge']> = ResolversObject<{
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Alert'], ParentType, ContextType>;
 }>;
 
 export type AppWanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['AppWan'] = ResolversParentTypes['AppWan']> = ResolversObject<{
@@ -4464,12 +5887,32 @@ export type CreateDomainPayloadResolvers<ContextType = GatewayContext, ParentTyp
   domain?: Resolver<ResolversTypes['Domain'], ParentType, ContextType>;
 }>;
 
+export type CreateEdgeRouterPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CreateEdgeRouterPayload'] = ResolversParentTypes['CreateEdgeRouterPayload']> = ResolversObject<{
+  accepted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  edgeRouter?: Resolver<Maybe<ResolversTypes['EdgeRouter']>, ParentType, ContextType>;
+  execution?: Resolver<Maybe<ResolversTypes['V2Execution']>, ParentType, ContextType>;
+  executionId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  httpStatus?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  id?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
+export type CreateEdgeRouterPolicyPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CreateEdgeRouterPolicyPayload'] = ResolversParentTypes['CreateEdgeRouterPolicyPayload']> = ResolversObject<{
+  accepted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  edgeRouterPolicy?: Resolver<Maybe<ResolversTypes['EdgeRouterPolicy']>, ParentType, ContextType>;
+  execution?: Resolver<Maybe<ResolversTypes['V2Execution']>, ParentType, ContextType>;
+  executionId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  httpStatus?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  id?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
 export type CreatePublicGrantPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CreatePublicGrantPayload'] = ResolversParentTypes['CreatePublicGrantPayload']> = ResolversObject<{
   publicGrant?: Resolver<ResolversTypes['PublicGrant'], ParentType, ContextType>;
 }>;
 
 export type CreateResourceActionsPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CreateResourceActionsPayload'] = ResolversParentTypes['CreateResourceActionsPayload']> = ResolversObject<{
-  resourceActions?: Resolver<Array<ResolversTypes['ResourceAction']>, ParentType, ContextType>;
+  resourceActions?: Resolver<ResolversTypes['ResourceActionConnection'], ParentType, ContextType, RequireFields<CreateResourceActionsPayloadResourceActionsArgs, 'first'>>;
 }>;
 
 export type CreateResourceTypePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CreateResourceTypePayload'] = ResolversParentTypes['CreateResourceTypePayload']> = ResolversObject<{
@@ -4478,6 +5921,46 @@ export type CreateResourceTypePayloadResolvers<ContextType = GatewayContext, Par
 
 export type CreateSuperUserPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CreateSuperUserPayload'] = ResolversParentTypes['CreateSuperUserPayload']> = ResolversObject<{
   superUser?: Resolver<ResolversTypes['SuperUser'], ParentType, ContextType>;
+}>;
+
+export type CreateV2AppWanPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CreateV2AppWanPayload'] = ResolversParentTypes['CreateV2AppWanPayload']> = ResolversObject<{
+  accepted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  execution?: Resolver<Maybe<ResolversTypes['V2Execution']>, ParentType, ContextType>;
+  executionId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  httpStatus?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  id?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  v2AppWan?: Resolver<Maybe<ResolversTypes['V2AppWan']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
+export type CreateV2EndpointPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CreateV2EndpointPayload'] = ResolversParentTypes['CreateV2EndpointPayload']> = ResolversObject<{
+  accepted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  execution?: Resolver<Maybe<ResolversTypes['V2Execution']>, ParentType, ContextType>;
+  executionId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  httpStatus?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  id?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  v2Endpoint?: Resolver<Maybe<ResolversTypes['V2Endpoint']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
+export type CreateV2NetworkPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CreateV2NetworkPayload'] = ResolversParentTypes['CreateV2NetworkPayload']> = ResolversObject<{
+  accepted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  execution?: Resolver<Maybe<ResolversTypes['V2Execution']>, ParentType, ContextType>;
+  executionId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  httpStatus?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  id?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  v2Network?: Resolver<Maybe<ResolversTypes['V2Network']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
+export type CreateV2ServicePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CreateV2ServicePayload'] = ResolversParentTypes['CreateV2ServicePayload']> = ResolversObject<{
+  accepted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  execution?: Resolver<Maybe<ResolversTypes['V2Execution']>, ParentType, ContextType>;
+  executionId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  httpStatus?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  id?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  v2Service?: Resolver<Maybe<ResolversTypes['V2Service']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type CustomRoleGrantResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CustomRoleGrant'] = ResolversParentTypes['CustomRoleGrant']> = ResolversObject<{
@@ -4549,6 +6032,60 @@ export type DomainConnectionResolvers<ContextType = GatewayContext, ParentType e
 export type DomainEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['DomainEdge'] = ResolversParentTypes['DomainEdge']> = ResolversObject<{
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['Domain'], ParentType, ContextType>;
+}>;
+
+export type EdgeRouterResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EdgeRouter'] = ResolversParentTypes['EdgeRouter']> = ResolversObject<{
+  attributes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  createdAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  createdBy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  dataCenterId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  linkListener?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  network?: Resolver<Maybe<ResolversTypes['V2Network']>, ParentType, ContextType>;
+  networkId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
+export type EdgeRouterConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EdgeRouterConnection'] = ResolversParentTypes['EdgeRouterConnection']> = ResolversObject<{
+  edges?: Resolver<Array<ResolversTypes['EdgeRouterEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['EdgeRouter']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+}>;
+
+export type EdgeRouterEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EdgeRouterEdge'] = ResolversParentTypes['EdgeRouterEdge']> = ResolversObject<{
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['EdgeRouter'], ParentType, ContextType>;
+}>;
+
+export type EdgeRouterPolicyResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EdgeRouterPolicy'] = ResolversParentTypes['EdgeRouterPolicy']> = ResolversObject<{
+  createdAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  createdBy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  edgeRouterAttributes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  edgeRouters?: Resolver<Maybe<ResolversTypes['EdgeRouterConnection']>, ParentType, ContextType, RequireFields<EdgeRouterPolicyEdgeRoutersArgs, 'first'>>;
+  endpointAttributes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  network?: Resolver<Maybe<ResolversTypes['V2Network']>, ParentType, ContextType>;
+  networkId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
+export type EdgeRouterPolicyConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EdgeRouterPolicyConnection'] = ResolversParentTypes['EdgeRouterPolicyConnection']> = ResolversObject<{
+  edges?: Resolver<Array<ResolversTypes['EdgeRouterPolicyEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['EdgeRouterPolicy']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+}>;
+
+export type EdgeRouterPolicyEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EdgeRouterPolicyEdge'] = ResolversParentTypes['EdgeRouterPolicyEdge']> = ResolversObject<{
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['EdgeRouterPolicy'], ParentType, ContextType>;
 }>;
 
 export type EndpointResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Endpoint'] = ResolversParentTypes['Endpoint']> = ResolversObject<{
@@ -4809,6 +6346,8 @@ export type MutationResolvers<ContextType = GatewayContext, ParentType extends R
   createCertificateAuthority?: Resolver<Maybe<ResolversTypes['CertificateAuthorityChangePayload']>, ParentType, ContextType, RequireFields<MutationCreateCertificateAuthorityArgs, 'input' | 'networkId'>>;
   createCloudSubscription?: Resolver<Maybe<ResolversTypes['CloudSubscriptionChangePayload']>, ParentType, ContextType, RequireFields<MutationCreateCloudSubscriptionArgs, 'input'>>;
   createDomain?: Resolver<Maybe<ResolversTypes['CreateDomainPayload']>, ParentType, ContextType, RequireFields<MutationCreateDomainArgs, 'input'>>;
+  createEdgeRouter?: Resolver<Maybe<ResolversTypes['CreateEdgeRouterPayload']>, ParentType, ContextType, RequireFields<MutationCreateEdgeRouterArgs, 'input'>>;
+  createEdgeRouterPolicy?: Resolver<Maybe<ResolversTypes['CreateEdgeRouterPolicyPayload']>, ParentType, ContextType, RequireFields<MutationCreateEdgeRouterPolicyArgs, 'input'>>;
   createEndpoint?: Resolver<Maybe<ResolversTypes['EndpointChangePayload']>, ParentType, ContextType, RequireFields<MutationCreateEndpointArgs, 'input' | 'networkId'>>;
   createEndpointGroup?: Resolver<Maybe<ResolversTypes['EndpointGroupChangePayload']>, ParentType, ContextType, RequireFields<MutationCreateEndpointGroupArgs, 'input' | 'networkId'>>;
   createGatewayCluster?: Resolver<Maybe<ResolversTypes['GatewayClusterChangePayload']>, ParentType, ContextType, RequireFields<MutationCreateGatewayClusterArgs, 'input' | 'networkId'>>;
@@ -4820,6 +6359,10 @@ export type MutationResolvers<ContextType = GatewayContext, ParentType extends R
   createResourceType?: Resolver<Maybe<ResolversTypes['CreateResourceTypePayload']>, ParentType, ContextType, RequireFields<MutationCreateResourceTypeArgs, 'input'>>;
   createService?: Resolver<Maybe<ResolversTypes['ServiceChangePayload']>, ParentType, ContextType, RequireFields<MutationCreateServiceArgs, 'input' | 'networkId'>>;
   createSuperUser?: Resolver<Maybe<ResolversTypes['CreateSuperUserPayload']>, ParentType, ContextType, RequireFields<MutationCreateSuperUserArgs, 'input'>>;
+  createV2AppWan?: Resolver<Maybe<ResolversTypes['CreateV2AppWanPayload']>, ParentType, ContextType, RequireFields<MutationCreateV2AppWanArgs, 'input'>>;
+  createV2Endpoint?: Resolver<Maybe<ResolversTypes['CreateV2EndpointPayload']>, ParentType, ContextType, RequireFields<MutationCreateV2EndpointArgs, 'input'>>;
+  createV2Network?: Resolver<Maybe<ResolversTypes['CreateV2NetworkPayload']>, ParentType, ContextType, RequireFields<MutationCreateV2NetworkArgs, 'input'>>;
+  createV2Service?: Resolver<Maybe<ResolversTypes['CreateV2ServicePayload']>, ParentType, ContextType, RequireFields<MutationCreateV2ServiceArgs, 'input'>>;
   createVirtualWanSite?: Resolver<Maybe<ResolversTypes['VirtualWanSiteChangePayload']>, ParentType, ContextType, RequireFields<MutationCreateVirtualWanSiteArgs, 'cloudSubscriptionId' | 'input'>>;
   deleteAppWan?: Resolver<Maybe<ResolversTypes['AppWanChangePayload']>, ParentType, ContextType, RequireFields<MutationDeleteAppWanArgs, 'id' | 'networkId'>>;
   deleteCertificateAuthority?: Resolver<Maybe<ResolversTypes['CertificateAuthorityChangePayload']>, ParentType, ContextType, RequireFields<MutationDeleteCertificateAuthorityArgs, 'id' | 'networkId'>>;
@@ -4977,6 +6520,36 @@ export type NetworkControllerHostEdgeResolvers<ContextType = GatewayContext, Par
 export type NetworkEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['NetworkEdge'] = ResolversParentTypes['NetworkEdge']> = ResolversObject<{
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['Network'], ParentType, ContextType>;
+}>;
+
+export type NetworkEventResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['NetworkEvent'] = ResolversParentTypes['NetworkEvent']> = ResolversObject<{
+  changeType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  commonName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  eventDescription?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  eventSeverity?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  eventSource?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  eventType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  identityId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  networkId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  resourceId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  resourceName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  resourceType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  tags?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  timestamp?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  traceId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+}>;
+
+export type NetworkEventConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['NetworkEventConnection'] = ResolversParentTypes['NetworkEventConnection']> = ResolversObject<{
+  edges?: Resolver<Array<ResolversTypes['NetworkEventEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['NetworkEvent']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+}>;
+
+export type NetworkEventEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['NetworkEventEdge'] = ResolversParentTypes['NetworkEventEdge']> = ResolversObject<{
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['NetworkEvent'], ParentType, ContextType>;
 }>;
 
 export type NetworkGroupResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['NetworkGroup'] = ResolversParentTypes['NetworkGroup']> = ResolversObject<{
@@ -5151,6 +6724,7 @@ export type PublicGrantPathEntryResolvers<ContextType = GatewayContext, ParentTy
 }>;
 
 export type QueryResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = ResolversObject<{
+  alerts?: Resolver<Maybe<ResolversTypes['AlertConnection']>, ParentType, ContextType, RequireFields<QueryAlertsArgs, 'first' | 'from' | 'to'>>;
   appWan?: Resolver<Maybe<ResolversTypes['AppWan']>, ParentType, ContextType, RequireFields<QueryAppWanArgs, 'id' | 'networkId'>>;
   cloudSubscription?: Resolver<Maybe<ResolversTypes['CloudSubscription']>, ParentType, ContextType, RequireFields<QueryCloudSubscriptionArgs, 'id'>>;
   cloudSubscriptions?: Resolver<Maybe<ResolversTypes['CloudSubscriptionConnection']>, ParentType, ContextType, RequireFields<QueryCloudSubscriptionsArgs, 'first'>>;
@@ -5158,6 +6732,10 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   dataCenters?: Resolver<Maybe<ResolversTypes['DataCenterConnection']>, ParentType, ContextType, RequireFields<QueryDataCentersArgs, 'first'>>;
   domain?: Resolver<Maybe<ResolversTypes['Domain']>, ParentType, ContextType, RequireFields<QueryDomainArgs, 'idOrCode'>>;
   domains?: Resolver<Maybe<ResolversTypes['DomainConnection']>, ParentType, ContextType, RequireFields<QueryDomainsArgs, 'first'>>;
+  edgeRouter?: Resolver<Maybe<ResolversTypes['EdgeRouter']>, ParentType, ContextType, RequireFields<QueryEdgeRouterArgs, 'id'>>;
+  edgeRouterPolicies?: Resolver<Maybe<ResolversTypes['EdgeRouterPolicyConnection']>, ParentType, ContextType, RequireFields<QueryEdgeRouterPoliciesArgs, 'first'>>;
+  edgeRouterPolicy?: Resolver<Maybe<ResolversTypes['EdgeRouterPolicy']>, ParentType, ContextType, RequireFields<QueryEdgeRouterPolicyArgs, 'id'>>;
+  edgeRouters?: Resolver<Maybe<ResolversTypes['EdgeRouterConnection']>, ParentType, ContextType, RequireFields<QueryEdgeRoutersArgs, 'first'>>;
   endpoint?: Resolver<Maybe<ResolversTypes['Endpoint']>, ParentType, ContextType, RequireFields<QueryEndpointArgs, 'id' | 'networkId'>>;
   gatewayInfo?: Resolver<ResolversTypes['GatewayInfo'], ParentType, ContextType>;
   geoRegion?: Resolver<Maybe<ResolversTypes['GeoRegion']>, ParentType, ContextType, RequireFields<QueryGeoRegionArgs, 'id'>>;
@@ -5169,6 +6747,7 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   network?: Resolver<Maybe<ResolversTypes['Network']>, ParentType, ContextType, RequireFields<QueryNetworkArgs, 'id'>>;
   networkConfigMetadata?: Resolver<Maybe<ResolversTypes['NetworkConfigMetadata']>, ParentType, ContextType, RequireFields<QueryNetworkConfigMetadataArgs, 'id'>>;
   networkConfigMetadatas?: Resolver<Maybe<ResolversTypes['NetworkConfigMetadataConnection']>, ParentType, ContextType, RequireFields<QueryNetworkConfigMetadatasArgs, 'first'>>;
+  networkEvents?: Resolver<Maybe<ResolversTypes['NetworkEventConnection']>, ParentType, ContextType, RequireFields<QueryNetworkEventsArgs, 'first' | 'from' | 'to'>>;
   networkGroup?: Resolver<Maybe<ResolversTypes['NetworkGroup']>, ParentType, ContextType, RequireFields<QueryNetworkGroupArgs, 'id'>>;
   networkGroupByBillingAccount?: Resolver<Maybe<ResolversTypes['NetworkGroup']>, ParentType, ContextType, RequireFields<QueryNetworkGroupByBillingAccountArgs, 'billingAccountId'>>;
   networkGroups?: Resolver<Maybe<ResolversTypes['NetworkGroupConnection']>, ParentType, ContextType, RequireFields<QueryNetworkGroupsArgs, 'first'>>;
@@ -5185,6 +6764,16 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   service?: Resolver<Maybe<ResolversTypes['Service']>, ParentType, ContextType, RequireFields<QueryServiceArgs, 'id' | 'networkId'>>;
   superUser?: Resolver<Maybe<ResolversTypes['SuperUser']>, ParentType, ContextType, RequireFields<QuerySuperUserArgs, 'id'>>;
   superUsers?: Resolver<Maybe<ResolversTypes['SuperUserConnection']>, ParentType, ContextType, RequireFields<QuerySuperUsersArgs, 'first'>>;
+  topTalkers?: Resolver<Maybe<ResolversTypes['TopTalkers']>, ParentType, ContextType, RequireFields<QueryTopTalkersArgs, 'addressLimit' | 'from' | 'limit' | 'to'>>;
+  usage?: Resolver<Maybe<ResolversTypes['UsageSeries']>, ParentType, ContextType, RequireFields<QueryUsageArgs, 'from' | 'interval' | 'to'>>;
+  v2AppWan?: Resolver<Maybe<ResolversTypes['V2AppWan']>, ParentType, ContextType, RequireFields<QueryV2AppWanArgs, 'id'>>;
+  v2AppWans?: Resolver<Maybe<ResolversTypes['V2AppWanConnection']>, ParentType, ContextType, RequireFields<QueryV2AppWansArgs, 'first'>>;
+  v2Endpoint?: Resolver<Maybe<ResolversTypes['V2Endpoint']>, ParentType, ContextType, RequireFields<QueryV2EndpointArgs, 'id'>>;
+  v2Endpoints?: Resolver<Maybe<ResolversTypes['V2EndpointConnection']>, ParentType, ContextType, RequireFields<QueryV2EndpointsArgs, 'first'>>;
+  v2Network?: Resolver<Maybe<ResolversTypes['V2Network']>, ParentType, ContextType, RequireFields<QueryV2NetworkArgs, 'id'>>;
+  v2Networks?: Resolver<Maybe<ResolversTypes['V2NetworkConnection']>, ParentType, ContextType, RequireFields<QueryV2NetworksArgs, 'first'>>;
+  v2Service?: Resolver<Maybe<ResolversTypes['V2Service']>, ParentType, ContextType, RequireFields<QueryV2ServiceArgs, 'id'>>;
+  v2Services?: Resolver<Maybe<ResolversTypes['V2ServiceConnection']>, ParentType, ContextType, RequireFields<QueryV2ServicesArgs, 'first'>>;
   workflow?: Resolver<Maybe<ResolversTypes['Workflow']>, ParentType, ContextType, RequireFields<QueryWorkflowArgs, 'businessKey'>>;
   workflows?: Resolver<Maybe<ResolversTypes['WorkflowConnection']>, ParentType, ContextType, RequireFields<QueryWorkflowsArgs, 'first'>>;
 }>;
@@ -5226,8 +6815,8 @@ export type ResourceStatusEventResolvers<ContextType = GatewayContext, ParentTyp
 }>;
 
 export type ResourceTypeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ResourceType'] = ResolversParentTypes['ResourceType']> = ResolversObject<{
-  actions?: Resolver<Maybe<Array<ResolversTypes['ResourceAction']>>, ParentType, ContextType>;
-  children?: Resolver<Maybe<Array<ResolversTypes['ResourceType']>>, ParentType, ContextType>;
+  actions?: Resolver<Maybe<ResolversTypes['ResourceActionConnection']>, ParentType, ContextType, RequireFields<ResourceTypeActionsArgs, 'first'>>;
+  children?: Resolver<Maybe<ResolversTypes['ResourceTypeConnection']>, ParentType, ContextType, RequireFields<ResourceTypeChildrenArgs, 'first'>>;
   childrenIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
   code?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   createdAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
@@ -5368,7 +6957,7 @@ export type ServiceImportPayloadResolvers<ContextType = GatewayContext, ParentTy
 }>;
 
 export type StatusResourceResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['StatusResource'] = ResolversParentTypes['StatusResource']> = ResolversObject<{
-  __resolveType?: TypeResolveFn<'AppWan' | 'Endpoint' | 'Network' | 'Service', ParentType, ContextType>;
+  __resolveType?: TypeResolveFn<'AppWan' | 'EdgeRouter' | 'EdgeRouterPolicy' | 'Endpoint' | 'Network' | 'Service' | 'V2AppWan' | 'V2Endpoint' | 'V2Network' | 'V2Service', ParentType, ContextType>;
 }>;
 
 export type SubscriptionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = ResolversObject<{
@@ -5424,6 +7013,27 @@ export type SuperUserGrantResolvers<ContextType = GatewayContext, ParentType ext
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
+export type TopTalkerResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['TopTalker'] = ResolversParentTypes['TopTalker']> = ResolversObject<{
+  addresses?: Resolver<Array<ResolversTypes['TopTalkerAddress']>, ParentType, ContextType>;
+  documents?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  otherAddressDocuments?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  sourceId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  transmitted?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+}>;
+
+export type TopTalkerAddressResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['TopTalkerAddress'] = ResolversParentTypes['TopTalkerAddress']> = ResolversObject<{
+  address?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  documents?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  received?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+}>;
+
+export type TopTalkersResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['TopTalkers'] = ResolversParentTypes['TopTalkers']> = ResolversObject<{
+  from?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  otherSourceDocuments?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  sources?: Resolver<Array<ResolversTypes['TopTalker']>, ParentType, ContextType>;
+  to?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+}>;
+
 export type TransferNodePoolResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['TransferNodePool'] = ResolversParentTypes['TransferNodePool']> = ResolversObject<{
   attributes?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
   createdAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
@@ -5475,6 +7085,219 @@ export type UpstreamCheckResolvers<ContextType = GatewayContext, ParentType exte
   reachable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   service?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   status?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+}>;
+
+export type UsagePointResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['UsagePoint'] = ResolversParentTypes['UsagePoint']> = ResolversObject<{
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  documents?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  received?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  transmitted?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+}>;
+
+export type UsageSeriesResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['UsageSeries'] = ResolversParentTypes['UsageSeries']> = ResolversObject<{
+  from?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  interval?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  points?: Resolver<Array<ResolversTypes['UsagePoint']>, ParentType, ContextType>;
+  to?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+}>;
+
+export type V2AppWanResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['V2AppWan'] = ResolversParentTypes['V2AppWan']> = ResolversObject<{
+  createdAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  createdBy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  endpointAttributes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  endpoints?: Resolver<Maybe<ResolversTypes['V2EndpointConnection']>, ParentType, ContextType, RequireFields<V2AppWanEndpointsArgs, 'first'>>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  network?: Resolver<Maybe<ResolversTypes['V2Network']>, ParentType, ContextType>;
+  networkId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  serviceAttributes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  services?: Resolver<Maybe<ResolversTypes['V2ServiceConnection']>, ParentType, ContextType, RequireFields<V2AppWanServicesArgs, 'first'>>;
+  status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
+export type V2AppWanConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['V2AppWanConnection'] = ResolversParentTypes['V2AppWanConnection']> = ResolversObject<{
+  edges?: Resolver<Array<ResolversTypes['V2AppWanEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['V2AppWan']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+}>;
+
+export type V2AppWanEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['V2AppWanEdge'] = ResolversParentTypes['V2AppWanEdge']> = ResolversObject<{
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['V2AppWan'], ParentType, ContextType>;
+}>;
+
+export type V2ChangePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['V2ChangePayload'] = ResolversParentTypes['V2ChangePayload']> = ResolversObject<{
+  __resolveType?: TypeResolveFn<'CreateEdgeRouterPayload' | 'CreateEdgeRouterPolicyPayload' | 'CreateV2AppWanPayload' | 'CreateV2EndpointPayload' | 'CreateV2NetworkPayload' | 'CreateV2ServicePayload', ParentType, ContextType>;
+}>;
+
+export type V2EdgeRouterHostResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['V2EdgeRouterHost'] = ResolversParentTypes['V2EdgeRouterHost']> = ResolversObject<{
+  edgeRouter?: Resolver<Maybe<ResolversTypes['EdgeRouter']>, ParentType, ContextType>;
+  edgeRouterId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  serverEgress?: Resolver<Maybe<ResolversTypes['V2ServerEgress']>, ParentType, ContextType>;
+}>;
+
+export type V2EndpointResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['V2Endpoint'] = ResolversParentTypes['V2Endpoint']> = ResolversObject<{
+  attributes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  createdAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  createdBy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  enrollmentMethod?: Resolver<Maybe<ResolversTypes['V2EnrollmentMethod']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  jwt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  network?: Resolver<Maybe<ResolversTypes['V2Network']>, ParentType, ContextType>;
+  networkId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  reachableServices?: Resolver<Maybe<ResolversTypes['V2ServiceReachConnection']>, ParentType, ContextType, RequireFields<V2EndpointReachableServicesArgs, 'first'>>;
+  status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
+export type V2EndpointConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['V2EndpointConnection'] = ResolversParentTypes['V2EndpointConnection']> = ResolversObject<{
+  edges?: Resolver<Array<ResolversTypes['V2EndpointEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['V2Endpoint']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+}>;
+
+export type V2EndpointEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['V2EndpointEdge'] = ResolversParentTypes['V2EndpointEdge']> = ResolversObject<{
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['V2Endpoint'], ParentType, ContextType>;
+}>;
+
+export type V2EndpointReachResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['V2EndpointReach'] = ResolversParentTypes['V2EndpointReach']> = ResolversObject<{
+  appWans?: Resolver<Maybe<ResolversTypes['V2AppWanConnection']>, ParentType, ContextType, RequireFields<V2EndpointReachAppWansArgs, 'first'>>;
+  edgeRouterPolicies?: Resolver<Maybe<ResolversTypes['EdgeRouterPolicyConnection']>, ParentType, ContextType, RequireFields<V2EndpointReachEdgeRouterPoliciesArgs, 'first'>>;
+  edgeRouters?: Resolver<Maybe<ResolversTypes['EdgeRouterConnection']>, ParentType, ContextType, RequireFields<V2EndpointReachEdgeRoutersArgs, 'first'>>;
+  endpoint?: Resolver<ResolversTypes['V2Endpoint'], ParentType, ContextType>;
+}>;
+
+export type V2EndpointReachConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['V2EndpointReachConnection'] = ResolversParentTypes['V2EndpointReachConnection']> = ResolversObject<{
+  edges?: Resolver<Array<ResolversTypes['V2EndpointReachEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['V2EndpointReach']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+}>;
+
+export type V2EndpointReachEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['V2EndpointReachEdge'] = ResolversParentTypes['V2EndpointReachEdge']> = ResolversObject<{
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['V2EndpointReach'], ParentType, ContextType>;
+}>;
+
+export type V2EnrollmentMethodResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['V2EnrollmentMethod'] = ResolversParentTypes['V2EnrollmentMethod']> = ResolversObject<{
+  ott?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+}>;
+
+export type V2ExecutionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['V2Execution'] = ResolversParentTypes['V2Execution']> = ResolversObject<{
+  action?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  createdAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  done?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  finishedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  resourceId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['WorkflowState'], ParentType, ContextType>;
+  status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+}>;
+
+export type V2HostPortResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['V2HostPort'] = ResolversParentTypes['V2HostPort']> = ResolversObject<{
+  host?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  port?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+}>;
+
+export type V2NetworkResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['V2Network'] = ResolversParentTypes['V2Network']> = ResolversObject<{
+  appWans?: Resolver<Maybe<ResolversTypes['V2AppWanConnection']>, ParentType, ContextType, RequireFields<V2NetworkAppWansArgs, 'first'>>;
+  createdAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  createdBy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  edgeRouterPolicies?: Resolver<Maybe<ResolversTypes['EdgeRouterPolicyConnection']>, ParentType, ContextType, RequireFields<V2NetworkEdgeRouterPoliciesArgs, 'first'>>;
+  edgeRouters?: Resolver<Maybe<ResolversTypes['EdgeRouterConnection']>, ParentType, ContextType, RequireFields<V2NetworkEdgeRoutersArgs, 'first'>>;
+  endpoints?: Resolver<Maybe<ResolversTypes['V2EndpointConnection']>, ParentType, ContextType, RequireFields<V2NetworkEndpointsArgs, 'first'>>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  locationCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  networkConfigMetadataId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  networkGroupId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  services?: Resolver<Maybe<ResolversTypes['V2ServiceConnection']>, ParentType, ContextType, RequireFields<V2NetworkServicesArgs, 'first'>>;
+  status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
+export type V2NetworkConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['V2NetworkConnection'] = ResolversParentTypes['V2NetworkConnection']> = ResolversObject<{
+  edges?: Resolver<Array<ResolversTypes['V2NetworkEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['V2Network']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+}>;
+
+export type V2NetworkEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['V2NetworkEdge'] = ResolversParentTypes['V2NetworkEdge']> = ResolversObject<{
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['V2Network'], ParentType, ContextType>;
+}>;
+
+export type V2ServerEgressResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['V2ServerEgress'] = ResolversParentTypes['V2ServerEgress']> = ResolversObject<{
+  host?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  port?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  protocol?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+}>;
+
+export type V2ServiceResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['V2Service'] = ResolversParentTypes['V2Service']> = ResolversObject<{
+  attributes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  createdAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  createdBy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  encryptionRequired?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  model?: Resolver<Maybe<ResolversTypes['V2ServiceModel']>, ParentType, ContextType>;
+  modelType?: Resolver<Maybe<ResolversTypes['V2ServiceModelType']>, ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  network?: Resolver<Maybe<ResolversTypes['V2Network']>, ParentType, ContextType>;
+  networkId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  reachableBy?: Resolver<Maybe<ResolversTypes['V2EndpointReachConnection']>, ParentType, ContextType, RequireFields<V2ServiceReachableByArgs, 'first'>>;
+  status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  upstreamModelType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
+export type V2ServiceConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['V2ServiceConnection'] = ResolversParentTypes['V2ServiceConnection']> = ResolversObject<{
+  edges?: Resolver<Array<ResolversTypes['V2ServiceEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['V2Service']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+}>;
+
+export type V2ServiceEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['V2ServiceEdge'] = ResolversParentTypes['V2ServiceEdge']> = ResolversObject<{
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['V2Service'], ParentType, ContextType>;
+}>;
+
+export type V2ServiceModelResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['V2ServiceModel'] = ResolversParentTypes['V2ServiceModel']> = ResolversObject<{
+  bindEndpointAttributes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  clientIngress?: Resolver<Maybe<ResolversTypes['V2HostPort']>, ParentType, ContextType>;
+  edgeRouterAttributes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  edgeRouterHosts?: Resolver<Array<ResolversTypes['V2EdgeRouterHost']>, ParentType, ContextType>;
+  serverEgress?: Resolver<Maybe<ResolversTypes['V2ServerEgress']>, ParentType, ContextType>;
+}>;
+
+export type V2ServiceReachResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['V2ServiceReach'] = ResolversParentTypes['V2ServiceReach']> = ResolversObject<{
+  appWans?: Resolver<Maybe<ResolversTypes['V2AppWanConnection']>, ParentType, ContextType, RequireFields<V2ServiceReachAppWansArgs, 'first'>>;
+  edgeRouterPolicies?: Resolver<Maybe<ResolversTypes['EdgeRouterPolicyConnection']>, ParentType, ContextType, RequireFields<V2ServiceReachEdgeRouterPoliciesArgs, 'first'>>;
+  edgeRouters?: Resolver<Maybe<ResolversTypes['EdgeRouterConnection']>, ParentType, ContextType, RequireFields<V2ServiceReachEdgeRoutersArgs, 'first'>>;
+  service?: Resolver<ResolversTypes['V2Service'], ParentType, ContextType>;
+}>;
+
+export type V2ServiceReachConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['V2ServiceReachConnection'] = ResolversParentTypes['V2ServiceReachConnection']> = ResolversObject<{
+  edges?: Resolver<Array<ResolversTypes['V2ServiceReachEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['V2ServiceReach']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+}>;
+
+export type V2ServiceReachEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['V2ServiceReachEdge'] = ResolversParentTypes['V2ServiceReachEdge']> = ResolversObject<{
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['V2ServiceReach'], ParentType, ContextType>;
 }>;
 
 export type VirtualWanSiteResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['VirtualWanSite'] = ResolversParentTypes['VirtualWanSite']> = ResolversObject<{
@@ -5542,6 +7365,9 @@ export type WorkflowStepResolvers<ContextType = GatewayContext, ParentType exten
 }>;
 
 export type Resolvers<ContextType = GatewayContext> = ResolversObject<{
+  Alert?: AlertResolvers<ContextType>;
+  AlertConnection?: AlertConnectionResolvers<ContextType>;
+  AlertEdge?: AlertEdgeResolvers<ContextType>;
   AppWan?: AppWanResolvers<ContextType>;
   AppWanChangePayload?: AppWanChangePayloadResolvers<ContextType>;
   AppWanConnection?: AppWanConnectionResolvers<ContextType>;
@@ -5558,10 +7384,16 @@ export type Resolvers<ContextType = GatewayContext> = ResolversObject<{
   CloudSubscriptionConnection?: CloudSubscriptionConnectionResolvers<ContextType>;
   CloudSubscriptionEdge?: CloudSubscriptionEdgeResolvers<ContextType>;
   CreateDomainPayload?: CreateDomainPayloadResolvers<ContextType>;
+  CreateEdgeRouterPayload?: CreateEdgeRouterPayloadResolvers<ContextType>;
+  CreateEdgeRouterPolicyPayload?: CreateEdgeRouterPolicyPayloadResolvers<ContextType>;
   CreatePublicGrantPayload?: CreatePublicGrantPayloadResolvers<ContextType>;
   CreateResourceActionsPayload?: CreateResourceActionsPayloadResolvers<ContextType>;
   CreateResourceTypePayload?: CreateResourceTypePayloadResolvers<ContextType>;
   CreateSuperUserPayload?: CreateSuperUserPayloadResolvers<ContextType>;
+  CreateV2AppWanPayload?: CreateV2AppWanPayloadResolvers<ContextType>;
+  CreateV2EndpointPayload?: CreateV2EndpointPayloadResolvers<ContextType>;
+  CreateV2NetworkPayload?: CreateV2NetworkPayloadResolvers<ContextType>;
+  CreateV2ServicePayload?: CreateV2ServicePayloadResolvers<ContextType>;
   CustomRoleGrant?: CustomRoleGrantResolvers<ContextType>;
   DataCenter?: DataCenterResolvers<ContextType>;
   DataCenterConnection?: DataCenterConnectionResolvers<ContextType>;
@@ -5571,6 +7403,12 @@ export type Resolvers<ContextType = GatewayContext> = ResolversObject<{
   Domain?: DomainResolvers<ContextType>;
   DomainConnection?: DomainConnectionResolvers<ContextType>;
   DomainEdge?: DomainEdgeResolvers<ContextType>;
+  EdgeRouter?: EdgeRouterResolvers<ContextType>;
+  EdgeRouterConnection?: EdgeRouterConnectionResolvers<ContextType>;
+  EdgeRouterEdge?: EdgeRouterEdgeResolvers<ContextType>;
+  EdgeRouterPolicy?: EdgeRouterPolicyResolvers<ContextType>;
+  EdgeRouterPolicyConnection?: EdgeRouterPolicyConnectionResolvers<ContextType>;
+  EdgeRouterPolicyEdge?: EdgeRouterPolicyEdgeResolvers<ContextType>;
   Endpoint?: EndpointResolvers<ContextType>;
   EndpointChangePayload?: EndpointChangePayloadResolvers<ContextType>;
   EndpointConnection?: EndpointConnectionResolvers<ContextType>;
@@ -5611,6 +7449,9 @@ export type Resolvers<ContextType = GatewayContext> = ResolversObject<{
   NetworkControllerHostConnection?: NetworkControllerHostConnectionResolvers<ContextType>;
   NetworkControllerHostEdge?: NetworkControllerHostEdgeResolvers<ContextType>;
   NetworkEdge?: NetworkEdgeResolvers<ContextType>;
+  NetworkEvent?: NetworkEventResolvers<ContextType>;
+  NetworkEventConnection?: NetworkEventConnectionResolvers<ContextType>;
+  NetworkEventEdge?: NetworkEventEdgeResolvers<ContextType>;
   NetworkGroup?: NetworkGroupResolvers<ContextType>;
   NetworkGroupChangePayload?: NetworkGroupChangePayloadResolvers<ContextType>;
   NetworkGroupConnection?: NetworkGroupConnectionResolvers<ContextType>;
@@ -5651,12 +7492,42 @@ export type Resolvers<ContextType = GatewayContext> = ResolversObject<{
   SuperUserConnection?: SuperUserConnectionResolvers<ContextType>;
   SuperUserEdge?: SuperUserEdgeResolvers<ContextType>;
   SuperUserGrant?: SuperUserGrantResolvers<ContextType>;
+  TopTalker?: TopTalkerResolvers<ContextType>;
+  TopTalkerAddress?: TopTalkerAddressResolvers<ContextType>;
+  TopTalkers?: TopTalkersResolvers<ContextType>;
   TransferNodePool?: TransferNodePoolResolvers<ContextType>;
   TransferNodePoolConnection?: TransferNodePoolConnectionResolvers<ContextType>;
   TransferNodePoolEdge?: TransferNodePoolEdgeResolvers<ContextType>;
   UUID?: GraphQLScalarType;
   UnknownGrant?: UnknownGrantResolvers<ContextType>;
   UpstreamCheck?: UpstreamCheckResolvers<ContextType>;
+  UsagePoint?: UsagePointResolvers<ContextType>;
+  UsageSeries?: UsageSeriesResolvers<ContextType>;
+  V2AppWan?: V2AppWanResolvers<ContextType>;
+  V2AppWanConnection?: V2AppWanConnectionResolvers<ContextType>;
+  V2AppWanEdge?: V2AppWanEdgeResolvers<ContextType>;
+  V2ChangePayload?: V2ChangePayloadResolvers<ContextType>;
+  V2EdgeRouterHost?: V2EdgeRouterHostResolvers<ContextType>;
+  V2Endpoint?: V2EndpointResolvers<ContextType>;
+  V2EndpointConnection?: V2EndpointConnectionResolvers<ContextType>;
+  V2EndpointEdge?: V2EndpointEdgeResolvers<ContextType>;
+  V2EndpointReach?: V2EndpointReachResolvers<ContextType>;
+  V2EndpointReachConnection?: V2EndpointReachConnectionResolvers<ContextType>;
+  V2EndpointReachEdge?: V2EndpointReachEdgeResolvers<ContextType>;
+  V2EnrollmentMethod?: V2EnrollmentMethodResolvers<ContextType>;
+  V2Execution?: V2ExecutionResolvers<ContextType>;
+  V2HostPort?: V2HostPortResolvers<ContextType>;
+  V2Network?: V2NetworkResolvers<ContextType>;
+  V2NetworkConnection?: V2NetworkConnectionResolvers<ContextType>;
+  V2NetworkEdge?: V2NetworkEdgeResolvers<ContextType>;
+  V2ServerEgress?: V2ServerEgressResolvers<ContextType>;
+  V2Service?: V2ServiceResolvers<ContextType>;
+  V2ServiceConnection?: V2ServiceConnectionResolvers<ContextType>;
+  V2ServiceEdge?: V2ServiceEdgeResolvers<ContextType>;
+  V2ServiceModel?: V2ServiceModelResolvers<ContextType>;
+  V2ServiceReach?: V2ServiceReachResolvers<ContextType>;
+  V2ServiceReachConnection?: V2ServiceReachConnectionResolvers<ContextType>;
+  V2ServiceReachEdge?: V2ServiceReachEdgeResolvers<ContextType>;
   VirtualWanSite?: VirtualWanSiteResolvers<ContextType>;
   VirtualWanSiteChangePayload?: VirtualWanSiteChangePayloadResolvers<ContextType>;
   VirtualWanSiteConnection?: VirtualWanSiteConnectionResolvers<ContextType>;

@@ -99,3 +99,10 @@ export function connectionFromArray<T>(all: readonly T[], args: ConnectionArgs):
   const window = pageWindow(args);
   return buildConnection(all.slice(window.offset, window.offset + window.limit), window, all.length);
 }
+
+/** A connection over a whole list loaded in memory; the arguments are checked before `load` runs (a bad `first`/`after` costs no call). */
+export async function arrayConnection<T>(args: ConnectionArgs, load: () => Promise<readonly T[]>): Promise<Connection<T>> {
+  const window = pageWindow(args);
+  const all = await load();
+  return buildConnection(all.slice(window.offset, window.offset + window.limit), window, all.length);
+}

@@ -8,6 +8,8 @@ import { networkResolvers } from './network';
 import { workflowResolvers } from './workflow';
 import { authResolvers } from './auth';
 import { provisioningResolvers } from './provisioning';
+import { coreV2Resolvers } from './core-v2';
+import { eventResolvers } from './events';
 
 export const areaResolvers: ReadonlyArray<readonly [string, Resolvers]> = [
   ['common', commonResolvers],
@@ -15,6 +17,8 @@ export const areaResolvers: ReadonlyArray<readonly [string, Resolvers]> = [
   ['workflow', workflowResolvers],
   ['auth', authResolvers],
   ['provisioning', provisioningResolvers],
+  ['core-v2', coreV2Resolvers],
+  ['events', eventResolvers],
 ];
 
 export function mergeResolvers(areas: ReadonlyArray<readonly [string, Resolvers]>): Resolvers {

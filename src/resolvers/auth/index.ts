@@ -20,4 +20,5 @@ export const authResolvers: Resolvers = {
   PublicGrant: types.PublicGrant,
   PublicGrantPathEntry: types.PublicGrantPathEntry,
   MasqueradePayload: types.MasqueradePayload,
+  CreateResourceActionsPayload: types.CreateResourceActionsPayload,
 };

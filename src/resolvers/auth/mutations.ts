@@ -4,7 +4,13 @@
  */
 import type { MutationResolvers, ResourceTypeDefinitionInput } from '../../generated/graphql';
 import type { ResourceTypeDefinition } from '../../upstream/auth/client';
+import type { ResourceActionRecord } from '../../upstream/auth/types';
 import { checkCode, checkJsonObject, checkNonEmptyList, checkNotEmpty } from './validate';
+
+/** What `createResourceActions` answered (the payload's mapper): the created actions, shown as a connection. */
+export interface CreatedActionsRecord {
+  resourceActions: ResourceActionRecord[];
+}
 
 export const authMutations: MutationResolvers = {
   createDomain: async (_root, { input }, { loaders }) => {

@@ -3,6 +3,7 @@
  * `children`/`actions` through the plan rule (upstream/auth/plan.ts).
  */
 import type {
+  CreateResourceActionsPayloadResolvers,
   DomainResolvers,
   GrantResolvers,
   MasqueradePayloadResolvers,
@@ -17,7 +18,7 @@ import type {
 } from '../../generated/graphql';
 import { flattenPrivileges } from '../../upstream/auth/privileges';
 import { GRANT_TYPES, type GrantRecord, type GrantTypeName } from '../../upstream/auth/types';
-import { connectionFromArray } from '../connection';
+import { arrayConnection, connectionFromArray } from '../connection';
 import { decodeJwtClaims, expiryOf } from './token-claims';
 
 export const Domain: DomainResolvers = {
@@ -31,8 +32,13 @@ export const ResourceType: ResourceTypeResolvers = {
   domain: (t, _args, { loaders }) => (t.domainId === null ? null : loaders.auth.domain.load(t.domainId)),
   parent: (t, _args, { loaders }) => (t.parentId === null ? null : loaders.auth.resourceType.load(t.parentId)),
   childrenIds: (t) => t.childrenIds ?? [],
-  children: (t, _args, { loaders }) => loaders.auth.children.load(t),
-  actions: (t, _args, { loaders }) => loaders.auth.actions.load(t),
+  // Connections over lists the plan rule already holds in memory (arguments checked before any call).
+  children: (t, args, { loaders }) => arrayConnection(args, () => loaders.auth.children.load(t)),
+  actions: (t, args, { loaders }) => arrayConnection(args, () => loaders.auth.actions.load(t)),
+};
+
+export const CreateResourceActionsPayload: CreateResourceActionsPayloadResolvers = {
+  resourceActions: (p, args) => connectionFromArray(p.resourceActions, args),
 };
 
 export const ResourceAction: ResourceActionResolvers = {

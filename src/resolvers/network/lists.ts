@@ -46,9 +46,4 @@ export function relationParent(record: { id: string; networkId: string | null; l
   return { id: record.id, networkId: record.networkId, links: record.links };
 }
 
-/** A connection over a whole list loaded in memory (member lists); arguments checked first. */
-export async function arrayConnection<T>(args: ConnectionArgs, load: () => Promise<readonly T[]>): Promise<Connection<T>> {
-  const window = pageWindow(args);
-  const all = await load();
-  return buildConnection(all.slice(window.offset, window.offset + window.limit), window, all.length);
-}
+export { arrayConnection } from '../connection';

@@ -2,7 +2,11 @@
  * Aggregations over a set of matching documents: `terms` (field, `size`, `min_doc_count`,
  * `order` by `_count`, `_key` or a metric sub-aggregation, asc/desc, ties broken by key ascending)
  * with nested sub-aggregations, and the single-value metrics `sum`, `avg`, `min`, `max`,
- * `value_count`, `cardinality`. Parsed and checked completely before any evaluation.
+ * `value_count`, `cardinality`; and `date_histogram` (`fixed_interval` in ms/s/m/h/d, or a
+ * `calendar_interval` of a minute, hour, day or week; buckets from the first to the last
+ * document's interval, empty ones included unless `min_doc_count` ≥ 1; `extended_bounds` and
+ * `offset`/`time_zone` are not implemented) with sub-aggregations. Parsed and checked completely
+ * before any evaluation.
  */
 import type { DocStore } from './doc-store';
 import { EsError, illegalArgument, parsingError } from './es-error';
@@ -28,7 +32,25 @@ interface OrderKey {
 
 type AggNode =
   | { name: string; kind: 'metric'; metric: MetricKind; field: FieldRef | null }
-  | { name: string; kind: 'terms'; field: FieldRef | null; size: number; minDocCount: number; order: OrderKey[]; subs: AggNode[] };
+  | { name: string; kind: 'terms'; field: FieldRef | null; size: number; minDocCount: number; order: OrderKey[]; subs: AggNode[] }
+  | { name: string; kind: 'date_histogram'; field: FieldRef | null; intervalMs: number; minDocCount: number; subs: AggNode[] };
+
+const FIXED_UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+const CALENDAR_UNITS: Readonly<Record<string, number>> = { minute: 60_000, '1m': 60_000, hour: 3_600_000, '1h': 3_600_000, day: 86_400_000, '1d': 86_400_000, week: 604_800_000, '1w': 604_800_000 };
+
+function histogramInterval(name: string, body: Json): number {
+  const fixed = body['fixed_interval'] ?? body['interval'];
+  const calendar = body['calendar_interval'];
+  if (typeof calendar === 'string') {
+    const ms = CALENDAR_UNITS[calendar];
+    if (ms === undefined) throw illegalArgument(`The supplied interval [${calendar}] could not be parsed as a calendar interval (the sandbox knows minute, hour, day, week).`);
+    return ms;
+  }
+  if (typeof fixed !== 'string') throw illegalArgument(`Required one of fields [fixed_interval, calendar_interval], but none were specified in [${name}].`);
+  const m = /^(\d+)(ms|s|m|h|d)$/.exec(fixed);
+  if (!m || Number(m[1]) === 0) throw illegalArgument(`failed to parse setting [date_histogram.fixedInterval] with value [${fixed}] as a time value`);
+  return Number(m[1]) * (FIXED_UNITS[m[2] ?? 's'] ?? 1000);
+}
 
 function parseOrder(name: string, raw: unknown, subs: AggNode[]): OrderKey[] {
   if (raw === undefined) return [{ by: '_count', desc: true }];
@@ -70,6 +92,11 @@ export function parseAggs(store: DocStore, spec: unknown): AggNode[] {
         throw illegalArgument(`Field [${fieldName}] of type [keyword] is not supported for aggregation [${kind}]`);
       }
       return { name, kind: 'metric', metric: kind, field };
+    }
+    if (kind === 'date_histogram') {
+      if (field && field.column.kind === 'str') throw illegalArgument(`Field [${fieldName}] of type [keyword] is not supported for aggregation [date_histogram]`);
+      const minDocCount = typeof body['min_doc_count'] === 'number' ? Math.max(0, body['min_doc_count']) : 0;
+      return { name, kind: 'date_histogram', field, intervalMs: histogramInterval(name, body), minDocCount, subs: parseAggs(store, subSpec) };
     }
     if (kind !== 'terms') throw parsingError(`Unknown aggregation type [${kind}] did you mean [terms]?`);
     const size = body['size'] ?? 10;
@@ -216,8 +243,41 @@ function runTerms(store: DocStore, node: Extract<AggNode, { kind: 'terms' }>, do
   return { doc_count_error_upper_bound: 0, sum_other_doc_count: other, buckets };
 }
 
+/** Buckets of `intervalMs` aligned on the epoch, oldest first; gaps filled unless `min_doc_count` ≥ 1. */
+function runHistogram(store: DocStore, node: Extract<AggNode, { kind: 'date_histogram' }>, docs: Int32Array): Record<string, unknown> {
+  const column = node.field?.column;
+  const byStart = new Map<number, number[]>();
+  if (column && column.kind !== 'str' && column.kind !== 'any') {
+    for (let k = 0; k < docs.length; k++) {
+      const d = docs[k] as number;
+      const v = column.values[d] ?? NaN;
+      if (Number.isNaN(v)) continue;
+      const start = Math.floor(v / node.intervalMs) * node.intervalMs;
+      const list = byStart.get(start);
+      if (list) list.push(d);
+      else byStart.set(start, [d]);
+    }
+  }
+  const starts = [...byStart.keys()].sort((a, b) => a - b);
+  const first = starts[0];
+  const last = starts.at(-1);
+  const keys: number[] = [];
+  if (first !== undefined && last !== undefined) {
+    if (node.minDocCount === 0) for (let t = first; t <= last; t += node.intervalMs) keys.push(t);
+    else keys.push(...starts.filter((t) => (byStart.get(t)?.length ?? 0) >= node.minDocCount));
+  }
+  const buckets = keys.map((key) => {
+    const bucketDocs = Int32Array.from(byStart.get(key) ?? []);
+    const bucket: Record<string, unknown> = { key_as_string: new Date(key).toISOString(), key, doc_count: bucketDocs.length };
+    for (const sub of node.subs) bucket[sub.name] = runOne(store, sub, bucketDocs);
+    return bucket;
+  });
+  return { buckets };
+}
+
 function runOne(store: DocStore, node: AggNode, docs: Int32Array): Record<string, unknown> {
-  return node.kind === 'metric' ? { value: metricValue(store, node, docs) } : runTerms(store, node, docs);
+  if (node.kind === 'metric') return { value: metricValue(store, node, docs) };
+  return node.kind === 'terms' ? runTerms(store, node, docs) : runHistogram(store, node, docs);
 }
 
 export function runAggs(store: DocStore, nodes: AggNode[], docs: Int32Array): Record<string, unknown> {

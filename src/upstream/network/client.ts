@@ -3,9 +3,9 @@
  * records. Every body goes through a parser: one that does not fit the contract becomes
  * UPSTREAM_BAD_RESPONSE on the field that needed it.
  */
-import { UpstreamError } from '../../errors/codes';
 import type { HttpClient, HttpMethod, UpstreamRequest, UpstreamResponse } from '../http-types';
-import { asObject, ShapeError, type JsonObject } from '../parse';
+import { asObject, type JsonObject } from '../parse';
+import { readBody } from '../read-body';
 import type { ChangeAnswer } from './change-answer';
 import { fetchAll, fetchWindow, type PagedResult, type PageWindow, type UpstreamPage } from '../paging';
 import { hrefTarget, parseHalList } from './hal';
@@ -127,23 +127,7 @@ export class RestV1Client {
     return this.read({ service: 'rest-v1', method: 'GET', path: target.path, query }, (res) => parseHalList(res.body, embedded, parse));
   }
 
-  private async read<T>(request: UpstreamRequest, parse: (res: UpstreamResponse) => T): Promise<T> {
-    const res = await this.http.send(request);
-    try {
-      return parse(res);
-    } catch (err) {
-      if (!(err instanceof ShapeError)) throw err;
-      throw new UpstreamError(
-        'UPSTREAM_BAD_RESPONSE',
-        `rest/v1 answered a body that is not the contract's shape (${err.message})`,
-        { service: 'rest-v1', method: request.method, path: pathOnly(request.path), status: res.status },
-        { cause: err },
-      );
-    }
+  private read<T>(request: UpstreamRequest, parse: (res: UpstreamResponse) => T): Promise<T> {
+    return readBody(this.http, request, 'rest/v1', parse);
   }
-}
-
-function pathOnly(path: string): string {
-  const q = path.indexOf('?');
-  return q < 0 ? path : path.slice(0, q);
 }

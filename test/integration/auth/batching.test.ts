@@ -3,8 +3,8 @@ import { at, expectResult, listAt, startAuthStack, type AuthStack } from './auth
 
 const TREE = `query($d: String!) { domain(idOrCode: $d) { code resourceTypes { totalCount nodes {
   code domain { code } parent { code }
-  children { code children { code actions { code } } }
-  actions { code resourceType { code } } } } } }`;
+  children { nodes { code children { nodes { code actions { nodes { code } } } } } }
+  actions { nodes { code resourceType { code } } } } } } }`;
 
 describe.each([true, false])('domain tree, batching %s', (batching) => {
   let stack: AuthStack;
@@ -38,12 +38,12 @@ describe.each([true, false])('domain tree, batching %s', (batching) => {
   });
 
   it(batching ? 'costs exactly 3 calls for every domain\'s tree' : 'costs calls per domain and type for every domain\'s tree', async () => {
-    const ALL = `{ domains { nodes { code resourceTypes(rootsOnly: true) { nodes { code actions { code } children { code actions { code } } } } } } }`;
+    const ALL = `{ domains { nodes { code resourceTypes(rootsOnly: true) { nodes { code actions { nodes { code } } children { nodes { code actions { nodes { code } } } } } } } } }`;
     stack.resetCalls();
     const result = await stack.gql(ALL);
     expectResult(ALL, result, (r) => {
       expect(r.errors).toBeUndefined();
-      expect(at(r.data, 'domains', 'nodes', 1, 'resourceTypes', 'nodes', 0, 'children', 0, 'actions')).toEqual([{ code: 'read' }, { code: 'write' }]);
+      expect(at(r.data, 'domains', 'nodes', 1, 'resourceTypes', 'nodes', 0, 'children', 'nodes', 0, 'actions', 'nodes')).toEqual([{ code: 'read' }, { code: 'write' }]);
     });
     const calls = stack.calls();
     if (batching) {
@@ -59,8 +59,8 @@ describe.each([true, false])('domain tree, batching %s', (batching) => {
     const { result } = await tree('network');
     const network = listAt(result.data, 'domain', 'resourceTypes', 'nodes');
     const group = network.find((t) => at(t, 'code') === 'network-group');
-    expect(group).toMatchObject({ parent: null, domain: { code: 'network' }, actions: [{ code: 'read', resourceType: { code: 'network-group' } }, { code: 'write', resourceType: { code: 'network-group' } }] });
-    expect(at(group, 'children', 0, 'children', 0)).toEqual({ code: 'endpoint', actions: [{ code: 'read' }, { code: 'write' }] });
+    expect(group).toMatchObject({ parent: null, domain: { code: 'network' }, actions: { nodes: [{ code: 'read', resourceType: { code: 'network-group' } }, { code: 'write', resourceType: { code: 'network-group' } }] } });
+    expect(at(group, 'children', 'nodes', 0, 'children', 'nodes', 0)).toEqual({ code: 'endpoint', actions: { nodes: [{ code: 'read' }, { code: 'write' }] } });
   });
 });
 

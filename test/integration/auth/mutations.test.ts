@@ -49,7 +49,7 @@ describe('createResourceType and createResourceActions', () => {
   it('creates a type with nested children, then actions on it', async () => {
     const created = await run(
       `mutation($input: CreateResourceTypeInput!) { createResourceType(input: $input) {
-         resourceType { id code root depth domain { code } children { code depth parent { code } children { code depth } } } } }`,
+         resourceType { id code root depth domain { code } children { nodes { code depth parent { code } children { nodes { code depth } } } } } } }`,
       {
         input: {
           domainId: NETWORK_DOMAIN_ID,
@@ -64,23 +64,24 @@ describe('createResourceType and createResourceActions', () => {
         root: true,
         depth: 0,
         domain: { code: 'network' },
-        children: [{ code: 'shelf', depth: 1, parent: { code: 'rack' }, children: [{ code: 'slot', depth: 2 }] }],
+        children: { nodes: [{ code: 'shelf', depth: 1, parent: { code: 'rack' }, children: { nodes: [{ code: 'slot', depth: 2 }] } }] },
       });
     });
     const typeId = at(created.result.data, 'createResourceType', 'resourceType', 'id');
     const actions = await run(
-      `mutation($input: CreateResourceActionsInput!) { createResourceActions(input: $input) { resourceActions { id code name standardAction resourceType { code } } } }`,
+      `mutation($input: CreateResourceActionsInput!) { createResourceActions(input: $input) { resourceActions { totalCount nodes { id code name standardAction resourceType { code } } } } }`,
       { input: { resourceTypeId: typeId, actions: [{ name: 'Mount', code: 'mount' }, { name: 'Unmount', code: 'unmount' }] } },
     );
     expectResult(actions.source, actions.result, (r) => {
       expect(r.errors).toBeUndefined();
-      expect(at(r.data, 'createResourceActions', 'resourceActions')).toEqual([
+      expect(at(r.data, 'createResourceActions', 'resourceActions', 'totalCount')).toBe(2);
+      expect(at(r.data, 'createResourceActions', 'resourceActions', 'nodes')).toEqual([
         expect.objectContaining({ code: 'mount', resourceType: { code: 'rack' } }),
         expect.objectContaining({ code: 'unmount', resourceType: { code: 'rack' } }),
       ]);
     });
-    const read = await run('query($id: UUID!) { resourceType(id: $id) { actions { code } } }', { id: typeId });
-    expect(at(read.result.data, 'resourceType', 'actions')).toEqual([{ code: 'mount' }, { code: 'unmount' }]);
+    const read = await run('query($id: UUID!) { resourceType(id: $id) { actions { nodes { code } } } }', { id: typeId });
+    expect(at(read.result.data, 'resourceType', 'actions', 'nodes')).toEqual([{ code: 'mount' }, { code: 'unmount' }]);
   });
 });
 
@@ -116,9 +117,9 @@ describe('super users', () => {
 
 describe('createPublicGrant', () => {
   it('creates an anonymous grant on a path, linked to its action and path types', async () => {
-    const ids = await run(`{ resourceTypes(code: "endpoint") { nodes { id actions { id code } } } }`);
+    const ids = await run(`{ resourceTypes(code: "endpoint") { nodes { id actions { nodes { id code } } } } }`);
     const typeId = at(ids.result.data, 'resourceTypes', 'nodes', 0, 'id');
-    const actionId = at(ids.result.data, 'resourceTypes', 'nodes', 0, 'actions', 0, 'id');
+    const actionId = at(ids.result.data, 'resourceTypes', 'nodes', 0, 'actions', 'nodes', 0, 'id');
     const { source, result } = await run(
       `mutation($input: CreatePublicGrantInput!) { createPublicGrant(input: $input) { publicGrant {
          id anonymous deleted createdBy resourceAction { code resourceType { code } } path { resourceId resourceType { code } } } } }`,
@@ -178,13 +179,13 @@ describe('field rules are checked before any upstream call', () => {
     ],
     [
       'an empty action list',
-      'mutation($input: CreateResourceActionsInput!) { createResourceActions(input: $input) { resourceActions { id } } }',
+      'mutation($input: CreateResourceActionsInput!) { createResourceActions(input: $input) { resourceActions { nodes { id } } } }',
       { input: { resourceTypeId: SOME_ID, actions: [] } },
       'input.actions',
     ],
     [
       'an empty action code',
-      'mutation($input: CreateResourceActionsInput!) { createResourceActions(input: $input) { resourceActions { id } } }',
+      'mutation($input: CreateResourceActionsInput!) { createResourceActions(input: $input) { resourceActions { nodes { id } } } }',
       { input: { resourceTypeId: SOME_ID, actions: [{ name: 'ok', code: 'ok' }, { name: 'x', code: '' }] } },
       'input.actions[1].code',
     ],

@@ -16,8 +16,11 @@ async function query(source: string, variables?: Record<string, unknown>) {
   return { source, result };
 }
 
+/** The items of a connection (`{ nodes }`) or of a plain list. */
 function nodes(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
+  if (Array.isArray(value)) return value;
+  const inner = typeof value === 'object' && value !== null ? (value as { nodes?: unknown }).nodes : undefined;
+  return Array.isArray(inner) ? inner : [];
 }
 
 describe('domains', () => {
@@ -62,7 +65,7 @@ describe('resource types and actions', () => {
   it('walks the type tree from a domain: roots, children to any depth, parents, depth', async () => {
     const { source, result } = await query(`{ domain(idOrCode: "network") { resourceTypes(rootsOnly: true) { nodes {
         code root depth parent { code } domain { code }
-        children { code depth parent { code } children { code depth root childrenIds } } } } } }`);
+        children { nodes { code depth parent { code } children { nodes { code depth root childrenIds } } } } } } } }`);
     expectResult(source, result, (r) => {
       expect(r.errors).toBeUndefined();
       const roots = nodes(at(r.data, 'domain', 'resourceTypes', 'nodes'));
@@ -92,8 +95,16 @@ describe('resource types and actions', () => {
       expect(at(r.data, 'resourceTypes', 'totalCount')).toBe(14);
       expect(at(r.data, 'resourceTypes', 'nodes', 0, 'parent', 'id')).toBe(at(network, 'id'));
     });
-    const one = await query(`query($id: UUID!) { resourceType(id: $id) { code children { code } } }`, { id: at(network, 'id') });
-    expectResult(one.source, one.result, (r) => expect(nodes(at(r.data, 'resourceType', 'children'))).toHaveLength(14));
+    const one = await query(`query($id: UUID!) { resourceType(id: $id) { code children { totalCount nodes { code } } } }`, { id: at(network, 'id') });
+    expectResult(one.source, one.result, (r) => {
+      expect(nodes(at(r.data, 'resourceType', 'children'))).toHaveLength(14);
+      expect(at(r.data, 'resourceType', 'children', 'totalCount')).toBe(14);
+    });
+    const page = await query(`query($id: UUID!) { resourceType(id: $id) { children(first: 5) { totalCount pageInfo { hasNextPage } nodes { code } } } }`, { id: at(network, 'id') });
+    expectResult(page.source, page.result, (r) => {
+      expect(nodes(at(r.data, 'resourceType', 'children'))).toHaveLength(5);
+      expect(at(r.data, 'resourceType', 'children', 'pageInfo', 'hasNextPage')).toBe(true);
+    });
   });
 
   it('filters resource actions by code, type and domain, and links each to its type', async () => {

@@ -104,6 +104,30 @@ describe('search service', () => {
     }
   });
 
+  it('answers a date_histogram with epoch-aligned buckets, gaps filled, sums per bucket', async () => {
+    const body = {
+      size: 0,
+      query: { bool: { filter: [{ range: { '@timestamp': { gte: 'now-3d', lte: 'now' } } }] } },
+      aggs: { usage: { date_histogram: { field: '@timestamp', fixed_interval: '6h' }, aggs: { tx: { sum: { field: 'zfw.usage.circuit.tx' } } } } },
+    };
+    const r = await search('GET', '/zfw.events*/_search', body);
+    expect(r.status).toBe(200);
+    const buckets = records(at(r.json, 'aggregations', 'usage', 'buckets'));
+    expect(buckets.length).toBeGreaterThanOrEqual(12);
+    const keys = buckets.map((b) => Number(b['key']));
+    keys.forEach((k, i) => {
+      expect(k % (6 * 3600_000)).toBe(0);
+      if (i > 0) expect(k - (keys[i - 1] ?? 0)).toBe(6 * 3600_000);
+    });
+    expect(buckets[0]?.['key_as_string']).toBe(new Date(keys[0] ?? 0).toISOString());
+    const total = await search('GET', '/zfw.events*/_search', { ...body, aggs: { tx: { sum: { field: 'zfw.usage.circuit.tx' } } } });
+    const summed = buckets.reduce((n, b) => n + Number(at(b, 'tx', 'value')), 0);
+    expect(summed).toBe(at(total.json, 'aggregations', 'tx', 'value'));
+    expect(buckets.reduce((n, b) => n + Number(b['doc_count']), 0)).toBe(at(total.json, 'hits', 'total', 'value'));
+    const bad = await search('GET', '/zfw.events*/_search', { size: 0, aggs: { h: { date_histogram: { field: '@timestamp', fixed_interval: 'often' } } } });
+    expect(bad.status).toBe(400);
+  });
+
   it('answers unknown clauses with a 400 Elasticsearch error body', async () => {
     const r = await search('POST', '/zfw.events*/_search', { query: { wildcard: { 'zfw.saddr': '10.*' } } });
     expect(r.status).toBe(400);

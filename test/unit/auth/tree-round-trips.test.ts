@@ -51,7 +51,7 @@ function execute(http: HttpClient, batching: boolean) {
   const contextValue = inProcessContext(http, { batching });
   return graphql({
     schema,
-    source: '{ domains { nodes { code resourceTypes { nodes { code actions { id } } } } } }',
+    source: '{ domains { nodes { code resourceTypes { nodes { code actions { nodes { id } } } } } } }',
     contextValue,
   });
 }
@@ -69,8 +69,8 @@ it('sends the type and action lists before the domain list answers, and answers 
   expect(data).toEqual({
     domains: {
       nodes: [
-        { code: 'one', resourceTypes: { nodes: [{ code: 't1', actions: [{ id: 'a1' }] }] } },
-        { code: 'two', resourceTypes: { nodes: [{ code: 't2', actions: [{ id: 'a2' }] }] } },
+        { code: 'one', resourceTypes: { nodes: [{ code: 't1', actions: { nodes: [{ id: 'a1' }] } }] } },
+        { code: 'two', resourceTypes: { nodes: [{ code: 't2', actions: { nodes: [{ id: 'a2' }] } }] } },
       ],
     },
   });

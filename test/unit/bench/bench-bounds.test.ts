@@ -8,6 +8,8 @@ function facts(overrides: { endpointPages?: number; groupEndpointPages?: number[
   return {
     groupIds: ['g'],
     groupPages: 1,
+    topTalkers: null,
+    v2: null,
     groupEndpointPages: overrides.groupEndpointPages === undefined ? [1] : overrides.groupEndpointPages,
     networks: [
       {
