@@ -5,11 +5,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer, type HTTPGraphQLResponse } from '@apollo/server';
 import type { GatewayContext } from '../context';
+import { CostTooExpensiveError, ErrorCode } from '../errors/codes';
+import { toGraphQLError } from '../errors/to-graphql-error';
+import { checkDocument, type DocumentLimits } from '../limits/document-check';
+import { requestErrorStatus } from '../limits/plugin';
 
 /** Largest request body accepted (queries plus variables). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 export class BodyTooLargeError extends Error {}
+/** A body that is not valid UTF-8: refused, never decoded to U+FFFD and run (a write would store corrupted text). */
+export class InvalidUtf8Error extends Error {}
 
 export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {
   const chunks: Buffer[] = [];
@@ -20,7 +26,11 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
     if (size > limit) throw new BodyTooLargeError(`request body exceeds ${limit} bytes`);
     chunks.push(buf);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new InvalidUtf8Error('the request body is not valid UTF-8');
+  }
 }
 
 function headerMap(req: IncomingMessage): HeaderMap {
@@ -50,16 +60,29 @@ export async function handleGraphQL(
   req: IncomingMessage,
   res: ServerResponse,
   context: () => Promise<GatewayContext>,
+  documentLimits: DocumentLimits,
 ): Promise<number> {
   let text: string;
   try {
     text = req.method === 'POST' ? await readBody(req) : '';
   } catch (error) {
-    return sendPlain(res, error instanceof BodyTooLargeError ? 413 : 400, error instanceof Error ? error.message : 'cannot read the request body');
+    const message = error instanceof Error ? error.message : 'cannot read the request body';
+    return sendRequestError(res, error instanceof BodyTooLargeError ? 413 : 400, message, ErrorCode.BAD_REQUEST);
   }
   const parsed = parseBody(text, req.headers['content-type']);
-  if (!parsed.ok) return sendPlain(res, 400, 'the request body is not valid JSON');
+  if (!parsed.ok) return sendRequestError(res, 400, 'the request body is not valid JSON', ErrorCode.BAD_REQUEST);
   const url = new URL(req.url ?? '/', 'http://gateway.invalid');
+  // Size and token count are checked on the text, before Apollo parses it (document-check.ts).
+  const query = documentOf(parsed.body, url);
+  if (query !== null) {
+    try {
+      checkDocument(query, documentLimits);
+    } catch (error) {
+      if (!(error instanceof CostTooExpensiveError)) throw error;
+      const formatted = toGraphQLError(error);
+      return sendErrors(res, requestErrorStatus(req.headers.accept), [{ message: error.message, extensions: formatted ? { ...formatted.extensions } : { code: error.code } }]);
+    }
+  }
   const response = await apollo.executeHTTPGraphQLRequest({
     httpGraphQLRequest: { method: req.method ?? 'GET', headers: headerMap(req), search: url.search, body: parsed.body },
     context,
@@ -80,6 +103,29 @@ async function writeResponse(res: ServerResponse, response: HTTPGraphQLResponse)
     res.write(chunk);
   }
   res.end();
+}
+
+/** The document of a request, from a JSON body's `query` or GET's `query` parameter; null when none. */
+function documentOf(body: unknown, url: URL): string | null {
+  if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+    const query = (body as Record<string, unknown>)['query'];
+    return typeof query === 'string' ? query : null;
+  }
+  return url.searchParams.get('query');
+}
+
+/** A request that is not a GraphQL request the gateway can read: a GraphQL error response with a code. */
+function sendRequestError(res: ServerResponse, status: number, message: string, code: ErrorCode): number {
+  // Malformed bodies are 400 for either media type (GraphQL over HTTP); a body over the size cap is 413.
+  return sendErrors(res, status, [{ message, extensions: { code } }]);
+}
+
+function sendErrors(res: ServerResponse, status: number, errors: ReadonlyArray<{ message: string; extensions: Record<string, unknown> }>): number {
+  const accept = res.req.headers.accept ?? '';
+  const type = /application\/graphql-response\+json/i.test(accept) || !/application\/json/i.test(accept) ? 'application/graphql-response+json' : 'application/json';
+  res.writeHead(status, { 'content-type': `${type}; charset=utf-8` });
+  res.end(JSON.stringify({ errors }));
+  return status;
 }
 
 export function sendPlain(res: ServerResponse, status: number, text: string): number {

@@ -14,6 +14,9 @@ import { createContext, createPollSession, type GatewayContext, type GatewayInfo
 import { createFormatError } from '../errors/format-error';
 import { createPollerMetrics, createPollerRegistry, credentialFingerprint, type PollOwner } from '../pollers';
 import { createProvisioningJobs } from '../resolvers/provisioning/jobs';
+import { OperationBudget } from '../limits/budget';
+import { instrumentSchema } from '../limits/instrument';
+import { limitsPlugin } from '../limits/plugin';
 import { createHttpLayer } from '../upstream/http';
 import { probeUpstreams } from '../upstream/probe';
 import { handleGraphQL, sendPlain } from './graphql-http';
@@ -123,8 +126,10 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
       fingerprint: credentialFingerprint(authorization),
       session: (ownSignal) => createPollSession(httpLayer.forCaller({ authorization, signal: ownSignal }), loaderOptions),
     };
+    const budget = new OperationBudget(config.limits.budget, signal);
     return createContext({
-      http: httpLayer.forCaller({ authorization, signal, calls }),
+      http: httpLayer.forCaller({ authorization, signal, calls, budget }),
+      budget,
       options: loaderOptions,
       signal,
       authenticated: authorization !== undefined,
@@ -135,7 +140,8 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     });
   };
 
-  const schema = buildSchema();
+  // Every field counts what it produces on its operation's budget (src/limits/instrument.ts).
+  const schema = instrumentSchema(buildSchema());
   const formatError = createFormatError({ development: config.development });
   const requestFacts = new WeakMap<GatewayContext['calls'], RequestFacts>();
   const apollo = new ApolloServer<GatewayContext>({
@@ -147,7 +153,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     stopOnTerminationSignals: false,
     // Cache control is off: no response is cacheable across callers, and its per-field hook wraps
     // every resolver (measurable on large graphs).
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), requestLogPlugin(requestFacts)],
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), limitsPlugin(config.limits.price), requestLogPlugin(requestFacts)],
   });
   await apollo.start();
 
@@ -176,7 +182,10 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     });
     const calls = { count: 0 };
     const authorization = req.headers.authorization;
-    const status = await handleGraphQL(apollo, req, res, async () => makeContext(authorization, controller.signal, calls));
+    const status = await handleGraphQL(apollo, req, res, async () => makeContext(authorization, controller.signal, calls), {
+      maxBytes: config.limits.price.maxDocumentBytes,
+      maxTokens: config.limits.price.maxDocumentTokens,
+    });
     const facts = requestFacts.get(calls);
     requestDuration.observe({ status_class: `${Math.floor(status / 100)}xx` }, (performance.now() - started) / 1000);
     log(
