@@ -52,6 +52,15 @@ export class OperationBudget {
     this.timer.unref();
   }
 
+  /**
+   * Throws when the operation must stop: a budget was crossed (its error), or the request is gone
+   * (client disconnected, gateway shutting down: nobody reads the answer, so its work stops too).
+   */
+  check(): void {
+    if (this.exceeded) throw this.exceeded;
+    if (this.request.aborted) throw new Error('the operation was cancelled');
+  }
+
   /** Counts one upstream call before it is sent; throws when none is left (then nothing is sent). */
   spendCall(): void {
     if (this.exceeded) throw this.exceeded;

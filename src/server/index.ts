@@ -16,7 +16,7 @@ import { createPollerMetrics, createPollerRegistry, credentialFingerprint, type 
 import { createProvisioningJobs } from '../resolvers/provisioning/jobs';
 import { OperationBudget } from '../limits/budget';
 import { instrumentSchema } from '../limits/instrument';
-import { limitsPlugin } from '../limits/plugin';
+import { COST_HEADER, limitsPlugin } from '../limits/plugin';
 import { createHttpLayer } from '../upstream/http';
 import { probeUpstreams } from '../upstream/probe';
 import { handleGraphQL, sendPlain } from './graphql-http';
@@ -159,7 +159,11 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
 
   const ide = createIdeHandler({
     graphqlPath: GRAPHQL_PATH,
-    ...(sandboxMode && options.sandbox ? { defaultHeaders: { Authorization: `Bearer ${options.sandbox.tokens.admin}` } } : {}),
+    // Every answer in the IDE shows its estimated and actual cost (`extensions.cost`, src/limits/README.md).
+    defaultHeaders: {
+      ...(sandboxMode && options.sandbox ? { Authorization: `Bearer ${options.sandbox.tokens.admin}` } : {}),
+      [COST_HEADER]: 'true',
+    },
   });
   const routes = createHealthRoutes({ probe: services.probeUpstreams, registry });
   const runner = createOperationRunner({

@@ -12,6 +12,8 @@ import { ISSUE_QUERY } from '../helpers/abusive-queries';
 let stack: Stack;
 beforeAll(async () => {
   stack = await startStack({ seed: 'large' });
+  // A first request warms the gateway up (JIT, connection pools), so timings below are the steady state's.
+  await stack.gql('{ gatewayInfo { sandbox } }');
 });
 afterAll(async () => {
   await stack.close();
@@ -128,3 +130,27 @@ describe('budgets while running', () => {
 function stackLimits(): Limits {
   return { price: { ...DEFAULT_LIMITS.price }, budget: { ...DEFAULT_LIMITS.budget } };
 }
+
+describe('fairness and shutdown under load', () => {
+  it("answers another caller's small query within 1 s while heavy admitted operations run", async () => {
+    const heavy = Promise.all([stack.gql(networkGraph, { first: 1000 }), stack.gql(networkGraph, { first: 1000 })]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = performance.now();
+    const small = await stack.gql('{ gatewayInfo { sandbox } }', undefined, { token: stack.tokens.reader });
+    const ms = performance.now() - started;
+    expect(small.body).toEqual({ data: { gatewayInfo: { sandbox: true } } });
+    expect(ms).toBeLessThan(1000);
+    for (const res of await heavy) expect(res.body.errors).toBeUndefined();
+  });
+
+  it('closing (what SIGTERM does) finishes within the drain timeout while heavy operations run', async () => {
+    const loaded = await startStack({ seed: 'large', gatewayOptions: { drainTimeoutMs: 300 } });
+    const heavy = Array.from({ length: 4 }, () => loaded.gql(networkGraph, { first: 1000 }).catch((error: unknown) => error));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = performance.now();
+    await loaded.close();
+    // Drain timeout + closing the sandbox; generous for a loaded machine.
+    expect(performance.now() - started).toBeLessThan(3000);
+    await Promise.all(heavy);
+  });
+});
