@@ -149,8 +149,9 @@ describe('fairness and shutdown under load', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const started = performance.now();
     await loaded.close();
-    // Drain timeout + closing the sandbox; generous for a loaded machine.
-    expect(performance.now() - started).toBeLessThan(3000);
+    // Drain timeout + closing the in-process sandbox (which serves the same heavy load on the same
+    // event loop); generous for a loaded CI machine. Before the limits it never finished at all.
+    expect(performance.now() - started).toBeLessThan(10_000);
     await Promise.all(heavy);
   });
 });
