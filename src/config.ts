@@ -94,6 +94,14 @@ export interface Config {
    * (30000), `OPERATION_MAX_NODES` (500000), `OPERATION_MAX_RESPONSE_BYTES` (33554432).
    */
   limits: Limits;
+  /** `APQ`: `on`/`off`: automatic persisted queries (Apollo's in-memory cache, documents by SHA-256). @default true */
+  apq: boolean;
+  /**
+   * `TRUSTED_DOCUMENTS`: path of a persisted-operations manifest (Apollo's manifest format or a
+   * `{ sha256: document }` map), loaded at start-up; `TRUSTED_DOCUMENTS_ONLY` (`on`/`off`, default
+   * `on`): only its operations run. @default null — no manifest, every document may run
+   */
+  trustedDocuments: { path: string; only: boolean } | null;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -145,6 +153,16 @@ function credentials(env: Env): Config['searchCredentials'] {
 }
 
 const MAX_MS = 600_000;
+
+function trustedDocuments(env: Env): Config['trustedDocuments'] {
+  const path = read(env, 'TRUSTED_DOCUMENTS');
+  const only = oneOf(env, 'TRUSTED_DOCUMENTS_ONLY', ['on', 'off'] as const, 'on') === 'on';
+  if (path === undefined) {
+    if (read(env, 'TRUSTED_DOCUMENTS_ONLY') !== undefined) throw new ConfigError('TRUSTED_DOCUMENTS_ONLY needs TRUSTED_DOCUMENTS (the manifest path)');
+    return null;
+  }
+  return { path, only };
+}
 
 function limits(env: Env): Limits {
   const { price, budget } = DEFAULT_LIMITS;
@@ -200,5 +218,7 @@ export function loadConfig(env: Env = process.env): Config {
     provisioningStepTimeoutMs: int(env, 'PROVISIONING_STEP_TIMEOUT_MS', 600_000, 1, 3_600_000),
     maxProvisionings: int(env, 'MAX_PROVISIONINGS', 100, 1, 10_000),
     limits: limits(env),
+    apq: oneOf(env, 'APQ', ['on', 'off'] as const, 'on') === 'on',
+    trustedDocuments: trustedDocuments(env),
   };
 }

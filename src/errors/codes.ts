@@ -21,6 +21,8 @@ export const ErrorCode = {
   COST_ESTIMATED_TOO_EXPENSIVE: 'COST_ESTIMATED_TOO_EXPENSIVE',
   /** A running operation crossed one of its budgets (upstream calls, deadline, nodes, response bytes). */
   OPERATION_BUDGET_EXCEEDED: 'OPERATION_BUDGET_EXCEEDED',
+  /** Trusted-documents mode: the operation is not in the registered list. */
+  PERSISTED_QUERY_NOT_IN_LIST: 'PERSISTED_QUERY_NOT_IN_LIST',
   /** The request itself is not a GraphQL request the gateway can read (malformed JSON, invalid UTF-8). */
   BAD_REQUEST: 'BAD_REQUEST',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',

@@ -8,7 +8,15 @@ import type { GatewayContext } from '../context';
 import { CostTooExpensiveError, ErrorCode } from '../errors/codes';
 import { toGraphQLError } from '../errors/to-graphql-error';
 import { checkDocument, type DocumentLimits } from '../limits/document-check';
+import { applyTrustedDocuments, type TrustedDocuments } from '../persisted/trusted-documents';
 import { requestErrorStatus } from '../limits/plugin';
+import { errorCodes, limitsOf, type RequestFacts } from './request-log';
+
+/** What handleGraphQL answered: the status, and the facts of a response it wrote itself (refused before Apollo). */
+export interface Handled {
+  status: number;
+  facts?: RequestFacts;
+}
 
 /** Largest request body accepted (queries plus variables). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -55,13 +63,35 @@ function parseBody(text: string, contentType: string | undefined): { ok: true; b
   return { ok: true, body: text };
 }
 
+/** GET's parameters as a body (query, extensions), for the checks that read a body. */
+function getRequestAsBody(url: URL): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  const query = url.searchParams.get('query');
+  if (query !== null) body['query'] = query;
+  const extensions = url.searchParams.get('extensions');
+  if (extensions !== null) {
+    try {
+      body['extensions'] = JSON.parse(extensions) as unknown;
+    } catch {
+      // Apollo answers a malformed `extensions` parameter itself.
+    }
+  }
+  return body;
+}
+
+export interface HandleOptions {
+  documentLimits: DocumentLimits;
+  /** The trusted documents manifest, when configured. */
+  trusted: TrustedDocuments | null;
+}
+
 export async function handleGraphQL(
   apollo: ApolloServer<GatewayContext>,
   req: IncomingMessage,
   res: ServerResponse,
   context: () => Promise<GatewayContext>,
-  documentLimits: DocumentLimits,
-): Promise<number> {
+  { documentLimits, trusted }: HandleOptions,
+): Promise<Handled> {
   let text: string;
   try {
     text = req.method === 'POST' ? await readBody(req) : '';
@@ -72,8 +102,17 @@ export async function handleGraphQL(
   const parsed = parseBody(text, req.headers['content-type']);
   if (!parsed.ok) return sendRequestError(res, 400, 'the request body is not valid JSON', ErrorCode.BAD_REQUEST);
   const url = new URL(req.url ?? '/', 'http://gateway.invalid');
+  let body = parsed.body;
+  if (trusted) {
+    const isGet = req.method !== 'POST';
+    const verdict = applyTrustedDocuments(trusted, isGet ? getRequestAsBody(url) : body);
+    if (!verdict.ok) return sendErrors(res, requestErrorStatus(req.headers.accept), [{ message: verdict.message, extensions: { code: ErrorCode.PERSISTED_QUERY_NOT_IN_LIST } }]);
+    const resolved = verdict.body as Record<string, unknown>;
+    if (isGet && typeof resolved['query'] === 'string') url.searchParams.set('query', resolved['query']);
+    else if (!isGet) body = resolved;
+  }
   // Size and token count are checked on the text, before Apollo parses it (document-check.ts).
-  const query = documentOf(parsed.body, url);
+  const query = documentOf(body, url);
   if (query !== null) {
     try {
       checkDocument(query, documentLimits);
@@ -84,11 +123,11 @@ export async function handleGraphQL(
     }
   }
   const response = await apollo.executeHTTPGraphQLRequest({
-    httpGraphQLRequest: { method: req.method ?? 'GET', headers: headerMap(req), search: url.search, body: parsed.body },
+    httpGraphQLRequest: { method: req.method ?? 'GET', headers: headerMap(req), search: url.search, body },
     context,
   });
   await writeResponse(res, response);
-  return response.status ?? 200;
+  return { status: response.status ?? 200 };
 }
 
 async function writeResponse(res: ServerResponse, response: HTTPGraphQLResponse): Promise<void> {
@@ -115,17 +154,17 @@ function documentOf(body: unknown, url: URL): string | null {
 }
 
 /** A request that is not a GraphQL request the gateway can read: a GraphQL error response with a code. */
-function sendRequestError(res: ServerResponse, status: number, message: string, code: ErrorCode): number {
+function sendRequestError(res: ServerResponse, status: number, message: string, code: ErrorCode): Handled {
   // Malformed bodies are 400 for either media type (GraphQL over HTTP); a body over the size cap is 413.
   return sendErrors(res, status, [{ message, extensions: { code } }]);
 }
 
-function sendErrors(res: ServerResponse, status: number, errors: ReadonlyArray<{ message: string; extensions: Record<string, unknown> }>): number {
+function sendErrors(res: ServerResponse, status: number, errors: ReadonlyArray<{ message: string; extensions: Record<string, unknown> }>): Handled {
   const accept = res.req.headers.accept ?? '';
   const type = /application\/graphql-response\+json/i.test(accept) || !/application\/json/i.test(accept) ? 'application/graphql-response+json' : 'application/json';
   res.writeHead(status, { 'content-type': `${type}; charset=utf-8` });
   res.end(JSON.stringify({ errors }));
-  return status;
+  return { status, facts: { operationName: null, errorCodes: errorCodes(errors), limits: limitsOf(errors) } };
 }
 
 export function sendPlain(res: ServerResponse, status: number, text: string): number {
