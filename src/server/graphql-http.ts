@@ -127,12 +127,33 @@ export async function handleGraphQL(
     context,
   });
   await writeResponse(res, response);
-  return { status: response.status ?? 200 };
+  return { status: res.statusCode };
+}
+
+/** Request errors that GraphQL over HTTP answers 200 to a client that accepts only `application/json`. */
+const DOCUMENT_ERROR_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT']);
+
+/**
+ * GraphQL over HTTP: with `application/json`, a well-formed request whose document does not parse,
+ * validate, or whose variables do not coerce SHOULD get 200 (Apollo answers 400 whatever the media
+ * type); `application/graphql-response+json` keeps 400.
+ */
+function statusFor(response: HTTPGraphQLResponse): number {
+  const status = response.status ?? 200;
+  if (status !== 400 || response.body.kind !== 'complete') return status;
+  if (!/^application\/json/i.test(response.headers.get('content-type') ?? '')) return status;
+  try {
+    const body = JSON.parse(response.body.string) as { data?: unknown; errors?: Array<{ extensions?: { code?: unknown } }> };
+    const codes = (body.errors ?? []).map((e) => e.extensions?.code);
+    return body.data === undefined && codes.length > 0 && codes.every((c) => typeof c === 'string' && DOCUMENT_ERROR_CODES.has(c)) ? 200 : status;
+  } catch {
+    return status;
+  }
 }
 
 async function writeResponse(res: ServerResponse, response: HTTPGraphQLResponse): Promise<void> {
   for (const [key, value] of response.headers) res.setHeader(key, value);
-  res.statusCode = response.status ?? 200;
+  res.statusCode = statusFor(response);
   if (response.body.kind === 'complete') {
     res.end(response.body.string);
     return;

@@ -101,6 +101,18 @@ describe('logs and metrics', () => {
 });
 
 describe('bad requests get GraphQL answers', () => {
+  it.each([
+    ['a document that does not parse', { query: '{ networks { ' }, 'GRAPHQL_PARSE_FAILED'],
+    ['a document that does not validate', { query: '{ noSuchField }' }, 'GRAPHQL_VALIDATION_FAILED'],
+    ['variables that do not coerce', { query: 'query q($n: Int) { networks(first: $n) { totalCount } }', variables: { n: 'many' } }, 'BAD_USER_INPUT'],
+  ])('%s: 200 for a client accepting only application/json, 400 with application/graphql-response+json', async (_what, body, code) => {
+    const json = await post(JSON.stringify(body), { accept: 'application/json' });
+    expect(json.status).toBe(200);
+    expect(json.json.errors?.[0]?.extensions?.['code']).toBe(code);
+    const strict = await post(JSON.stringify(body));
+    expect(strict.status).toBe(400);
+  });
+
   it('malformed JSON: a GraphQL error response with a code, not text/plain', async () => {
     const res = await post('{"query": "{ networks { totalCount } }"');
     expect(res.status).toBe(400);
