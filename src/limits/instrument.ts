@@ -3,12 +3,10 @@
  * that it counts what it produces (list items as nodes, an approximate JSON size as bytes) on the
  * operation's budget, and answers the budget's error instead of running once a budget is crossed.
  * graphql-js then does the rest: the error lands on that field (or its nearest nullable parent)
- * and the data resolved so far stays. It also chops long executions into time slices
- * (time-slice.ts), so one heavy operation never keeps the event loop from other callers.
+ * and the data resolved so far stays. A closed request (client gone, shutdown) stops its fields too.
  */
 import { defaultFieldResolver, getNullableType, isListType, isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { OperationBudget } from './budget';
-import { afterIo, mustYield } from './time-slice';
 
 /** The budget of a resolver's context, when it has one (contexts built outside the gateway may not). */
 function budgetOf(context: unknown): OperationBudget | undefined {
@@ -48,7 +46,7 @@ export function instrumentSchema(schema: GraphQLSchema): GraphQLSchema {
       const inner: GraphQLFieldResolver<unknown, unknown> = field.resolve ?? defaultFieldResolver;
       const isList = isListType(getNullableType(field.type));
       const key = field.name;
-      const run: GraphQLFieldResolver<unknown, unknown> = (source, args, context, info) => {
+      field.resolve = (source, args, context, info) => {
         const budget = budgetOf(context);
         if (!budget) return inner(source, args, context, info);
         budget.check();
@@ -56,7 +54,6 @@ export function instrumentSchema(schema: GraphQLSchema): GraphQLSchema {
         if (isPromiseLike(value)) return Promise.resolve(value).then((v) => account(budget, key, isList, v));
         return account(budget, key, isList, value);
       };
-      field.resolve = (source, args, context, info) => (mustYield() ? afterIo().then(() => run(source, args, context, info)) : run(source, args, context, info));
     }
   }
   return schema;
