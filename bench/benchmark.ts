@@ -71,6 +71,9 @@ export async function runBenchmark(options: BenchOptions, log: Log = () => undef
         HOST: '127.0.0.1',
         PORT: '0',
         NETGRAPH_BATCHING: label === 'batched' ? 'on' : 'off',
+        // The throughput phase saturates the gateway (32 whole-network graphs at once): each then
+        // takes longer than the default 30 s operation deadline, which is about one operation, not a queue.
+        OPERATION_TIMEOUT_MS: '300000',
       });
       cleanups.push(() => gateway.close());
       const client = createGraphQLClient(gateway.url, sandbox.tokens.admin, options.concurrency);

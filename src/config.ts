@@ -2,6 +2,7 @@
  * The gateway's configuration: the only module that reads `process.env`. Every variable is
  * validated at start-up; a bad value throws ConfigError with a one-line message naming it.
  */
+import { DEFAULT_LIMITS, type Limits } from './limits/limits';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -85,6 +86,22 @@ export interface Config {
   provisioningStepTimeoutMs: number;
   /** `MAX_PROVISIONINGS`: `provisionAppWan` runs the gateway carries at once, all callers together (1..10000). @default 100 */
   maxProvisionings: number;
+  /**
+   * Operation limits (src/limits/README.md). Refused before running, with COST_ESTIMATED_TOO_EXPENSIVE:
+   * `MAX_DOCUMENT_BYTES` (65536), `MAX_DOCUMENT_TOKENS` (5000), `MAX_DEPTH` (15), `MAX_ALIASES` (50),
+   * `MAX_ESTIMATED_NODES` (2000000), `MAX_ESTIMATED_UPSTREAM_CALLS` (10000). Enforced while running,
+   * with OPERATION_BUDGET_EXCEEDED: `OPERATION_MAX_UPSTREAM_CALLS` (5000), `OPERATION_TIMEOUT_MS`
+   * (30000), `OPERATION_MAX_NODES` (500000), `OPERATION_MAX_RESPONSE_BYTES` (33554432).
+   */
+  limits: Limits;
+  /** `APQ`: `on`/`off`: automatic persisted queries (Apollo's in-memory cache, documents by SHA-256). @default true */
+  apq: boolean;
+  /**
+   * `TRUSTED_DOCUMENTS`: path of a persisted-operations manifest (Apollo's manifest format or a
+   * `{ sha256: document }` map), loaded at start-up; `TRUSTED_DOCUMENTS_ONLY` (`on`/`off`, default
+   * `on`): only its operations run. @default null — no manifest, every document may run
+   */
+  trustedDocuments: { path: string; only: boolean } | null;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -137,6 +154,37 @@ function credentials(env: Env): Config['searchCredentials'] {
 
 const MAX_MS = 600_000;
 
+function trustedDocuments(env: Env): Config['trustedDocuments'] {
+  const path = read(env, 'TRUSTED_DOCUMENTS');
+  const only = oneOf(env, 'TRUSTED_DOCUMENTS_ONLY', ['on', 'off'] as const, 'on') === 'on';
+  if (path === undefined) {
+    if (read(env, 'TRUSTED_DOCUMENTS_ONLY') !== undefined) throw new ConfigError('TRUSTED_DOCUMENTS_ONLY needs TRUSTED_DOCUMENTS (the manifest path)');
+    return null;
+  }
+  return { path, only };
+}
+
+function limits(env: Env): Limits {
+  const { price, budget } = DEFAULT_LIMITS;
+  return {
+    price: {
+      // The request body (queries plus variables) is capped at 1 MiB by the HTTP handler.
+      maxDocumentBytes: int(env, 'MAX_DOCUMENT_BYTES', price.maxDocumentBytes, 64, 1024 * 1024),
+      maxDocumentTokens: int(env, 'MAX_DOCUMENT_TOKENS', price.maxDocumentTokens, 10, 1_000_000),
+      maxDepth: int(env, 'MAX_DEPTH', price.maxDepth, 2, 1000),
+      maxAliases: int(env, 'MAX_ALIASES', price.maxAliases, 0, 100_000),
+      maxNodes: int(env, 'MAX_ESTIMATED_NODES', price.maxNodes, 1, 1_000_000_000),
+      maxUpstreamCalls: int(env, 'MAX_ESTIMATED_UPSTREAM_CALLS', price.maxUpstreamCalls, 1, 100_000_000),
+    },
+    budget: {
+      upstreamCalls: int(env, 'OPERATION_MAX_UPSTREAM_CALLS', budget.upstreamCalls, 1, 10_000_000),
+      deadlineMs: int(env, 'OPERATION_TIMEOUT_MS', budget.deadlineMs, 1, 3_600_000),
+      nodes: int(env, 'OPERATION_MAX_NODES', budget.nodes, 1, 1_000_000_000),
+      responseBytes: int(env, 'OPERATION_MAX_RESPONSE_BYTES', budget.responseBytes, 1024, 1024 * 1024 * 1024),
+    },
+  };
+}
+
 /** Read and validate the configuration (from `process.env` unless given another map). */
 export function loadConfig(env: Env = process.env): Config {
   const host = read(env, 'HOST') ?? '127.0.0.1';
@@ -169,5 +217,8 @@ export function loadConfig(env: Env = process.env): Config {
     maxPollers: int(env, 'MAX_POLLERS', 1000, 1, 1_000_000),
     provisioningStepTimeoutMs: int(env, 'PROVISIONING_STEP_TIMEOUT_MS', 600_000, 1, 3_600_000),
     maxProvisionings: int(env, 'MAX_PROVISIONINGS', 100, 1, 10_000),
+    limits: limits(env),
+    apq: oneOf(env, 'APQ', ['on', 'off'] as const, 'on') === 'on',
+    trustedDocuments: trustedDocuments(env),
   };
 }

@@ -2,6 +2,7 @@
  * The per-request context every resolver receives. Built once per GraphQL operation (and once per
  * subscription event) so DataLoader caches never outlive a request or cross callers.
  */
+import type { OperationBudget } from './limits/budget';
 import type { CallerPollers, PollOwner } from './pollers/types';
 import type { ProvisioningJobs } from './resolvers/provisioning/jobs';
 import type { HttpClient } from './upstream/http-types';
@@ -67,6 +68,8 @@ export type GatewayContext = {
   /** True when the caller sent an Authorization header (its value is only inside `http`). */
   authenticated: boolean;
   calls: CallCounter;
+  /** This operation's running budget (src/limits/budget.ts): upstream calls, deadline, nodes, response bytes. */
+  budget: OperationBudget;
   gateway: GatewayServices;
   /** Follow a target through the poller shared by every subscriber with the same credentials (subscriptions). */
   pollers: GatewayPollers;
@@ -83,6 +86,7 @@ export interface ContextInput {
   signal: AbortSignal;
   authenticated: boolean;
   calls: CallCounter;
+  budget: OperationBudget;
   gateway: GatewayServices;
   pollers: GatewayPollers;
   owner: PollOwner<PollSession>;

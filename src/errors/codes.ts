@@ -17,6 +17,14 @@ export const ErrorCode = {
   /** An asynchronous change ended badly: its resource reached ERROR (or vanished), or its workflow FAILED. */
   RESOURCE_ERROR: 'RESOURCE_ERROR',
   SUBSCRIPTION_LIMIT_EXCEEDED: 'SUBSCRIPTION_LIMIT_EXCEEDED',
+  /** The operation's estimated cost is over a configured maximum: refused before any upstream call. */
+  COST_ESTIMATED_TOO_EXPENSIVE: 'COST_ESTIMATED_TOO_EXPENSIVE',
+  /** A running operation crossed one of its budgets (upstream calls, deadline, nodes, response bytes). */
+  OPERATION_BUDGET_EXCEEDED: 'OPERATION_BUDGET_EXCEEDED',
+  /** Trusted-documents mode: the operation is not in the registered list. */
+  PERSISTED_QUERY_NOT_IN_LIST: 'PERSISTED_QUERY_NOT_IN_LIST',
+  /** The request itself is not a GraphQL request the gateway can read (malformed JSON, invalid UTF-8). */
+  BAD_REQUEST: 'BAD_REQUEST',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -101,6 +109,40 @@ export class LimitExceededError extends Error {
   constructor(limit: SubscriptionLimit, max: number, message: string) {
     super(message);
     this.name = 'LimitExceededError';
+    this.limit = limit;
+    this.max = max;
+  }
+}
+
+/** What a document is priced on before it runs (`extensions.cost.limit`). */
+export type CostLimit = 'nodes' | 'upstreamCalls' | 'depth' | 'aliases' | 'tokens' | 'bytes';
+
+/** An operation refused before it runs: its estimate for `limit` is over the configured `max`. */
+export class CostTooExpensiveError extends Error {
+  readonly code = ErrorCode.COST_ESTIMATED_TOO_EXPENSIVE;
+  readonly limit: CostLimit;
+  readonly estimated: number;
+  readonly max: number;
+  constructor(limit: CostLimit, estimated: number, max: number, message: string) {
+    super(message);
+    this.name = 'CostTooExpensiveError';
+    this.limit = limit;
+    this.estimated = estimated;
+    this.max = max;
+  }
+}
+
+/** Which running budget an operation crossed (`extensions.limit`). */
+export type BudgetLimit = 'upstreamCalls' | 'deadline' | 'nodes' | 'responseBytes';
+
+/** A running operation crossed a budget: the fields not yet resolved get this error, the rest of the data stays. */
+export class BudgetExceededError extends Error {
+  readonly code = ErrorCode.OPERATION_BUDGET_EXCEEDED;
+  readonly limit: BudgetLimit;
+  readonly max: number;
+  constructor(limit: BudgetLimit, max: number, message: string) {
+    super(message);
+    this.name = 'BudgetExceededError';
     this.limit = limit;
     this.max = max;
   }

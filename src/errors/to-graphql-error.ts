@@ -4,7 +4,7 @@
  */
 import { GraphQLError } from 'graphql';
 import { ShapeError } from '../upstream/parse';
-import { BadInputError, ErrorCode, GatewayError, LimitExceededError, UpstreamError } from './codes';
+import { BadInputError, BudgetExceededError, CostTooExpensiveError, ErrorCode, GatewayError, LimitExceededError, UpstreamError } from './codes';
 
 /** One row per error class: returns null when the error is not of that class. */
 type Rule = (error: unknown) => GraphQLError | null;
@@ -21,6 +21,11 @@ const RULES: readonly Rule[] = [
   rule(GatewayError, (e) => new GraphQLError(e.message, { extensions: { code: e.code, ...(e.field !== null ? { field: e.field } : {}) } })),
   rule(BadInputError, (e) => new GraphQLError(e.message, { extensions: { code: ErrorCode.BAD_USER_INPUT, field: e.field } })),
   rule(LimitExceededError, (e) => new GraphQLError(e.message, { extensions: { code: e.code, limit: e.limit, max: e.max } })),
+  rule(
+    CostTooExpensiveError,
+    (e) => new GraphQLError(e.message, { extensions: { code: e.code, cost: { estimated: e.estimated, max: e.max, limit: e.limit } } }),
+  ),
+  rule(BudgetExceededError, (e) => new GraphQLError(e.message, { extensions: { code: e.code, limit: e.limit, max: e.max } })),
   // A client's parser met a body outside the contract's shape; clients wrap it in UpstreamError
   // when they know the call, this covers the rest.
   rule(ShapeError, (e) => new GraphQLError(`the upstream answered with an unexpected shape (${e.message})`, { extensions: { code: ErrorCode.UPSTREAM_BAD_RESPONSE } })),

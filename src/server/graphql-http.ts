@@ -5,11 +5,25 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer, type HTTPGraphQLResponse } from '@apollo/server';
 import type { GatewayContext } from '../context';
+import { CostTooExpensiveError, ErrorCode } from '../errors/codes';
+import { toGraphQLError } from '../errors/to-graphql-error';
+import { checkDocument, type DocumentLimits } from '../limits/document-check';
+import { applyTrustedDocuments, type TrustedDocuments } from '../persisted/trusted-documents';
+import { requestErrorStatus } from '../limits/plugin';
+import { errorCodes, limitsOf, type RequestFacts } from './request-log';
+
+/** What handleGraphQL answered: the status, and the facts of a response it wrote itself (refused before Apollo). */
+export interface Handled {
+  status: number;
+  facts?: RequestFacts;
+}
 
 /** Largest request body accepted (queries plus variables). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 export class BodyTooLargeError extends Error {}
+/** A body that is not valid UTF-8: refused, never decoded to U+FFFD and run (a write would store corrupted text). */
+export class InvalidUtf8Error extends Error {}
 
 export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {
   const chunks: Buffer[] = [];
@@ -20,7 +34,11 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
     if (size > limit) throw new BodyTooLargeError(`request body exceeds ${limit} bytes`);
     chunks.push(buf);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new InvalidUtf8Error('the request body is not valid UTF-8');
+  }
 }
 
 function headerMap(req: IncomingMessage): HeaderMap {
@@ -45,32 +63,97 @@ function parseBody(text: string, contentType: string | undefined): { ok: true; b
   return { ok: true, body: text };
 }
 
+/** GET's parameters as a body (query, extensions), for the checks that read a body. */
+function getRequestAsBody(url: URL): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  const query = url.searchParams.get('query');
+  if (query !== null) body['query'] = query;
+  const extensions = url.searchParams.get('extensions');
+  if (extensions !== null) {
+    try {
+      body['extensions'] = JSON.parse(extensions) as unknown;
+    } catch {
+      // Apollo answers a malformed `extensions` parameter itself.
+    }
+  }
+  return body;
+}
+
+export interface HandleOptions {
+  documentLimits: DocumentLimits;
+  /** The trusted documents manifest, when configured. */
+  trusted: TrustedDocuments | null;
+}
+
 export async function handleGraphQL(
   apollo: ApolloServer<GatewayContext>,
   req: IncomingMessage,
   res: ServerResponse,
   context: () => Promise<GatewayContext>,
-): Promise<number> {
+  { documentLimits, trusted }: HandleOptions,
+): Promise<Handled> {
   let text: string;
   try {
     text = req.method === 'POST' ? await readBody(req) : '';
   } catch (error) {
-    return sendPlain(res, error instanceof BodyTooLargeError ? 413 : 400, error instanceof Error ? error.message : 'cannot read the request body');
+    const message = error instanceof Error ? error.message : 'cannot read the request body';
+    return sendRequestError(res, error instanceof BodyTooLargeError ? 413 : 400, message, ErrorCode.BAD_REQUEST);
   }
   const parsed = parseBody(text, req.headers['content-type']);
-  if (!parsed.ok) return sendPlain(res, 400, 'the request body is not valid JSON');
+  if (!parsed.ok) return sendRequestError(res, 400, 'the request body is not valid JSON', ErrorCode.BAD_REQUEST);
   const url = new URL(req.url ?? '/', 'http://gateway.invalid');
+  let body = parsed.body;
+  if (trusted) {
+    const isGet = req.method !== 'POST';
+    const verdict = applyTrustedDocuments(trusted, isGet ? getRequestAsBody(url) : body);
+    if (!verdict.ok) return sendErrors(res, requestErrorStatus(req.headers.accept), [{ message: verdict.message, extensions: { code: ErrorCode.PERSISTED_QUERY_NOT_IN_LIST } }]);
+    const resolved = verdict.body as Record<string, unknown>;
+    if (isGet && typeof resolved['query'] === 'string') url.searchParams.set('query', resolved['query']);
+    else if (!isGet) body = resolved;
+  }
+  // Size and token count are checked on the text, before Apollo parses it (document-check.ts).
+  const query = documentOf(body, url);
+  if (query !== null) {
+    try {
+      checkDocument(query, documentLimits);
+    } catch (error) {
+      if (!(error instanceof CostTooExpensiveError)) throw error;
+      const formatted = toGraphQLError(error);
+      return sendErrors(res, requestErrorStatus(req.headers.accept), [{ message: error.message, extensions: formatted ? { ...formatted.extensions } : { code: error.code } }]);
+    }
+  }
   const response = await apollo.executeHTTPGraphQLRequest({
-    httpGraphQLRequest: { method: req.method ?? 'GET', headers: headerMap(req), search: url.search, body: parsed.body },
+    httpGraphQLRequest: { method: req.method ?? 'GET', headers: headerMap(req), search: url.search, body },
     context,
   });
   await writeResponse(res, response);
-  return response.status ?? 200;
+  return { status: res.statusCode };
+}
+
+/** Request errors that GraphQL over HTTP answers 200 to a client that accepts only `application/json`. */
+const DOCUMENT_ERROR_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT']);
+
+/**
+ * GraphQL over HTTP: with `application/json`, a well-formed request whose document does not parse,
+ * validate, or whose variables do not coerce SHOULD get 200 (Apollo answers 400 whatever the media
+ * type); `application/graphql-response+json` keeps 400.
+ */
+function statusFor(response: HTTPGraphQLResponse): number {
+  const status = response.status ?? 200;
+  if (status !== 400 || response.body.kind !== 'complete') return status;
+  if (!/^application\/json/i.test(response.headers.get('content-type') ?? '')) return status;
+  try {
+    const body = JSON.parse(response.body.string) as { data?: unknown; errors?: Array<{ extensions?: { code?: unknown } }> };
+    const codes = (body.errors ?? []).map((e) => e.extensions?.code);
+    return body.data === undefined && codes.length > 0 && codes.every((c) => typeof c === 'string' && DOCUMENT_ERROR_CODES.has(c)) ? 200 : status;
+  } catch {
+    return status;
+  }
 }
 
 async function writeResponse(res: ServerResponse, response: HTTPGraphQLResponse): Promise<void> {
   for (const [key, value] of response.headers) res.setHeader(key, value);
-  res.statusCode = response.status ?? 200;
+  res.statusCode = statusFor(response);
   if (response.body.kind === 'complete') {
     res.end(response.body.string);
     return;
@@ -80,6 +163,29 @@ async function writeResponse(res: ServerResponse, response: HTTPGraphQLResponse)
     res.write(chunk);
   }
   res.end();
+}
+
+/** The document of a request, from a JSON body's `query` or GET's `query` parameter; null when none. */
+function documentOf(body: unknown, url: URL): string | null {
+  if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+    const query = (body as Record<string, unknown>)['query'];
+    return typeof query === 'string' ? query : null;
+  }
+  return url.searchParams.get('query');
+}
+
+/** A request that is not a GraphQL request the gateway can read: a GraphQL error response with a code. */
+function sendRequestError(res: ServerResponse, status: number, message: string, code: ErrorCode): Handled {
+  // Malformed bodies are 400 for either media type (GraphQL over HTTP); a body over the size cap is 413.
+  return sendErrors(res, status, [{ message, extensions: { code } }]);
+}
+
+function sendErrors(res: ServerResponse, status: number, errors: ReadonlyArray<{ message: string; extensions: Record<string, unknown> }>): Handled {
+  const accept = res.req.headers.accept ?? '';
+  const type = /application\/graphql-response\+json/i.test(accept) || !/application\/json/i.test(accept) ? 'application/graphql-response+json' : 'application/json';
+  res.writeHead(status, { 'content-type': `${type}; charset=utf-8` });
+  res.end(JSON.stringify({ errors }));
+  return { status, facts: { operationName: null, errorCodes: errorCodes(errors), limits: limitsOf(errors) } };
 }
 
 export function sendPlain(res: ServerResponse, status: number, text: string): number {

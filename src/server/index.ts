@@ -14,6 +14,10 @@ import { createContext, createPollSession, type GatewayContext, type GatewayInfo
 import { createFormatError } from '../errors/format-error';
 import { createPollerMetrics, createPollerRegistry, credentialFingerprint, type PollOwner } from '../pollers';
 import { createProvisioningJobs } from '../resolvers/provisioning/jobs';
+import { OperationBudget } from '../limits/budget';
+import { instrumentSchema } from '../limits/instrument';
+import { COST_HEADER, limitsPlugin } from '../limits/plugin';
+import { loadManifest } from '../persisted/trusted-documents';
 import { createHttpLayer } from '../upstream/http';
 import { probeUpstreams } from '../upstream/probe';
 import { handleGraphQL, sendPlain } from './graphql-http';
@@ -21,7 +25,8 @@ import { createHealthRoutes, sendJson } from './health';
 import { createIdeHandler } from './ide';
 import { createMapHandler } from './map';
 import { packageVersion } from './project-root';
-import { formatRequestLine, requestLogPlugin, type LogFn, type RequestFacts } from './request-log';
+import { createLogger, logRequest, requestIdOf, requestLogPlugin, type LogFn, type RequestFacts } from './request-log';
+import { createOperationMetrics } from './operation-metrics';
 import { createOperationRunner, SIGNAL_LISTENERS } from './operations';
 import { buildSchema } from './schema';
 import { createSseHandler } from './sse';
@@ -42,7 +47,7 @@ export interface SandboxUpstream {
 export interface StartGatewayOptions {
   /** Serve this sandbox (used when `config.upstreamBaseUrl` is null; its admin token prefills the IDE). */
   sandbox?: SandboxUpstream;
-  /** Where request lines go. @default a line on stdout */
+  /** Where log lines (JSON, one per line) go. @default a line on stdout */
   log?: LogFn;
   /** Add Node's default process metrics to /metrics (off in tests: one registry per gateway). @default false */
   processMetrics?: boolean;
@@ -68,6 +73,7 @@ const PROVISIONING_RETAIN_MS = 60 * 60 * 1000;
 
 export async function startGateway(config: Config, options: StartGatewayOptions = {}): Promise<RunningGateway> {
   const log: LogFn = options.log ?? ((line) => process.stdout.write(`${line}\n`));
+  const logger = createLogger(log);
   const upstreamBaseUrl = config.upstreamBaseUrl ?? options.sandbox?.baseUrl;
   if (upstreamBaseUrl === undefined) throw new Error('startGateway: no upstream (set UPSTREAM_BASE_URL or pass a sandbox)');
   const sandboxMode = config.upstreamBaseUrl === null;
@@ -84,6 +90,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     registers: [registry],
   });
 
+  const operationMetrics = createOperationMetrics(registry);
   const httpLayer = createHttpLayer({
     upstreamBaseUrl,
     searchUrl,
@@ -124,8 +131,10 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
       fingerprint: credentialFingerprint(authorization),
       session: (ownSignal) => createPollSession(httpLayer.forCaller({ authorization, signal: ownSignal }), loaderOptions),
     };
+    const budget = new OperationBudget(config.limits.budget, signal);
     return createContext({
-      http: httpLayer.forCaller({ authorization, signal, calls }),
+      http: httpLayer.forCaller({ authorization, signal, calls, budget }),
+      budget,
       options: loaderOptions,
       signal,
       authenticated: authorization !== undefined,
@@ -136,7 +145,9 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     });
   };
 
-  const schema = buildSchema();
+  // Every field counts what it produces on its operation's budget (src/limits/instrument.ts).
+  const schema = instrumentSchema(buildSchema());
+  const trusted = config.trustedDocuments ? loadManifest(config.trustedDocuments.path, config.trustedDocuments.only) : null;
   const formatError = createFormatError({ development: config.development });
   const requestFacts = new WeakMap<GatewayContext['calls'], RequestFacts>();
   const apollo = new ApolloServer<GatewayContext>({
@@ -146,15 +157,22 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     csrfPrevention: true,
     introspection: true,
     stopOnTerminationSignals: false,
+    // Automatic persisted queries: Apollo's bounded in-memory cache, keyed by the document's hash
+    // (documents are not caller data). Trusted documents are applied before Apollo (graphql-http.ts).
+    persistedQueries: config.apq ? {} : false,
     // Cache control is off: no response is cacheable across callers, and its per-field hook wraps
     // every resolver (measurable on large graphs).
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), requestLogPlugin(requestFacts)],
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), limitsPlugin(config.limits.price), requestLogPlugin(requestFacts)],
   });
   await apollo.start();
 
   const ide = createIdeHandler({
     graphqlPath: GRAPHQL_PATH,
-    ...(sandboxMode && options.sandbox ? { defaultHeaders: { Authorization: `Bearer ${options.sandbox.tokens.admin}` } } : {}),
+    // Every answer in the IDE shows its estimated and actual cost (`extensions.cost`, src/limits/README.md).
+    defaultHeaders: {
+      ...(sandboxMode && options.sandbox ? { Authorization: `Bearer ${options.sandbox.tokens.admin}` } : {}),
+      [COST_HEADER]: 'true',
+    },
   });
   // The network map page (GET /map, src/server/map): in sandbox mode its token field is prefilled too.
   const map = createMapHandler({
@@ -165,7 +183,8 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
   const runner = createOperationRunner({
     createContext: makeContext,
     formatError,
-    log,
+    logger,
+    metrics: operationMetrics,
     maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection,
     registry,
   });
@@ -181,20 +200,25 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
       if (!res.writableFinished) controller.abort();
     });
     const calls = { count: 0 };
+    const requestId = requestIdOf(req);
+    res.setHeader('x-request-id', requestId);
     const authorization = req.headers.authorization;
-    const status = await handleGraphQL(apollo, req, res, async () => makeContext(authorization, controller.signal, calls));
-    const facts = requestFacts.get(calls);
+    const { status, facts: answered } = await handleGraphQL(apollo, req, res, async () => makeContext(authorization, controller.signal, calls), {
+      documentLimits: { maxBytes: config.limits.price.maxDocumentBytes, maxTokens: config.limits.price.maxDocumentTokens },
+      trusted,
+    });
+    const facts = answered ?? requestFacts.get(calls);
+    if (facts) operationMetrics.observe('http', facts);
     requestDuration.observe({ status_class: `${Math.floor(status / 100)}xx` }, (performance.now() - started) / 1000);
-    log(
-      formatRequestLine({
-        transport: 'http',
-        operationName: facts?.operationName ?? null,
-        status,
-        durationMs: performance.now() - started,
-        upstreamCalls: calls.count,
-        errorCodes: facts?.errorCodes ?? [],
-      }),
-    );
+    logRequest(logger, {
+      requestId,
+      transport: 'http',
+      operationName: facts?.operationName ?? null,
+      status,
+      durationMs: performance.now() - started,
+      upstreamCalls: calls.count,
+      errorCodes: facts?.errorCodes ?? [],
+    });
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -224,7 +248,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     inFlight.add(res);
     res.on('close', () => inFlight.delete(res));
     handle(req, res).catch((error: unknown) => {
-      log(`gateway error: ${error instanceof Error ? error.message : String(error)}`);
+      logger.error({ error: error instanceof Error ? error.message : String(error) }, 'gateway error');
       if (!res.headersSent) sendPlain(res, 500, 'internal error');
       else res.destroy();
     });

@@ -17,7 +17,9 @@ import {
 import { Gauge, type Registry } from 'prom-client';
 import type { GatewayContext } from '../context';
 import { LimitExceededError } from '../errors/codes';
-import { errorCodes, formatRequestLine, type LogFn, type Transport } from './request-log';
+import { randomUUID } from 'node:crypto';
+import type { OperationMetrics } from './operation-metrics';
+import { errorCodes, logRequest, type Logger, type Transport } from './request-log';
 
 /** Listeners allowed on one request's AbortSignal: each running or queued upstream call adds one. */
 export const SIGNAL_LISTENERS = 10_000;
@@ -39,7 +41,9 @@ export interface OperationRunnerOptions {
   /** A context for one operation or one event of a subscription. */
   createContext: MakeContext;
   formatError: FormatError;
-  log: LogFn;
+  logger: Logger;
+  /** Counts each finished operation by name and outcome. */
+  metrics?: OperationMetrics;
   /** Subscriptions one connection may run at once. */
   maxSubscriptionsPerConnection: number;
   /** Where `netgraph_subscriptions_active` registers. */
@@ -59,6 +63,7 @@ export interface OperationRunner {
 }
 
 interface OperationState {
+  requestId: string;
   connection: Connection;
   controller: AbortController;
   calls: { count: number };
@@ -108,6 +113,7 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
       setMaxListeners(SIGNAL_LISTENERS, controller.signal);
       const calls = { count: 0 };
       const state: OperationState = {
+        requestId: randomUUID(),
         connection,
         controller,
         calls,
@@ -157,15 +163,15 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
       if (!state || state.done) return;
       state.done = true;
       state.controller.abort();
-      options.log(
-        formatRequestLine({
-          transport: state.connection.transport,
-          operationName: state.operationName,
-          durationMs: performance.now() - state.started,
-          upstreamCalls: state.calls.count,
-          errorCodes: state.codes,
-        }),
-      );
+      options.metrics?.observe(state.connection.transport, { operationName: state.operationName, errorCodes: state.codes, limits: [] });
+      logRequest(options.logger, {
+        requestId: state.requestId,
+        transport: state.connection.transport,
+        operationName: state.operationName,
+        durationMs: performance.now() - state.started,
+        upstreamCalls: state.calls.count,
+        errorCodes: state.codes,
+      });
     },
   };
 }

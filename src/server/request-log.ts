@@ -1,17 +1,38 @@
 /**
- * One log line per GraphQL request: operation, duration, upstream calls, error codes.
- * Tokens never reach this module: it sees only the operation name, counters and error codes.
+ * One structured JSON log line (pino) per GraphQL request: request id, transport, operation,
+ * status, duration, upstream calls, error codes. Tokens never reach this module: it sees only the
+ * operation name, counters and error codes.
  */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { GraphQLFormattedError } from 'graphql';
+import { pino, stdTimeFunctions, type Logger } from 'pino';
 import type { GatewayContext } from '../context';
 
+/** Where log lines go (one JSON object per line, without the newline). */
 export type LogFn = (line: string) => void;
+export type { Logger };
+
+/** A pino logger writing each line to `sink` (stdout in production, an array in tests). */
+export function createLogger(sink: LogFn): Logger {
+  return pino(
+    { base: null, timestamp: stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } },
+    { write: (line: string) => sink(line.trimEnd()) },
+  );
+}
+
+/** The caller's `x-request-id` when it is a plain token (echoed back and logged), else a fresh one. */
+export function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+}
 
 /** How a GraphQL operation arrived: HTTP, a WebSocket (`graphql-transport-ws`) or Server-Sent Events. */
 export type Transport = 'http' | 'ws' | 'sse';
 
 export interface RequestSummary {
+  requestId: string;
   transport: Transport;
   operationName: string | null;
   durationMs: number;
@@ -20,16 +41,20 @@ export interface RequestSummary {
   status?: number;
 }
 
-export function formatRequestLine(s: RequestSummary): string {
-  const parts = [
-    `graphql ${s.transport}`,
-    `op=${s.operationName ?? '-'}`,
-    ...(s.status !== undefined ? [`status=${s.status}`] : []),
-    `ms=${s.durationMs.toFixed(1)}`,
-    `upstream_calls=${s.upstreamCalls}`,
-    `errors=${s.errorCodes.length === 0 ? '-' : s.errorCodes.join(',')}`,
-  ];
-  return parts.join(' ');
+/** Logs one finished request (level `info`, message `graphql`). */
+export function logRequest(logger: Logger, s: RequestSummary): void {
+  logger.info(
+    {
+      requestId: s.requestId,
+      transport: s.transport,
+      operationName: s.operationName,
+      ...(s.status !== undefined ? { status: s.status } : {}),
+      durationMs: Math.round(s.durationMs * 10) / 10,
+      upstreamCalls: s.upstreamCalls,
+      errorCodes: s.errorCodes,
+    },
+    'graphql',
+  );
 }
 
 export function errorCodes(errors: readonly GraphQLFormattedError[] | undefined): string[] {
@@ -39,6 +64,20 @@ export function errorCodes(errors: readonly GraphQLFormattedError[] | undefined)
 export interface RequestFacts {
   operationName: string | null;
   errorCodes: string[];
+  /** The limits that refused or stopped the operation (`extensions.cost.limit`, `extensions.limit`). */
+  limits: Array<{ code: string; limit: string }>;
+}
+
+/** Which limit each limit error names. */
+export function limitsOf(errors: readonly GraphQLFormattedError[] | undefined): RequestFacts['limits'] {
+  const found: RequestFacts['limits'] = [];
+  for (const e of errors ?? []) {
+    const code = e.extensions?.['code'];
+    const cost = e.extensions?.['cost'];
+    const limit = code === 'COST_ESTIMATED_TOO_EXPENSIVE' && typeof cost === 'object' && cost !== null ? (cost as Record<string, unknown>)['limit'] : e.extensions?.['limit'];
+    if ((code === 'COST_ESTIMATED_TOO_EXPENSIVE' || code === 'OPERATION_BUDGET_EXCEEDED') && typeof limit === 'string') found.push({ code, limit });
+  }
+  return found;
 }
 
 /**
@@ -51,7 +90,7 @@ export function requestLogPlugin(sink: WeakMap<GatewayContext['calls'], RequestF
       return {
         async willSendResponse({ contextValue, operationName, response }) {
           const errors = response.body.kind === 'single' ? response.body.singleResult.errors : response.body.initialResult.errors;
-          sink.set(contextValue.calls, { operationName: operationName ?? null, errorCodes: errorCodes(errors) });
+          sink.set(contextValue.calls, { operationName: operationName ?? null, errorCodes: errorCodes(errors), limits: limitsOf(errors) });
         },
       };
     },

@@ -94,9 +94,19 @@ export function upstreamErrorMessage(body: unknown): string | null {
   return text.length > MAX_MESSAGE_LENGTH ? `${text.slice(0, MAX_MESSAGE_LENGTH)}…` : text;
 }
 
-/** Remove bearer/basic credentials and JWT-shaped strings from text meant for clients or logs. */
+/**
+ * Remove bearer/basic credentials and JWT-shaped strings from text meant for clients or logs.
+ * Only a credential *value* is redacted: what follows the scheme must look like one (a digit or
+ * one of `._~+/=`, or 16+ characters), so prose such as "missing bearer token" stays readable.
+ */
 export function redactSecrets(text: string): string {
   return text
-    .replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, '$1 [redacted]')
+    .replace(/\b(Bearer|Basic)\s+([A-Za-z0-9._~+/=-]*[A-Za-z0-9_~+/=-])/gi, (match: string, scheme: string, value: string) =>
+      looksLikeCredential(value) ? `${scheme} [redacted]` : match,
+    )
     .replace(/\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, '[redacted]');
+}
+
+function looksLikeCredential(value: string): boolean {
+  return value.length >= 16 || /[0-9._~+/=]/.test(value);
 }

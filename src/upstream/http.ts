@@ -7,7 +7,7 @@
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import { Histogram, type Registry } from 'prom-client';
-import { ErrorCode, UpstreamError, type UpstreamCallInfo, type UpstreamService } from '../errors/codes';
+import { BudgetExceededError, ErrorCode, UpstreamError, type UpstreamCallInfo, type UpstreamService } from '../errors/codes';
 import type { HttpClient, UpstreamRequest, UpstreamResponse } from './http-types';
 import { codeForStatus, codeForTransportError, outcomeUnknown, transportErrorCode, upstreamErrorMessage } from './http-errors';
 import { backoffDelay, isRetryableErrorCode, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from './retry';
@@ -33,6 +33,19 @@ export interface CallerOptions {
   signal: AbortSignal;
   /** Incremented once per HTTP request sent (retries included). */
   calls?: { count: number };
+  /** The operation's running budget (src/limits/budget.ts): calls counted against it, its deadline aborts reads. */
+  budget?: CallBudget;
+}
+
+/**
+ * What the HTTP layer needs of an operation's budget. Its signal aborts reads (GET) when a budget
+ * is crossed or the deadline passes; a change already sent is never cut by it, so its outcome
+ * stays known (and no change is ever sent twice): a change only checks the budget before it is sent.
+ */
+export interface CallBudget {
+  readonly signal: AbortSignal;
+  /** Counts one call; throws the budget's error (nothing is sent) when none is left. */
+  spendCall(): void;
 }
 
 export interface HttpLayer {
@@ -88,7 +101,7 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
     const limit = createLimiter(config.maxConcurrentPerRequest);
     return {
       send: (request) =>
-        limit(caller.signal, () => {
+        limit(signalFor(request, caller), () => {
           const base = bases.get(request.service);
           if (!base) {
             throw new UpstreamError(ErrorCode.NOT_CONFIGURED, `${request.service} is not configured on this gateway`, {
@@ -119,19 +132,21 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
         delay = outcome.retryAfterMs;
       }
       try {
-        await sleep(delay, caller.signal);
+        await sleep(delay, signalFor(request, caller));
       } catch {
-        throw cancelled(target.info);
+        throw cancelled(target.info, signalFor(request, caller));
       }
     }
   }
 
   type Outcome =
     | { ok: true; response: UpstreamResponse }
-    | { ok: false; error: UpstreamError; retryable: boolean; retryAfterMs: number | null };
+    | { ok: false; error: UpstreamError | BudgetExceededError; retryable: boolean; retryAfterMs: number | null };
 
   async function attemptOnce(request: UpstreamRequest, target: Target, authorization: string | null, caller: CallerOptions): Promise<Outcome> {
-    if (caller.signal.aborted) return { ok: false, error: cancelled(target.info), retryable: false, retryAfterMs: null };
+    const signal = signalFor(request, caller);
+    if (signal.aborted) return { ok: false, error: cancelled(target.info, signal), retryable: false, retryAfterMs: null };
+    caller.budget?.spendCall();
     if (caller.calls) caller.calls.count += 1;
     const started = performance.now();
     const observe = (statusClass: string): void => {
@@ -146,14 +161,14 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
         path: target.pathAndQuery,
         headers: buildHeaders(request, authorization),
         body: requestBody(request),
-        signal: caller.signal,
+        signal,
       });
       statusCode = res.statusCode;
       headers = flattenHeaders(res.headers);
       text = await res.body.text();
     } catch (error) {
       observe('error');
-      if (caller.signal.aborted) return { ok: false, error: cancelled(target.info), retryable: false, retryAfterMs: null };
+      if (signal.aborted) return { ok: false, error: cancelled(target.info, signal), retryable: false, retryAfterMs: null };
       const code = transportErrorCode(error);
       const errorCode = codeForTransportError(code);
       const unknown = outcomeUnknown(request.method, { transportCode: code });
@@ -313,7 +328,14 @@ function safeJson(text: string): unknown {
   }
 }
 
-function cancelled(info: UpstreamCallInfo): UpstreamError {
+/** Reads stop with the operation's budget; changes only with the request itself (see CallBudget). */
+function signalFor(request: UpstreamRequest, caller: CallerOptions): AbortSignal {
+  return request.method === 'GET' && caller.budget ? caller.budget.signal : caller.signal;
+}
+
+/** The error of a call stopped by `signal`: the budget's own error when a budget stopped it. */
+function cancelled(info: UpstreamCallInfo, signal: AbortSignal): UpstreamError | BudgetExceededError {
+  if (signal.reason instanceof BudgetExceededError) return signal.reason;
   return new UpstreamError(ErrorCode.UPSTREAM_UNAVAILABLE, 'the request was cancelled before the upstream answered', info);
 }
 

@@ -51,7 +51,8 @@ describeBrowser('GraphQL IDE in Chromium', () => {
     it('opens with the headers editor holding the sandbox admin token', async () => {
       expect(await activeToolTab(page)).toBe('Headers');
       const headers: unknown = JSON.parse(await editorValue(page, TOOL_EDITOR));
-      expect(headers).toEqual({ Authorization: `Bearer ${stack.tokens.admin}` });
+      // The cost header makes every answer show its estimated and actual cost (src/limits/README.md).
+      expect(headers).toEqual({ Authorization: `Bearer ${stack.tokens.admin}`, 'netgraph-cost': 'true' });
     });
 
     it('runs a query through the gateway to the upstream and shows the data in the response pane', async () => {
@@ -59,7 +60,7 @@ describeBrowser('GraphQL IDE in Chromium', () => {
       const expected = expectNoErrors(await stack.gql(NETWORK_GROUPS));
       await setEditorValue(page, QUERY_EDITOR, NETWORK_GROUPS);
       const result = await runAndReadResult(page);
-      expect(result).toEqual({ data: expected });
+      expect(result).toMatchObject({ data: expected, extensions: { cost: { estimated: { nodes: expect.any(Number) }, actual: { upstreamCalls: expect.any(Number) } } } });
       const groups = JSON.stringify(expected);
       expect(groups).toMatch(/"name":"[^"]+"/);
     });

@@ -3,6 +3,8 @@
  * what the server's context factory builds, with test values for the gateway-level services.
  */
 import { createContext, createPollSession, type GatewayContext, type PollSession } from '../../src/context';
+import { OperationBudget } from '../../src/limits/budget';
+import { DEFAULT_LIMITS } from '../../src/limits/limits';
 import { createPollerRegistry, type PollOwner } from '../../src/pollers';
 import { createProvisioningJobs } from '../../src/resolvers/provisioning/jobs';
 import type { HttpClient } from '../../src/upstream/http-types';
@@ -11,10 +13,12 @@ export function inProcessContext(http: HttpClient, options: { batching?: boolean
   const batching = options.batching ?? true;
   const pollers = createPollerRegistry<PollSession>({ intervalMs: 10, maxIntervalMs: 10, maxErrors: 3, maxPollers: 10 });
   const owner: PollOwner<PollSession> = { fingerprint: 'test', session: () => createPollSession(http, { batching }) };
+  const signal = options.signal ?? new AbortController().signal;
   return createContext({
     http,
     options: { batching },
-    signal: options.signal ?? new AbortController().signal,
+    signal,
+    budget: new OperationBudget(DEFAULT_LIMITS.budget, signal),
     authenticated: true,
     calls: { count: 0 },
     gateway: {

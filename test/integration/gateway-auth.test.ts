@@ -60,7 +60,9 @@ describe('against a scripted upstream', () => {
     const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJsb2cifQ.c2VjcmV0LXNpZ25hdHVyZQ';
     logs.length = 0;
     await postGraphQL(gateway.url, 'query Org { myOrganization { id } }', undefined, { token });
-    expect(logs.some((l) => l.includes('op=Org') && /upstream_calls=[1-9]/.test(l))).toBe(true);
+    // One JSON line per request (pino): request id, operation, duration, upstream calls, error codes.
+    const lines = logs.map((l) => JSON.parse(l) as { operationName?: string; upstreamCalls?: number; requestId?: string; durationMs?: number; level?: string });
+    expect(lines.some((l) => l.operationName === 'Org' && (l.upstreamCalls ?? 0) > 0 && typeof l.requestId === 'string' && typeof l.durationMs === 'number' && l.level === 'info')).toBe(true);
     expect(logs.join('\n')).not.toContain(token);
     expect(logs.join('\n')).not.toContain('s3cret');
   });
@@ -119,7 +121,7 @@ describe('against the sandbox', () => {
     await stack.gql('query Mine { myOrganization { id } }', undefined, { token: stack.tokens.reader });
     await stack.gql('query Anon { myOrganization { id } }', undefined, { token: null });
     expect(stack.logs).toHaveLength(2);
-    expect(stack.logs[1]).toMatch(/op=Anon .*upstream_calls=1 errors=UNAUTHENTICATED/);
+    expect(JSON.parse(stack.logs[1] ?? '')).toMatchObject({ msg: 'graphql', transport: 'http', operationName: 'Anon', upstreamCalls: 1, errorCodes: ['UNAUTHENTICATED'] });
     const all = stack.logs.join('\n');
     for (const token of Object.values(stack.tokens)) expect(all).not.toContain(token);
   });

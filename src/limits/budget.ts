@@ -1,0 +1,100 @@
+/**
+ * One operation's running budget (DESIGN.md "Limits"): the one object the HTTP layer (upstream
+ * calls, the deadline as an AbortSignal) and the executor (nodes and response bytes, counted by
+ * the field wrapper in instrument.ts) both consult. The first budget crossed is remembered: from
+ * then on every field not yet resolved answers OPERATION_BUDGET_EXCEEDED, and every read in flight
+ * or queued is aborted, so the work stops while the data already resolved stays.
+ */
+import { setMaxListeners } from 'node:events';
+import { BudgetExceededError, type BudgetLimit } from '../errors/codes';
+import type { BudgetLimits } from './limits';
+
+/** Listeners allowed on a budget's signal: each running or queued upstream call adds one. */
+const SIGNAL_LISTENERS = 10_000;
+
+export interface BudgetUsage {
+  upstreamCalls: number;
+  nodes: number;
+  /** Approximate size of the data produced so far (JSON of the values, keys included). */
+  responseBytes: number;
+}
+
+export class OperationBudget {
+  readonly limits: BudgetLimits;
+  readonly usage: BudgetUsage = { upstreamCalls: 0, nodes: 0, responseBytes: 0 };
+  /** The first budget crossed, or null. */
+  exceeded: BudgetExceededError | null = null;
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | null = null;
+  private readonly request: AbortSignal;
+  private readonly onRequestAbort: () => void;
+
+  /** `request`: the request's own signal (client gone); aborting it aborts this budget's signal too. */
+  constructor(limits: BudgetLimits, request: AbortSignal) {
+    this.limits = limits;
+    this.request = request;
+    setMaxListeners(SIGNAL_LISTENERS, this.controller.signal);
+    this.onRequestAbort = () => this.controller.abort(request.reason);
+    if (request.aborted) this.controller.abort(request.reason);
+    else request.addEventListener('abort', this.onRequestAbort, { once: true });
+  }
+
+  /** Aborted when the request is, or when a budget is crossed (its reason is then the BudgetExceededError). */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Starts the deadline (once). Subscriptions' long-lived source streams never start one; each event's execution does. */
+  startDeadline(): void {
+    if (this.timer !== null || this.controller.signal.aborted) return;
+    const ms = this.limits.deadlineMs;
+    this.timer = setTimeout(() => this.cross('deadline', ms, `the operation ran out of time (${ms} ms, OPERATION_TIMEOUT_MS)`), ms);
+    this.timer.unref();
+  }
+
+  /**
+   * Throws when the operation must stop: a budget was crossed (its error), or the request is gone
+   * (client disconnected, gateway shutting down: nobody reads the answer, so its work stops too).
+   */
+  check(): void {
+    if (this.exceeded) throw this.exceeded;
+    if (this.request.aborted) throw new Error('the operation was cancelled');
+  }
+
+  /** Counts one upstream call before it is sent; throws when none is left (then nothing is sent). */
+  spendCall(): void {
+    if (this.exceeded) throw this.exceeded;
+    const max = this.limits.upstreamCalls;
+    if (this.usage.upstreamCalls >= max) throw this.cross('upstreamCalls', max, `the operation used its ${max} upstream calls (OPERATION_MAX_UPSTREAM_CALLS)`);
+    this.usage.upstreamCalls += 1;
+  }
+
+  /** Counts list items produced; throws when the cap is crossed. */
+  addNodes(count: number): void {
+    this.usage.nodes += count;
+    const max = this.limits.nodes;
+    if (this.usage.nodes > max) throw this.cross('nodes', max, `the operation produced more than ${max} list items (OPERATION_MAX_NODES)`);
+  }
+
+  /** Counts response bytes produced; throws when the cap is crossed. */
+  addBytes(count: number): void {
+    this.usage.responseBytes += count;
+    const max = this.limits.responseBytes;
+    if (this.usage.responseBytes > max) throw this.cross('responseBytes', max, `the answer grew past ${max} bytes (OPERATION_MAX_RESPONSE_BYTES)`);
+  }
+
+  /** The operation is over: stop the deadline and let go of the request's signal. Idempotent. */
+  finish(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.request.removeEventListener('abort', this.onRequestAbort);
+  }
+
+  private cross(limit: BudgetLimit, max: number, message: string): BudgetExceededError {
+    if (this.exceeded) return this.exceeded;
+    this.exceeded = new BudgetExceededError(limit, max, message);
+    this.finish();
+    this.controller.abort(this.exceeded);
+    return this.exceeded;
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The cost model (src/limits/cost.ts, price.ts): the issue's re-entrant cycle and its variants are
+ * refused, every bench query and README example is admitted under the default maximums.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { getIntrospectionQuery, parse } from 'graphql';
+import { CostTooExpensiveError } from '../../../src/errors/codes';
+import { estimateCost } from '../../../src/limits/cost';
+import { countTokens } from '../../../src/limits/document-check';
+import { DEFAULT_LIMITS } from '../../../src/limits/limits';
+import { priceOperation } from '../../../src/limits/price';
+import { buildSchema } from '../../../src/server/schema';
+import { ISSUE_QUERY } from '../../helpers/abusive-queries';
+import { BENCH_QUERIES } from '../../../bench/queries';
+
+const schema = buildSchema();
+const root = join(__dirname, '..', '..', '..');
+
+
+function price(query: string, variables?: Record<string, unknown>): ReturnType<typeof priceOperation> {
+  return priceOperation(schema, parse(query), null, variables, DEFAULT_LIMITS.price);
+}
+
+function refusal(query: string, variables?: Record<string, unknown>): CostTooExpensiveError {
+  try {
+    price(query, variables);
+  } catch (error) {
+    if (error instanceof CostTooExpensiveError) return error;
+    throw error;
+  }
+  throw new Error(`admitted: ${JSON.stringify(estimateCost(schema, parse(query), null, variables))}`);
+}
+
+describe('refused before running', () => {
+  it('the issue query, on its node estimate', () => {
+    const error = refusal(ISSUE_QUERY);
+    expect(error.limit).toBe('nodes');
+    expect(error.estimated).toBeGreaterThan(DEFAULT_LIMITS.price.maxNodes);
+  });
+
+  it('ten nested fragments of the cycle', () => {
+    const fragments = Array.from({ length: 10 }, (_, i) =>
+      i % 2 === 0
+        ? `fragment F${i} on Endpoint { id appWans { nodes { ...F${i + 1} } } }`
+        : `fragment F${i} on AppWan { id endpoints(first: 1000) { nodes { ${i + 1 < 10 ? `...F${i + 1}` : 'id'} } } }`,
+    ).join('\n');
+    const error = refusal(`{ networks { nodes { endpoints { nodes { ...F0 } } } } }\n${fragments.replace('...F10', 'id')}`);
+    expect(['nodes', 'depth']).toContain(error.limit);
+  });
+
+  it('a fragment spread twice per level is priced in linear time', () => {
+    const levels = 40;
+    const fragments = Array.from({ length: levels }, (_, i) => `fragment L${i} on Network { a: endpoints(first: 1) { totalCount } ${i + 1 < levels ? `...L${i + 1} ...L${i + 1}` : ''} }`).join('\n');
+    const started = performance.now();
+    const estimate = estimateCost(schema, parse(`{ networks(first: 1) { nodes { ...L0 } } } ${fragments}`), null, {});
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(estimate?.aliases).toBeGreaterThan(1e6);
+  });
+
+  it('500 aliases of a nested list', () => {
+    const fields = Array.from({ length: 500 }, (_, i) => `a${i}: networks(first: 1000) { nodes { endpoints(first: 1000) { nodes { id name } } } }`).join(' ');
+    expect(refusal(`{ ${fields} }`).limit).toBe('aliases');
+  });
+
+  it('a deep document', () => {
+    const level = (inner: string): string => `endpoints(first: 1) { nodes { network { ${inner} } } }`;
+    let deep = 'id';
+    for (let i = 0; i < 6; i += 1) deep = level(deep);
+    deep = `{ networks(first: 1) { nodes { ${deep} } } }`;
+    expect(refusal(deep).limit).toBe('depth');
+  });
+
+  it('first given as a variable counts', () => {
+    const query = 'query q($n: Int) { networks(first: $n) { nodes { endpoints(first: $n) { nodes { appWans { nodes { endpoints(first: $n) { nodes { appWans { nodes { id } } } } } } } } } } }';
+    expect(refusal(query, { n: 1000 }).limit).toBe('nodes');
+    expect(price(query, { n: 1 })).not.toBeNull();
+  });
+});
+
+describe('admitted under the default maximums', () => {
+  const uuid = '00000000-0000-4000-8000-000000000000';
+  it.each(BENCH_QUERIES.map((q) => [q.name, q.document] as const))('bench query %s', (_name, document) => {
+    const variables = { first: 1000, networkId: uuid, id: uuid };
+    expect(priceOperation(schema, parse(document), null, variables, DEFAULT_LIMITS.price)).not.toBeNull();
+  });
+
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const blocks = [...readme.matchAll(/```graphql\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
+  it.each(blocks.map((b, i) => [i + 1, b] as const))('README example %i', (_n, block) => {
+    const doc = parse(block);
+    // Examples with variables are priced with their defaults (first) or none.
+    expect(() => priceOperation(schema, doc, null, {}, DEFAULT_LIMITS.price)).not.toThrow();
+  });
+
+  it("the IDE's introspection query", () => {
+    expect(() => price(getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true }))).not.toThrow();
+    expect(countTokens(getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true }), 1e9)).toBeLessThan(DEFAULT_LIMITS.price.maxDocumentTokens);
+  });
+
+  it('the network graph costs what its plans say, far below the maximums', () => {
+    const doc = readFileSync(join(root, 'bench', 'queries', 'network-graph.graphql'), 'utf8');
+    const estimate = estimateCost(schema, parse(doc), null, { first: 1000 });
+    expect(estimate).toMatchObject({ depth: 11, aliases: 0 });
+    expect(estimate?.nodes).toBeLessThan(DEFAULT_LIMITS.price.maxNodes / 2);
+    expect(estimate?.upstreamCalls).toBeLessThan(DEFAULT_LIMITS.price.maxUpstreamCalls / 2);
+  });
+});
