@@ -71,6 +71,9 @@ export const GLOBAL_DISTINCT: Readonly<Record<string, number>> = {
   DataCenter: 200,
   GeoRegion: 50,
   NetworkConfigMetadata: 20,
+  // core/v2 links by id: the loaders read each network and edge router once.
+  V2Network: 20,
+  EdgeRouter: 200,
 };
 
 const BY_ID: FieldCost = { calls: { kind: 'perParent' } };
@@ -118,4 +121,39 @@ export const FIELD_COSTS: Readonly<Record<string, FieldCost>> = {
   'Domain.resourceTypes': { size: 50, calls: { kind: 'wholeList' } },
   'ResourceType.children': { size: 10, calls: { kind: 'wholeList' } },
   'ResourceType.actions': { size: 10, calls: { kind: 'wholeList' } },
+  // Management (core/v2): a network's own lists, one call (per page) each; the lists computed from
+  // role attributes (policy routers, AppWAN members, who can reach what) are answered from those
+  // same network lists, read once however many parents ask (resolvers/core-v2).
+  'Query.v2Networks': { size: 20, calls: { kind: 'once' } },
+  'Query.edgeRouters': { size: 200, calls: { kind: 'once' } },
+  'Query.edgeRouterPolicies': { size: 200, calls: { kind: 'once' } },
+  'Query.v2Services': { size: 1000, calls: { kind: 'once' } },
+  'Query.v2AppWans': { size: 100, calls: { kind: 'once' } },
+  'Query.v2Endpoints': { size: 1000, calls: { kind: 'once' } },
+  'V2Network.endpoints': { size: 1000, calls: { kind: 'perParent' } },
+  'V2Network.services': { size: 200, calls: { kind: 'perParent' } },
+  'V2Network.appWans': { size: 50, calls: { kind: 'perParent' } },
+  'V2Network.edgeRouters': { size: 50, calls: { kind: 'perParent' } },
+  'V2Network.edgeRouterPolicies': { size: 50, calls: { kind: 'perParent' } },
+  'EdgeRouterPolicy.edgeRouters': { size: 10, calls: { kind: 'wholeList' } },
+  'V2AppWan.services': { size: 20, calls: { kind: 'wholeList' } },
+  'V2AppWan.endpoints': { size: 200, calls: { kind: 'wholeList' } },
+  'V2Endpoint.reachableServices': { size: 50, calls: { kind: 'wholeList' } },
+  'V2Service.reachableBy': { size: 500, calls: { kind: 'wholeList' } },
+  // An explanation's AppWANs, policies and routers are part of the explanation already computed.
+  'V2ServiceReach.appWans': { size: 3, calls: { kind: 'free' } },
+  'V2ServiceReach.edgeRouterPolicies': { size: 3, calls: { kind: 'free' } },
+  'V2ServiceReach.edgeRouters': { size: 5, calls: { kind: 'free' } },
+  'V2EndpointReach.appWans': { size: 3, calls: { kind: 'free' } },
+  'V2EndpointReach.edgeRouterPolicies': { size: 3, calls: { kind: 'free' } },
+  'V2EndpointReach.edgeRouters': { size: 5, calls: { kind: 'free' } },
+  'EdgeRouter.network': BY_ID,
+  'EdgeRouterPolicy.network': BY_ID,
+  'V2Service.network': BY_ID,
+  'V2AppWan.network': BY_ID,
+  'V2Endpoint.network': BY_ID,
+  'V2EdgeRouterHost.edgeRouter': BY_ID,
+  // Event search: one search per field (plus the caller check, once per request).
+  'Query.alerts': { size: 100, calls: { kind: 'once' } },
+  'Query.networkEvents': { size: 100, calls: { kind: 'once' } },
 };

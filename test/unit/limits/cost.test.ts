@@ -81,7 +81,7 @@ describe('refused before running', () => {
 describe('admitted under the default maximums', () => {
   const uuid = '00000000-0000-4000-8000-000000000000';
   it.each(BENCH_QUERIES.map((q) => [q.name, q.document] as const))('bench query %s', (_name, document) => {
-    const variables = { first: 1000, networkId: uuid, id: uuid };
+    const variables = { first: 1000, networkId: uuid, id: uuid, from: 'now-24h', to: 'now' };
     expect(priceOperation(schema, parse(document), null, variables, DEFAULT_LIMITS.price)).not.toBeNull();
   });
 
