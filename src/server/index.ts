@@ -68,6 +68,8 @@ export interface RunningGateway {
 }
 
 const PROBE_TIMEOUT_MS = 2000;
+/** How long an idle keep-alive connection stays open (see where it is set). */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 /** How long a finished provisioning stays readable (`Query.provisioning`). */
 const PROVISIONING_RETAIN_MS = 60 * 60 * 1000;
 
@@ -253,6 +255,11 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
       else res.destroy();
     });
   });
+  // Keep idle connections longer than clients and load balancers do (60 s is the common idle
+  // timeout), so the client closes an idle keep-alive connection first. With Node's 5 s default, a
+  // client whose own 4 s timer runs late sends on a socket the server is closing: ECONNRESET.
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000;
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
