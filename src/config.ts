@@ -102,6 +102,14 @@ export interface Config {
    * `on`): only its operations run. @default null — no manifest, every document may run
    */
   trustedDocuments: { path: string; only: boolean } | null;
+  /**
+   * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (the full URL spans are POSTed to), or
+   * `OTEL_EXPORTER_OTLP_ENDPOINT` (its `/v1/traces` is used), as in the OpenTelemetry spec; the
+   * first wins. `OTEL_SERVICE_NAME` names the service on every span (default `netgraph`).
+   * OTLP/HTTP with JSON bodies (src/tracing/README.md).
+   * @default null — no tracing at all
+   */
+  tracing: { tracesUrl: string; serviceName: string } | null;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -121,7 +129,8 @@ function url(env: Env, name: string): string | null {
     throw new ConfigError(`${name} must be an http(s) URL; got ${JSON.stringify(value)}`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ConfigError(`${name} must be an http(s) URL; got ${JSON.stringify(value)}`);
-  if (parsed.username || parsed.password) throw new ConfigError(`${name} must not carry credentials (use SEARCH_USERNAME/SEARCH_PASSWORD)`);
+  // Credentials in a URL end up in logs and error messages: search has its own variables for them.
+  if (parsed.username || parsed.password) throw new ConfigError(`${name} must not carry credentials${name.startsWith('SEARCH') ? ' (use SEARCH_USERNAME/SEARCH_PASSWORD)' : ''}`);
   if (parsed.search || parsed.hash) throw new ConfigError(`${name} must not have a query string or fragment`);
   return parsed.href.replace(/\/+$/, '');
 }
@@ -185,6 +194,15 @@ function limits(env: Env): Limits {
   };
 }
 
+function tracing(env: Env): Config['tracing'] {
+  const traces = url(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
+  const base = url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
+  const serviceName = read(env, 'OTEL_SERVICE_NAME') ?? 'netgraph';
+  if (!/^[\w.-]{1,128}$/.test(serviceName)) throw new ConfigError(`OTEL_SERVICE_NAME must be 1-128 letters, digits, '.', '_' or '-'; got ${JSON.stringify(serviceName)}`);
+  const tracesUrl = traces ?? (base !== null ? `${base}/v1/traces` : null);
+  return tracesUrl === null ? null : { tracesUrl, serviceName };
+}
+
 /** Read and validate the configuration (from `process.env` unless given another map). */
 export function loadConfig(env: Env = process.env): Config {
   const host = read(env, 'HOST') ?? '127.0.0.1';
@@ -220,5 +238,6 @@ export function loadConfig(env: Env = process.env): Config {
     limits: limits(env),
     apq: oneOf(env, 'APQ', ['on', 'off'] as const, 'on') === 'on',
     trustedDocuments: trustedDocuments(env),
+    tracing: tracing(env),
   };
 }

@@ -18,6 +18,7 @@ import { OperationBudget } from '../limits/budget';
 import { instrumentSchema } from '../limits/instrument';
 import { COST_HEADER, limitsPlugin } from '../limits/plugin';
 import { loadManifest } from '../persisted/trusted-documents';
+import { createTracer, type OperationSpan } from '../tracing';
 import { createHttpLayer } from '../upstream/http';
 import { probeUpstreams } from '../upstream/probe';
 import { handleGraphQL, sendPlain } from './graphql-http';
@@ -26,7 +27,7 @@ import { createIdeHandler } from './ide';
 import { createMapHandler } from './map';
 import { packageVersion } from './project-root';
 import { createLogger, logRequest, requestIdOf, requestLogPlugin, type LogFn, type RequestFacts } from './request-log';
-import { createOperationMetrics } from './operation-metrics';
+import { createOperationMetrics, outcomeOf } from './operation-metrics';
 import { createOperationRunner, SIGNAL_LISTENERS } from './operations';
 import { buildSchema } from './schema';
 import { createSseHandler } from './sse';
@@ -93,6 +94,15 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
   });
 
   const operationMetrics = createOperationMetrics(registry);
+  // Null when no OTLP endpoint is configured: then no span, id or header is ever made.
+  const tracer = config.tracing
+    ? createTracer({
+        tracesUrl: config.tracing.tracesUrl,
+        serviceName: config.tracing.serviceName,
+        serviceVersion: packageVersion(),
+        onExportError: (error) => logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'trace export failed (spans dropped; told once)'),
+      })
+    : null;
   const httpLayer = createHttpLayer({
     upstreamBaseUrl,
     searchUrl,
@@ -127,7 +137,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     createPollerMetrics(registry),
   );
   const loaderOptions = { batching: config.batching };
-  const makeContext = (authorization: string | undefined, signal: AbortSignal, calls: { count: number }): GatewayContext => {
+  const makeContext = (authorization: string | undefined, signal: AbortSignal, calls: { count: number }, trace?: OperationSpan): GatewayContext => {
     // The token stays in this closure: pollers and background work see its fingerprint, resolvers see neither.
     const owner: PollOwner<PollSession> = {
       fingerprint: credentialFingerprint(authorization),
@@ -135,7 +145,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     };
     const budget = new OperationBudget(config.limits.budget, signal);
     return createContext({
-      http: httpLayer.forCaller({ authorization, signal, calls, budget }),
+      http: httpLayer.forCaller({ authorization, signal, calls, budget, ...(trace ? { trace } : {}) }),
       budget,
       options: loaderOptions,
       signal,
@@ -205,13 +215,22 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     const requestId = requestIdOf(req);
     res.setHeader('x-request-id', requestId);
     const authorization = req.headers.authorization;
-    const { status, facts: answered } = await handleGraphQL(apollo, req, res, async () => makeContext(authorization, controller.signal, calls), {
+    const trace = tracer?.startOperation(req.headers.traceparent);
+    const { status, facts: answered } = await handleGraphQL(apollo, req, res, async () => makeContext(authorization, controller.signal, calls, trace), {
       documentLimits: { maxBytes: config.limits.price.maxDocumentBytes, maxTokens: config.limits.price.maxDocumentTokens },
       trusted,
     });
     const facts = answered ?? requestFacts.get(calls);
     if (facts) operationMetrics.observe('http', facts);
     requestDuration.observe({ status_class: `${Math.floor(status / 100)}xx` }, (performance.now() - started) / 1000);
+    trace?.end({
+      operationName: facts?.operationName ?? null,
+      operationType: facts?.operationType ?? null,
+      outcome: facts ? outcomeOf(facts.errorCodes) : status < 400 ? 'ok' : 'errors',
+      httpStatus: status,
+      upstreamCalls: calls.count,
+      errorCodes: facts?.errorCodes ?? [],
+    });
     logRequest(logger, {
       requestId,
       transport: 'http',
@@ -301,6 +320,8 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
         await stopped;
         await apollo.stop();
         await httpLayer.close();
+        // Last: the spans of the drained requests are exported before close resolves.
+        await tracer?.close();
       })();
       return closing;
     },

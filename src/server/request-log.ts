@@ -63,6 +63,8 @@ export function errorCodes(errors: readonly GraphQLFormattedError[] | undefined)
 
 export interface RequestFacts {
   operationName: string | null;
+  /** `query`, `mutation` or `subscription` once the document parsed (the operation span's attribute). */
+  operationType?: string;
   errorCodes: string[];
   /** The limits that refused or stopped the operation (`extensions.cost.limit`, `extensions.limit`). */
   limits: Array<{ code: string; limit: string }>;
@@ -88,9 +90,14 @@ export function requestLogPlugin(sink: WeakMap<GatewayContext['calls'], RequestF
   return {
     async requestDidStart() {
       return {
-        async willSendResponse({ contextValue, operationName, response }) {
+        async willSendResponse({ contextValue, operationName, operation, response }) {
           const errors = response.body.kind === 'single' ? response.body.singleResult.errors : response.body.initialResult.errors;
-          sink.set(contextValue.calls, { operationName: operationName ?? null, errorCodes: errorCodes(errors), limits: limitsOf(errors) });
+          sink.set(contextValue.calls, {
+            operationName: operationName ?? null,
+            ...(operation ? { operationType: operation.operation } : {}),
+            errorCodes: errorCodes(errors),
+            limits: limitsOf(errors),
+          });
         },
       };
     },

@@ -10,6 +10,7 @@ import { Histogram, type Registry } from 'prom-client';
 import { BudgetExceededError, ErrorCode, UpstreamError, type UpstreamCallInfo, type UpstreamService } from '../errors/codes';
 import type { HttpClient, UpstreamRequest, UpstreamResponse } from './http-types';
 import { codeForStatus, codeForTransportError, outcomeUnknown, transportErrorCode, upstreamErrorMessage } from './http-errors';
+import type { OperationSpan, UpstreamSpan } from '../tracing';
 import { backoffDelay, isRetryableErrorCode, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from './retry';
 
 export interface HttpLayerConfig {
@@ -35,6 +36,8 @@ export interface CallerOptions {
   calls?: { count: number };
   /** The operation's running budget (src/limits/budget.ts): calls counted against it, its deadline aborts reads. */
   budget?: CallBudget;
+  /** The operation's span when tracing is on (src/tracing): each attempt gets a child span and sends its `traceparent`. */
+  trace?: OperationSpan;
 }
 
 /**
@@ -121,7 +124,7 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
     const target = resolveTarget(request, base);
     const attempts = request.method === 'GET' ? Math.max(1, config.retry.attempts) : 1;
     for (let attempt = 1; ; attempt += 1) {
-      const outcome = await attemptOnce(request, target, authorization, caller);
+      const outcome = await attemptOnce(request, target, authorization, caller, attempt);
       if (outcome.ok) return outcome.response;
       const last = attempt >= attempts;
       if (last || !outcome.retryable) throw outcome.error;
@@ -143,11 +146,19 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
     | { ok: true; response: UpstreamResponse }
     | { ok: false; error: UpstreamError | BudgetExceededError; retryable: boolean; retryAfterMs: number | null };
 
-  async function attemptOnce(request: UpstreamRequest, target: Target, authorization: string | null, caller: CallerOptions): Promise<Outcome> {
+  async function attemptOnce(request: UpstreamRequest, target: Target, authorization: string | null, caller: CallerOptions, attempt: number): Promise<Outcome> {
     const signal = signalFor(request, caller);
     if (signal.aborted) return { ok: false, error: cancelled(target.info, signal), retryable: false, retryAfterMs: null };
     caller.budget?.spendCall();
     if (caller.calls) caller.calls.count += 1;
+    // Only attempts actually sent get a span (a budget refusal above sends nothing).
+    const span = caller.trace?.startUpstream({ service: request.service, method: request.method, path: target.info.path, attempt });
+    const outcome = await sendOnce(request, target, authorization, signal, span);
+    if (span) span.end(outcome.ok ? { status: outcome.response.status } : { status: outcome.error instanceof UpstreamError ? outcome.error.upstream.status : null, errorCode: outcome.error.code });
+    return outcome;
+  }
+
+  async function sendOnce(request: UpstreamRequest, target: Target, authorization: string | null, signal: AbortSignal, span: UpstreamSpan | undefined): Promise<Outcome> {
     const started = performance.now();
     const observe = (statusClass: string): void => {
       histogram.observe({ service: request.service, method: request.method, status_class: statusClass }, (performance.now() - started) / 1000);
@@ -159,7 +170,7 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
       const res = await poolFor(target.origin).request({
         method: request.method,
         path: target.pathAndQuery,
-        headers: buildHeaders(request, authorization),
+        headers: buildHeaders(request, authorization, span?.traceparent),
         body: requestBody(request),
         signal,
       });
@@ -288,10 +299,11 @@ function rebaseForeignHref(pathname: string, service: UpstreamService, base: Ser
   return at < 0 ? null : `${base.basePath}${pathname.slice(at + servicePath.length)}`;
 }
 
-function buildHeaders(request: UpstreamRequest, authorization: string | null): Record<string, string> {
+function buildHeaders(request: UpstreamRequest, authorization: string | null, traceparent: string | undefined): Record<string, string> {
   const headers: Record<string, string> = { accept: 'application/json', ...lowerKeys(request.headers ?? {}) };
   delete headers['authorization'];
   if (authorization !== null) headers['authorization'] = authorization;
+  if (traceparent !== undefined) headers['traceparent'] = traceparent;
   if (request.json !== undefined) headers['content-type'] = 'application/json';
   else if (request.raw) headers['content-type'] = request.raw.contentType;
   return headers;

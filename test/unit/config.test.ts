@@ -95,4 +95,15 @@ describe('loadConfig', () => {
   it('never puts the search password in a message', () => {
     expect(configError({ SEARCH_PASSWORD: 'hunter2' })).not.toContain('hunter2');
   });
+
+  it('turns tracing on only with an OTLP endpoint; the traces endpoint wins over the base one', () => {
+    expect(loadConfig({}).tracing).toBeNull();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing).toEqual({ tracesUrl: 'http://collector:4318/v1/traces', serviceName: 'netgraph' });
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/in', OTEL_SERVICE_NAME: 'netgraph-eu' }).tracing,
+    ).toEqual({ tracesUrl: 'https://traces.example/in', serviceName: 'netgraph-eu' });
+    expect(configError({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toMatch(/^OTEL_EXPORTER_OTLP_ENDPOINT must be an http\(s\) URL/);
+    expect(configError({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://u:p@collector/v1/traces' })).toBe('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must not carry credentials');
+    expect(configError({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SERVICE_NAME: 'a b' })).toMatch(/^OTEL_SERVICE_NAME must be/);
+  });
 });

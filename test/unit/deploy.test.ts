@@ -1,0 +1,152 @@
+/**
+ * The Dockerfile and deploy/kubernetes.yaml, checked as text and YAML (Docker does not run here):
+ * the image runs as non-root with a health check on the gateway's liveness route, it carries every
+ * file the running gateway reads, and the manifest's probes, ports and variables match the gateway.
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join, normalize, relative } from 'node:path';
+import { loadAll } from 'js-yaml';
+import { Registry } from 'prom-client';
+import { createHealthRoutes } from '../../src/server/health';
+import { loadConfig } from '../../src/config';
+
+const root = join(__dirname, '..', '..');
+const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+/** Instructions with their continuation lines joined, comments dropped. */
+const instructions = dockerfile
+  .replace(/\\\n/g, ' ')
+  .split('\n')
+  .map((l) => l.trim())
+  .filter((l) => l !== '' && !l.startsWith('#'));
+const stages = instructions.reduce<string[][]>((acc, line) => {
+  if (/^FROM\s/i.test(line)) acc.push([]);
+  acc[acc.length - 1]?.push(line);
+  return acc;
+}, []);
+const runtime = stages[stages.length - 1] ?? [];
+const build = stages[0] ?? [];
+const arg = (line: string): string => line.replace(/^\S+\s+/, '');
+const env: Record<string, string> = Object.fromEntries(
+  runtime.filter((l) => /^ENV\s/.test(l)).flatMap((l) => [...arg(l).matchAll(/(\w+)=(\S+)/g)].map((m) => [m[1] ?? '', m[2] ?? ''])),
+);
+const routes = Object.keys(createHealthRoutes({ probe: async () => [], registry: new Registry() }));
+
+interface K8sDoc {
+  kind: string;
+  metadata: { name: string };
+  data?: Record<string, string>;
+  stringData?: Record<string, string>;
+  spec?: Record<string, unknown>;
+}
+const docs = loadAll(readFileSync(join(root, 'deploy', 'kubernetes.yaml'), 'utf8')) as K8sDoc[];
+const doc = (kind: string): K8sDoc => {
+  const found = docs.find((d) => d.kind === kind);
+  if (!found) throw new Error(`deploy/kubernetes.yaml has no ${kind}`);
+  return found;
+};
+interface Probe {
+  httpGet: { path: string; port: string | number };
+}
+interface Container {
+  ports: Array<{ name: string; containerPort: number }>;
+  env: Array<{ name: string; value: string }>;
+  envFrom: Array<{ configMapRef?: { name: string }; secretRef?: { name: string } }>;
+  readinessProbe: Probe;
+  livenessProbe: Probe;
+  resources: { requests: { cpu: string; memory: string }; limits: { memory: string } };
+}
+const pod = (doc('Deployment').spec as { template: { spec: { containers: Container[]; securityContext: { runAsNonRoot: boolean } } } }).template.spec;
+const container = pod.containers[0] as Container;
+
+describe('Dockerfile', () => {
+  it('builds in one stage and runs production dependencies only in another', () => {
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    expect(build.some((l) => /^RUN .*npm ci\b/.test(l))).toBe(true);
+    expect(build.some((l) => /^RUN .*npm run build\b/.test(l))).toBe(true);
+    expect(runtime.some((l) => /^RUN .*npm ci\b.*--omit=dev/.test(l))).toBe(true);
+    expect(runtime.some((l) => /^COPY --from=\S+ \/app\/dist /.test(l))).toBe(true);
+  });
+
+  it('runs as a non-root user with NODE_ENV=production on 0.0.0.0', () => {
+    const users = runtime.filter((l) => /^USER\s/.test(l)).map(arg);
+    expect(users).toHaveLength(1);
+    expect(users[0]).not.toMatch(/^(root|0)(:|$)/);
+    expect(env).toMatchObject({ NODE_ENV: 'production', HOST: '0.0.0.0' });
+    expect(loadConfig(env).host).toBe('0.0.0.0');
+  });
+
+  it('exposes the port the gateway listens on and checks its liveness route', () => {
+    const port = String(loadConfig(env).port);
+    expect(runtime.filter((l) => /^EXPOSE\s/.test(l)).map(arg)).toEqual([port]);
+    const healthcheck = runtime.find((l) => /^HEALTHCHECK\s/.test(l)) ?? '';
+    expect(healthcheck).toContain('/healthz');
+    expect(routes).toContain('/healthz');
+  });
+
+  it('starts the compiled entry point the build writes', () => {
+    const tsconfig = JSON.parse(readFileSync(join(root, 'tsconfig.build.json'), 'utf8')) as { compilerOptions: { outDir: string; rootDir: string } };
+    expect(tsconfig.compilerOptions).toMatchObject({ outDir: 'dist', rootDir: '.' });
+    expect(existsSync(join(root, 'src', 'main.ts'))).toBe(true);
+    expect(runtime.find((l) => /^CMD\s/.test(l))).toMatch(/"node", "dist\/src\/main\.js"/);
+  });
+
+  it('copies every file the running gateway reads: package.json, schema/, the map page and what it imports', () => {
+    const copied = runtime.filter((l) => /^COPY\s/.test(l) && !l.includes('--from=')).flatMap((l) => arg(l).split(/\s+/).slice(0, -1));
+    const covered = (path: string): boolean => copied.some((c) => path === c || path.startsWith(`${c.replace(/\/$/, '')}/`));
+    for (const needed of ['package.json', 'schema', 'web/map/main.ts', 'web/map/map.css']) expect(covered(needed)).toBe(true);
+    // The map bundle is built at run time from web/map/: every file it imports from outside must be in the image.
+    for (const file of readdirSync(join(root, 'web', 'map')).filter((f) => f.endsWith('.ts'))) {
+      const source = readFileSync(join(root, 'web', 'map', file), 'utf8');
+      for (const m of source.matchAll(/from '(\.{1,2}\/[^']+)'/g)) {
+        const target = relative(root, normalize(join(root, 'web', 'map', m[1] ?? '')));
+        if (target.startsWith('web/map/')) continue;
+        expect({ file, target, covered: covered(target) }).toEqual({ file, target, covered: true });
+      }
+    }
+  });
+});
+
+describe('deploy/kubernetes.yaml', () => {
+  it('probes readiness on /readyz and liveness on /healthz, routes the gateway serves', () => {
+    expect(container.readinessProbe.httpGet.path).toBe('/readyz');
+    expect(container.livenessProbe.httpGet.path).toBe('/healthz');
+    expect(routes).toEqual(expect.arrayContaining(['/readyz', '/healthz']));
+    for (const probe of [container.readinessProbe, container.livenessProbe]) expect(probe.httpGet.port).toBe('http');
+  });
+
+  it('opens the container port the gateway listens on, and the Service targets it', () => {
+    const listen = Object.fromEntries(container.env.map((e) => [e.name, e.value]));
+    const config = loadConfig(listen);
+    expect(config.host).toBe('0.0.0.0');
+    expect(container.ports).toEqual([{ name: 'http', containerPort: config.port }]);
+    expect(String(config.port)).toBe(env['PORT']);
+    expect(doc('Service').spec).toMatchObject({ selector: { 'app.kubernetes.io/name': 'netgraph' }, ports: [{ targetPort: 'http' }] });
+  });
+
+  it('runs as non-root with resources set', () => {
+    expect(pod.securityContext.runAsNonRoot).toBe(true);
+    expect(container.resources.requests).toEqual({ cpu: expect.any(String), memory: expect.any(String) });
+    expect(container.resources.limits.memory).toEqual(expect.any(String));
+  });
+
+  it('takes configuration from the ConfigMap and search credentials from the Secret, all variables the gateway validates', () => {
+    const configMap = doc('ConfigMap');
+    const secret = doc('Secret');
+    expect(container.envFrom).toEqual([{ configMapRef: { name: configMap.metadata.name } }, { secretRef: { name: secret.metadata.name } }]);
+    expect(Object.keys(configMap.data ?? {})).toContain('UPSTREAM_BASE_URL');
+    expect(Object.keys(secret.stringData ?? {}).sort()).toEqual(['SEARCH_PASSWORD', 'SEARCH_USERNAME']);
+    const configSource = readFileSync(join(root, 'src', 'config.ts'), 'utf8');
+    for (const name of [...Object.keys(configMap.data ?? {}), ...Object.keys(secret.stringData ?? {}), ...container.env.map((e) => e.name)]) {
+      expect({ name, read: configSource.includes(`'${name}'`) }).toEqual({ name, read: true });
+    }
+    // The manifest's values pass the gateway's own validation.
+    expect(() => loadConfig({ ...configMap.data, ...secret.stringData })).not.toThrow();
+  });
+
+  it('scales the Deployment on CPU', () => {
+    expect(doc('HorizontalPodAutoscaler').spec).toMatchObject({
+      scaleTargetRef: { kind: 'Deployment', name: doc('Deployment').metadata.name },
+      metrics: [{ type: 'Resource', resource: { name: 'cpu' } }],
+    });
+  });
+});
