@@ -30,6 +30,50 @@ export function asArray(value: unknown, what: string): unknown[] {
   return value;
 }
 
+/*
+ * One reader per kind of field, over a JSON object and a key. `Fields` (below) and the wire
+ * records (network/record-spec.ts) both read through these, so the leniency rule lives here once.
+ */
+
+/** A required string (ids, names the contract says are never null); `what` names the record. */
+export function readId(obj: JsonObject, key: string, what: string): string {
+  const v = obj[key];
+  if (typeof v !== 'string' || v === '') throw new ShapeError(`${what}.${key}: expected a non-empty string`);
+  return v;
+}
+
+export function readStr(obj: JsonObject, key: string): string | null {
+  const v = obj[key];
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return null;
+}
+
+export function readInt(obj: JsonObject, key: string): number | null {
+  const v = obj[key];
+  if (typeof v === 'number' && Number.isFinite(v)) return Math.trunc(v);
+  if (typeof v === 'string' && /^-?\d+$/.test(v.trim())) return Number(v);
+  return null;
+}
+
+export function readBool(obj: JsonObject, key: string): boolean | null {
+  const v = obj[key];
+  if (typeof v === 'boolean') return v;
+  if (v === 'true' || v === 'YES') return true;
+  if (v === 'false' || v === 'NO') return false;
+  return null;
+}
+
+export function readStrList(obj: JsonObject, key: string): string[] {
+  const v = obj[key];
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/** Raw value, for free-form maps exposed as the JSON scalar. */
+export function readRaw(obj: JsonObject, key: string): unknown {
+  return obj[key] ?? null;
+}
+
 /** Field readers over one JSON object; `what` names the record in error messages. */
 export class Fields {
   constructor(
@@ -41,38 +85,24 @@ export class Fields {
     return new Fields(asObject(value, what), what);
   }
 
-  /** A required string (ids, names the contract says are never null). */
   id(key: string): string {
-    const v = this.obj[key];
-    if (typeof v !== 'string' || v === '') throw new ShapeError(`${this.what}.${key}: expected a non-empty string`);
-    return v;
+    return readId(this.obj, key, this.what);
   }
 
   str(key: string): string | null {
-    const v = this.obj[key];
-    if (typeof v === 'string') return v;
-    if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-    return null;
+    return readStr(this.obj, key);
   }
 
   int(key: string): number | null {
-    const v = this.obj[key];
-    if (typeof v === 'number' && Number.isFinite(v)) return Math.trunc(v);
-    if (typeof v === 'string' && /^-?\d+$/.test(v.trim())) return Number(v);
-    return null;
+    return readInt(this.obj, key);
   }
 
   bool(key: string): boolean | null {
-    const v = this.obj[key];
-    if (typeof v === 'boolean') return v;
-    if (v === 'true' || v === 'YES') return true;
-    if (v === 'false' || v === 'NO') return false;
-    return null;
+    return readBool(this.obj, key);
   }
 
   strList(key: string): string[] {
-    const v = this.obj[key];
-    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+    return readStrList(this.obj, key);
   }
 
   object(key: string): JsonObject | null {
@@ -80,8 +110,7 @@ export class Fields {
     return isObject(v) ? v : null;
   }
 
-  /** Raw value, for free-form maps exposed as the JSON scalar. */
   raw(key: string): unknown {
-    return this.obj[key] ?? null;
+    return readRaw(this.obj, key);
   }
 }

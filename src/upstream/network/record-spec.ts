@@ -1,8 +1,17 @@
 /**
  * Table-driven wire records: a record is described once as `{ field: kind }` and both its
  * TypeScript type and its parser come from that description, so the two cannot drift apart.
+ *
+ * Records are read lazily. Parsing checks what can fail (the body is an object, `id` is a
+ * non-empty string) and keeps the upstream object; every other field is read, with parse.ts's
+ * leniency rule, when something asks for it. A whole-network graph parses ~10,000 endpoint
+ * records of ~30 fields and reads three of them: reading all of them up front cost more CPU than
+ * executing the query. The leniency rule never throws, so reading later cannot fail later.
+ *
+ * A record's fields are getters on its prototype, not own properties: `{ ...record }` and
+ * `Object.keys(record)` do not see them, and tests compare records with `toMatchObject`. Assigning a field stores the value on the record itself.
  */
-import { Fields, isObject, type JsonObject } from '../parse';
+import { asObject, isObject, readBool, readId, readInt, readRaw, readStr, readStrList, type JsonObject } from '../parse';
 
 /** How one field is read (see parse.ts for the leniency rule). */
 export type FieldKind = 'id' | 'str' | 'int' | 'bool' | 'json' | 'strList';
@@ -24,42 +33,89 @@ export type HalLinks = Readonly<Record<string, string>>;
 /** The record type a spec describes, plus its HAL links (never exposed as such in the schema). */
 export type RecordOf<S extends RecordSpec> = { -readonly [K in keyof S]: KindType[S[K]] } & { links: HalLinks };
 
-function readField(f: Fields, key: string, kind: FieldKind): unknown {
-  switch (kind) {
-    case 'id':
-      return f.id(key);
-    case 'str':
-      return f.str(key);
-    case 'int':
-      return f.int(key);
-    case 'bool':
-      return f.bool(key);
-    case 'json':
-      return f.raw(key);
-    case 'strList':
-      return f.strList(key);
-  }
-}
+/** Fields computed from the upstream object by a function (nested objects, secrets left out, …). */
+export type Derived<X> = { readonly [K in keyof X]: (obj: JsonObject) => X[K] };
+
+/** The lenient readers of the non-id kinds (an id field is read, and checked, at parse time). */
+const READERS: { [K in Exclude<FieldKind, 'id'>]: (obj: JsonObject, key: string) => KindType[K] } = {
+  str: readStr,
+  int: readInt,
+  bool: readBool,
+  json: readRaw,
+  strList: readStrList,
+};
 
 /** `_links` → `{ rel: href }`; relations without a string href are dropped. */
 export function parseLinks(obj: JsonObject): HalLinks {
   const links: Record<string, string> = {};
   const raw = obj['_links'];
   if (!isObject(raw)) return links;
-  for (const [rel, value] of Object.entries(raw)) {
+  for (const rel in raw) {
+    const value = raw[rel];
     if (isObject(value) && typeof value['href'] === 'string') links[rel] = value['href'];
   }
   return links;
 }
 
-/** Builds the parser of a spec. */
-export function recordParser<S extends RecordSpec>(spec: S, what: string): (value: unknown) => RecordOf<S> {
+/** What every record holds: the upstream object its fields are read from. */
+class WireRecord {
+  constructor(readonly wire: JsonObject) {}
+
+  /** The record's fields as read (never the upstream object: it may hold fields the gateway leaves out on purpose). */
+  toJSON(): JsonObject {
+    const out: JsonObject = {};
+    for (const key in this) if (key !== 'wire') out[key] = this[key];
+    return out;
+  }
+}
+
+/** Defines `key` on a record prototype as a getter over the wire object, and a setter that stores on the record. */
+function defineField(proto: object, key: string, read: (obj: JsonObject) => unknown): void {
+  Object.defineProperty(proto, key, {
+    enumerable: true,
+    configurable: true,
+    get(this: WireRecord) {
+      return read(this.wire);
+    },
+    set(this: WireRecord, value: unknown) {
+      Object.defineProperty(this, key, { value, writable: true, enumerable: true, configurable: true });
+    },
+  });
+}
+
+/**
+ * Builds the parser of a spec (and of fields derived from the whole upstream object, read lazily
+ * too). Id fields are read and checked at once; a record without its id is a ShapeError.
+ */
+export function recordParser<S extends RecordSpec, X extends object = Record<never, never>>(
+  spec: S,
+  what: string,
+  derived?: Derived<X>,
+): (value: unknown) => RecordOf<S> & X {
+  const ids = Object.keys(spec).filter((key) => spec[key] === 'id');
+  // One class per spec: records of a kind share their prototype, so property reads stay fast.
+  const Parsed = class extends WireRecord {};
+  for (const [key, kind] of Object.entries(spec)) {
+    if (kind === 'id') continue;
+    const read = READERS[kind];
+    defineField(Parsed.prototype, key, (obj) => read(obj, key));
+  }
+  // Links are parsed once, on first use, and kept (relations are followed more than once).
+  const linksOf = new WeakMap<JsonObject, HalLinks>();
+  defineField(Parsed.prototype, 'links', (obj) => {
+    let links = linksOf.get(obj);
+    if (links === undefined) linksOf.set(obj, (links = parseLinks(obj)));
+    return links;
+  });
+  for (const [key, read] of Object.entries<(obj: JsonObject) => unknown>(derived ?? {})) defineField(Parsed.prototype, key, read);
+
   return (value) => {
-    const f = Fields.of(value, what);
-    const out: Record<string, unknown> = { links: parseLinks(f.obj) };
-    for (const [key, kind] of Object.entries(spec)) out[key] = readField(f, key, kind);
-    // Every key of the spec was read above with the reader of its kind: the object has the spec's shape.
-    return out as RecordOf<S>;
+    const obj = asObject(value, what);
+    const record = new Parsed(obj);
+    // Ids are own properties: checked here, and read on every record in every list.
+    for (const key of ids) Reflect.set(record, key, readId(obj, key, what));
+    // The prototype defines every other field of the spec (and the derived ones) as a getter over `obj`.
+    return record as unknown as RecordOf<S> & X;
   };
 }
 

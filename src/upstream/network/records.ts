@@ -120,12 +120,12 @@ export interface InterceptPortsRecord {
   exclude: string[];
 }
 export type ServiceRecord = RecordOf<typeof serviceSpec> & { interceptPorts: InterceptPortsRecord | null };
-const parseServiceFields = recordParser(serviceSpec, 'Service');
-export function parseService(value: unknown): ServiceRecord {
-  const base = parseServiceFields(value);
-  const ports = Fields.of(value, 'Service').object('interceptPorts');
-  return { ...base, interceptPorts: ports === null ? null : { include: portList(ports['include']), exclude: portList(ports['exclude']) } };
-}
+export const parseService = recordParser(serviceSpec, 'Service', {
+  interceptPorts(obj): InterceptPortsRecord | null {
+    const ports = obj['interceptPorts'];
+    return isObject(ports) ? { include: portList(ports['include']), exclude: portList(ports['exclude']) } : null;
+  },
+});
 function portList(value: unknown): string[] {
   if (!Array.isArray(value)) return [];
   return value.flatMap((v) => (typeof v === 'string' || typeof v === 'number' ? [String(v)] : []));
@@ -191,11 +191,12 @@ export interface BgpRecord {
   advertisedPrefixes: string[];
 }
 export type VirtualWanSiteRecord = RecordOf<typeof virtualWanSiteSpec> & { bgp: BgpRecord | null };
-const parseVirtualWanSiteFields = recordParser(virtualWanSiteSpec, 'VirtualWanSite');
-export function parseVirtualWanSite(value: unknown): VirtualWanSiteRecord {
-  const bgp = Fields.of(value, 'VirtualWanSite').object('bgp');
-  return { ...parseVirtualWanSiteFields(value), bgp: bgp === null ? null : parseBgp(bgp) };
-}
+export const parseVirtualWanSite = recordParser(virtualWanSiteSpec, 'VirtualWanSite', {
+  bgp(obj): BgpRecord | null {
+    const bgp = obj['bgp'];
+    return isObject(bgp) ? parseBgp(bgp) : null;
+  },
+});
 function parseBgp(obj: JsonObject): BgpRecord {
   const f = new Fields(obj, 'VirtualWanSite.bgp');
   const local = f.object('localPeeringAddress');
@@ -232,8 +233,7 @@ export const parseGeoRegion = recordParser(geoRegionSpec, 'GeoRegion');
 const opaqueSpec = { ...stamps, name: 'str', networkId: 'str', status: 'int', ownerIdentityId: 'str' } as const;
 export type OpaqueRecord = RecordOf<typeof opaqueSpec> & { attributes: JsonObject };
 export function opaqueParser(what: string): (value: unknown) => OpaqueRecord {
-  const parseFields = recordParser(opaqueSpec, what);
-  return (value) => ({ ...parseFields(value), attributes: withoutHal(Fields.of(value, what).obj) });
+  return recordParser(opaqueSpec, what, { attributes: withoutHal });
 }
 export type EndpointGroupRecord = OpaqueRecord;
 export type GatewayClusterRecord = OpaqueRecord;

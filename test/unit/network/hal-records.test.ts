@@ -34,6 +34,16 @@ describe('hrefTarget', () => {
 });
 
 describe('records', () => {
+  it('reads fields when asked, from the body it was given, and serialises only its fields', () => {
+    const body: Record<string, unknown> = { id: 'e1', name: 'first', registrationKey: 'k', secretThing: 's', _links: { self: { href: '/e1' } } };
+    const e = parseEndpoint(body);
+    expect(e.name).toBe('first');
+    e.name = 'renamed';
+    expect(e.name).toBe('renamed');
+    expect(JSON.parse(JSON.stringify(e))).toMatchObject({ id: 'e1', name: 'renamed', endpointType: null, links: { self: '/e1' } });
+    expect(JSON.stringify(e)).not.toContain('secretThing');
+    expect(() => parseEndpoint({ name: 'no id' })).toThrow(ShapeError);
+  });
   it('reads an endpoint leniently and keeps its links', () => {
     const e = parseEndpoint({ id: 'e1', name: 'gw', status: '300', currentState: 200, endpointType: 'NEWTYPE', registrationAttemptsLeft: null, _links: { network: { href: '/networks/n1' }, bad: 'x' } });
     expect(e).toMatchObject({ id: 'e1', status: 300, currentState: 200, endpointType: 'NEWTYPE', registrationAttemptsLeft: null, geoRegionId: null });
