@@ -48,8 +48,8 @@ export interface SandboxUpstream {
 export interface StartGatewayOptions {
   /** Serve this sandbox (used when `config.upstreamBaseUrl` is null; its admin token prefills the IDE). */
   sandbox?: SandboxUpstream;
-  /** Where log lines (JSON, one per line) go. @default a line on stdout */
-  log?: LogFn;
+  /** Where log lines (JSON, one per line) go; null: no log at all (nothing is formatted). @default a line on stdout */
+  log?: LogFn | null;
   /** Add Node's default process metrics to /metrics (off in tests: one registry per gateway). @default false */
   processMetrics?: boolean;
   /** Longest wait for in-flight requests on close, in ms. @default 5000 */
@@ -75,8 +75,7 @@ const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 const PROVISIONING_RETAIN_MS = 60 * 60 * 1000;
 
 export async function startGateway(config: Config, options: StartGatewayOptions = {}): Promise<RunningGateway> {
-  const log: LogFn = options.log ?? ((line) => process.stdout.write(`${line}\n`));
-  const logger = createLogger(log);
+  const logger = createLogger(options.log === undefined ? (line) => process.stdout.write(`${line}\n`) : options.log);
   const upstreamBaseUrl = config.upstreamBaseUrl ?? options.sandbox?.baseUrl;
   if (upstreamBaseUrl === undefined) throw new Error('startGateway: no upstream (set UPSTREAM_BASE_URL or pass a sandbox)');
   const sandboxMode = config.upstreamBaseUrl === null;
@@ -139,8 +138,12 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
   const loaderOptions = { batching: config.batching };
   const makeContext = (authorization: string | undefined, signal: AbortSignal, calls: { count: number }, trace?: OperationSpan): GatewayContext => {
     // The token stays in this closure: pollers and background work see its fingerprint, resolvers see neither.
+    let fingerprint: string | undefined;
     const owner: PollOwner<PollSession> = {
-      fingerprint: credentialFingerprint(authorization),
+      // Hashed when background work first asks (most requests start none).
+      get fingerprint() {
+        return (fingerprint ??= credentialFingerprint(authorization));
+      },
       session: (ownSignal) => createPollSession(httpLayer.forCaller({ authorization, signal: ownSignal }), loaderOptions),
     };
     const budget = new OperationBudget(config.limits.budget, signal);

@@ -14,11 +14,11 @@ import type { GatewayContext } from '../context';
 export type LogFn = (line: string) => void;
 export type { Logger };
 
-/** A pino logger writing each line to `sink` (stdout in production, an array in tests). */
-export function createLogger(sink: LogFn): Logger {
+/** A pino logger writing each line to `sink` (stdout in production, an array in tests); null: a silent one. */
+export function createLogger(sink: LogFn | null): Logger {
   return pino(
-    { base: null, timestamp: stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } },
-    { write: (line: string) => sink(line.trimEnd()) },
+    { base: null, timestamp: stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) }, ...(sink === null ? { level: 'silent' } : {}) },
+    { write: (line: string) => sink?.(line.trimEnd()) },
   );
 }
 
@@ -43,6 +43,7 @@ export interface RequestSummary {
 
 /** Logs one finished request (level `info`, message `graphql`). */
 export function logRequest(logger: Logger, s: RequestSummary): void {
+  if (!logger.isLevelEnabled('info')) return;
   logger.info(
     {
       requestId: s.requestId,
