@@ -11,6 +11,29 @@ const CHECKS: ReadonlyArray<readonly [Exclude<CostLimit, 'tokens' | 'bytes'>, ke
   ['upstreamCalls', 'maxUpstreamCalls', 'MAX_ESTIMATED_UPSTREAM_CALLS', 'upstream calls estimated'],
 ];
 
+/** Estimates kept per document (Apollo hands the same parsed document to every request with the same text). */
+const MAX_ESTIMATES_PER_DOCUMENT = 32;
+const estimates = new WeakMap<DocumentNode, Map<string, CostEstimate | null>>();
+
+/** estimateCost, remembered per (document, operation name, variables): an app sends a few documents many times. */
+function cachedEstimate(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Readonly<Record<string, unknown>> | undefined,
+): CostEstimate | null {
+  let byInput = estimates.get(document);
+  if (byInput === undefined) estimates.set(document, (byInput = new Map()));
+  const key = JSON.stringify([operationName ?? null, variables ?? null]);
+  const known = byInput.get(key);
+  if (known !== undefined) return known;
+  const estimate = estimateCost(schema, document, operationName, variables);
+  // Bounded: a document sent with ever-new variables starts over instead of growing.
+  if (byInput.size >= MAX_ESTIMATES_PER_DOCUMENT) byInput.clear();
+  byInput.set(key, estimate);
+  return estimate;
+}
+
 /**
  * The operation's estimate; throws CostTooExpensiveError for the first maximum it is over
  * (depth, aliases, nodes, upstream calls). Null when the variables do not coerce.
@@ -22,7 +45,7 @@ export function priceOperation(
   variables: Readonly<Record<string, unknown>> | undefined,
   limits: PriceLimits,
 ): CostEstimate | null {
-  const estimate = estimateCost(schema, document, operationName, variables);
+  const estimate = cachedEstimate(schema, document, operationName, variables);
   if (!estimate) return null;
   for (const [limit, key, variable, what] of CHECKS) {
     const value = estimate[limit];

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { getIntrospectionQuery, parse } from 'graphql';
 import { CostTooExpensiveError } from '../../../src/errors/codes';
 import { estimateCost } from '../../../src/limits/cost';
-import { countTokens } from '../../../src/limits/document-check';
+import { checkDocument, countTokens } from '../../../src/limits/document-check';
 import { DEFAULT_LIMITS } from '../../../src/limits/limits';
 import { priceOperation } from '../../../src/limits/price';
 import { buildSchema } from '../../../src/server/schema';
@@ -104,5 +104,21 @@ describe('admitted under the default maximums', () => {
     expect(estimate).toMatchObject({ depth: 11, aliases: 0 });
     expect(estimate?.nodes).toBeLessThan(DEFAULT_LIMITS.price.maxNodes / 2);
     expect(estimate?.upstreamCalls).toBeLessThan(DEFAULT_LIMITS.price.maxUpstreamCalls / 2);
+  });
+});
+
+describe('remembered estimates and token counts', () => {
+  it('one parsed document priced with other variables gets its own estimate', () => {
+    const doc = parse('query q($n: Int) { networks(first: $n) { nodes { endpoints(first: $n) { nodes { appWans { nodes { endpoints(first: $n) { nodes { appWans { nodes { id } } } } } } } } } } }');
+    const small = priceOperation(schema, doc, null, { n: 1 }, DEFAULT_LIMITS.price);
+    expect(small).not.toBeNull();
+    expect(() => priceOperation(schema, doc, null, { n: 1000 }, DEFAULT_LIMITS.price)).toThrow(CostTooExpensiveError);
+    expect(priceOperation(schema, doc, null, { n: 1 }, DEFAULT_LIMITS.price)).toEqual(small);
+  });
+
+  it('a document counted under a high token maximum is still refused under a lower one', () => {
+    const doc = `{ ${Array.from({ length: 40 }, (_, i) => `a${i}: gatewayInfo { version }`).join(' ')} }`;
+    expect(() => checkDocument(doc, { maxBytes: 65_536, maxTokens: 5_000 })).not.toThrow();
+    expect(() => checkDocument(doc, { maxBytes: 65_536, maxTokens: 100 })).toThrow(CostTooExpensiveError);
   });
 });
