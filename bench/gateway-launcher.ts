@@ -57,7 +57,7 @@ function childScript(): string | null {
 
 export async function startGatewayProcess(mode: GatewayMode, env: Record<string, string>): Promise<GatewayHandle> {
   const script = childScript();
-  if (mode === 'child' && script !== null) return startChild(script, env);
+  if (mode === 'child' && script !== null) return startGatewayChild(script, env);
   return startInProcess(env);
 }
 
@@ -97,7 +97,8 @@ function cpuReader(child: ChildProcess): () => Promise<number | null> {
     });
 }
 
-function startChild(script: string, env: Record<string, string>): Promise<GatewayHandle> {
+/** A gateway in a child process running `script` (the compiled gateway-child.ts; tests pass a bundle of it). */
+export function startGatewayChild(script: string, env: Record<string, string>): Promise<GatewayHandle> {
   return new Promise((resolve, reject) => {
     const child = fork(script, [], {
       env: { ...process.env, ...env, NODE_ENV: 'production' },

@@ -21,7 +21,7 @@ import { ratioToBound, round } from './stats';
 /** Timed sequential runs per scale (fewer when --iterations asks for fewer). */
 export const SCALE_ITERATIONS = 10;
 /** Longest the timed runs of one scale may take (at least one run is kept). */
-const SCALE_PHASE_CAP_MS = 15_000;
+const SCALE_PHASE_CAP_MS = 10_000;
 
 export interface ScaleSeries {
   series: ScalePoint[];
@@ -37,6 +37,7 @@ export async function runScaleSeries(options: BenchOptions, log: (line: string) 
 }
 
 async function measureScale(scale: number, options: BenchOptions, log: (line: string) => void): Promise<ScalePoint> {
+  const started = performance.now();
   const cleanups: (() => Promise<void>)[] = [];
   try {
     const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', seed: options.seed, scale, latencyMs: 0 });
@@ -74,14 +75,15 @@ async function measureScale(scale: number, options: BenchOptions, log: (line: st
 
     const op: Operation = () => client.executeUnchecked(networkGraph.document, variables);
     sandbox.control.setLatency(options.latencyMs);
-    // Warm-up outside the CPU reading, so each scale's figure is of a warmed-up gateway.
+    // One warm-up run (after the check's) outside the CPU reading, so each scale's figure is of a warmed-up gateway.
+    await op();
     const iterations = Math.min(options.iterations, SCALE_ITERATIONS);
-    for (let i = 0; i < Math.min(2, iterations); i++) await op();
     const { value: latency, cpuMs } = await withGatewayCpu(gateway, () => measureLatency(op, { iterations, maxMs: SCALE_PHASE_CAP_MS }));
     const cpuMsPerQuery = cpuPerRequest(cpuMs, latency.count);
     log(
       `${where}: ${upstreamCalls} calls (bound ${shape.lowerBoundCalls}), p50 ${latency.p50Ms.toFixed(1)} ms over ${latency.count}` +
-        (cpuMsPerQuery === null ? '' : `, gateway CPU ${cpuMsPerQuery.toFixed(1)} ms per query`),
+        (cpuMsPerQuery === null ? '' : `, gateway CPU ${cpuMsPerQuery.toFixed(1)} ms per query`) +
+        ` (${((performance.now() - started) / 1000).toFixed(1)} s)`,
     );
     return {
       ...shape,
