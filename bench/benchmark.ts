@@ -91,7 +91,9 @@ export async function runBenchmark(options: BenchOptions, log: Log = () => undef
 
     const passthrough = options.skipPassthrough ? null : await benchPassthrough(facts, sandbox, sides, options, log);
     // The gateways and the sandbox of the main run stay up meanwhile but idle; each scale has its own.
-    const series = wanted.some((q) => q.name === 'networkGraph') ? await runScaleSeries(options, log) : { series: [], growth: null };
+    const withGraph = wanted.some((q) => q.name === 'networkGraph');
+    if (!withGraph && options.scales.length > 0) log('scale series: not run (--only leaves out networkGraph)');
+    const series = withGraph ? await runScaleSeries(options, log) : { series: [], growth: null };
     return {
       date: new Date().toISOString(),
       seed: options.seed,
