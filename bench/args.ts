@@ -23,6 +23,11 @@ export interface BenchOptions {
   gateway: GatewayMode;
   /** Skip the pass-through baseline. */
   skipPassthrough: boolean;
+  /**
+   * Data scales of the networkGraph scale series (the seed's networks × each; empty: no series).
+   * The first is the reference the growth check compares the others with.
+   */
+  scales: number[];
 }
 
 export const DEFAULT_OPTIONS: BenchOptions = {
@@ -35,6 +40,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   out: 'bench/results.json',
   gateway: 'child',
   skipPassthrough: false,
+  scales: [1, 2, 4],
 };
 
 export const USAGE = `usage: npm run bench -- [flags]
@@ -46,7 +52,9 @@ export const USAGE = `usage: npm run bench -- [flags]
   --only NAME[,NAME]       run only these queries (repeatable)
   --out PATH               results file (default bench/results.json; "-" to skip)
   --gateway child|in-process  where the gateway runs (default child)
-  --no-passthrough         skip the pass-through baseline`;
+  --no-passthrough         skip the pass-through baseline
+  --scales N[,N]           networkGraph scale series at these data scales (default 1,2,4)
+  --no-scale               skip the scale series`;
 
 export class UsageError extends Error {}
 
@@ -84,18 +92,30 @@ const VALUE_FLAGS: Record<string, Setter> = {
   '--concurrency': (o, v, f) => (o.concurrency = positiveInt(f, v)),
   '--only': (o, v) => o.only.push(...v.split(',').map((s) => s.trim()).filter((s) => s !== '')),
   '--out': (o, v) => (o.out = v === '-' ? null : v),
+  '--scales': (o, v, f) => {
+    const scales = v.split(',').map((s) => positiveInt(f, s.trim()));
+    if (scales.some((s, i) => i > 0 && s <= (scales[i - 1] ?? 0))) throw new UsageError(`${f}: expected increasing scales, e.g. 1,2,4`);
+    o.scales = scales;
+  },
   '--gateway': (o, v, f) => {
     if (v !== 'child' && v !== 'in-process') throw new UsageError(`${f}: expected child or in-process`);
     o.gateway = v;
   },
 };
 
+// Flags without a value.
+const SWITCH_FLAGS: Record<string, (options: BenchOptions) => void> = {
+  '--no-passthrough': (o) => (o.skipPassthrough = true),
+  '--no-scale': (o) => (o.scales = []),
+};
+
 export function parseArgs(argv: readonly string[]): BenchOptions {
-  const options: BenchOptions = { ...DEFAULT_OPTIONS, only: [] };
+  const options: BenchOptions = { ...DEFAULT_OPTIONS, only: [], scales: [...DEFAULT_OPTIONS.scales] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
-    if (arg === '--no-passthrough') {
-      options.skipPassthrough = true;
+    const switchFlag = Object.hasOwn(SWITCH_FLAGS, arg) ? SWITCH_FLAGS[arg] : undefined;
+    if (switchFlag) {
+      switchFlag(options);
       continue;
     }
     const eq = arg.indexOf('=');

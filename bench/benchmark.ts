@@ -8,12 +8,14 @@ import { Pool } from 'undici';
 import { startSandbox, type CallCounts, type RunningSandbox } from '../src/sandbox';
 import { UsageError, type BenchOptions } from './args';
 import { readFacts, type UpstreamFacts } from './facts';
-import { startGatewayProcess, type GatewayHandle } from './gateway-launcher';
+import { withGatewayCpu, cpuPerRequest } from './gateway-cpu';
+import { benchGatewayEnv, startGatewayProcess, type GatewayHandle } from './gateway-launcher';
 import { createGraphQLClient, type GraphQLHttpClient } from './graphql-client';
 import { measureLatency, measureThroughput, type Operation } from './load';
 import { BENCH_QUERIES } from './queries';
 import type { BenchQuery } from './queries/types';
 import { loadAverage1m, machineInfo, type BenchResults, type FailedQuery, type PassthroughResult, type QueryResult } from './results';
+import { runScaleSeries } from './scale-series';
 import { ratioToBound, round } from './stats';
 
 /** Longest a latency phase may run; queries with unbatchedCaps use theirs for the unbatched one. */
@@ -38,6 +40,7 @@ interface SideFigures {
   iterations: number;
   rps: number;
   concurrency: number;
+  cpuMsPerQuery: number | null;
 }
 
 export async function runBenchmark(options: BenchOptions, log: Log = () => undefined): Promise<BenchResults> {
@@ -63,18 +66,7 @@ export async function runBenchmark(options: BenchOptions, log: Log = () => undef
 
     const sides: Side[] = [];
     for (const label of ['batched', 'unbatched'] as const) {
-      const gateway = await startGatewayProcess(options.gateway, {
-        UPSTREAM_BASE_URL: sandbox.baseUrl,
-        SEARCH_URL: sandbox.searchUrl,
-        SEARCH_USERNAME: sandbox.searchCredentials.username,
-        SEARCH_PASSWORD: sandbox.searchCredentials.password,
-        HOST: '127.0.0.1',
-        PORT: '0',
-        NETGRAPH_BATCHING: label === 'batched' ? 'on' : 'off',
-        // The throughput phase saturates the gateway (32 whole-network graphs at once): each then
-        // takes longer than the default 30 s operation deadline, which is about one operation, not a queue.
-        OPERATION_TIMEOUT_MS: '300000',
-      });
+      const gateway = await startGatewayProcess(options.gateway, benchGatewayEnv(sandbox, label === 'batched' ? 'on' : 'off'));
       cleanups.push(() => gateway.close());
       const client = createGraphQLClient(gateway.url, sandbox.tokens.admin, options.concurrency);
       cleanups.push(() => client.close());
@@ -98,6 +90,10 @@ export async function runBenchmark(options: BenchOptions, log: Log = () => undef
     }
 
     const passthrough = options.skipPassthrough ? null : await benchPassthrough(facts, sandbox, sides, options, log);
+    // The gateways and the sandbox of the main run stay up meanwhile but idle; each scale has its own.
+    const withGraph = wanted.some((q) => q.name === 'networkGraph');
+    if (!withGraph && options.scales.length > 0) log('scale series: not run (--only leaves out networkGraph)');
+    const series = withGraph ? await runScaleSeries(options, log) : { series: [], growth: null };
     return {
       date: new Date().toISOString(),
       seed: options.seed,
@@ -105,11 +101,14 @@ export async function runBenchmark(options: BenchOptions, log: Log = () => undef
       concurrency: options.concurrency,
       durationMs: options.durationMs,
       gatewayMode: sides[0]?.gateway.mode ?? options.gateway,
+      nodeEnv: sides[0]?.gateway.nodeEnv ?? null,
       queries,
       failed,
       passthroughRatio: passthrough && passthrough.directRps > 0 ? round(passthrough.gatewayRps / passthrough.directRps, 3) : null,
       passthrough,
       skipped,
+      scaleSeries: series.series,
+      scaleGrowth: series.growth,
       ...machineInfo(),
       loadAverage: { start: loadAtStart, end: loadAverage1m() },
       elapsedMs: Math.round(performance.now() - started),
@@ -165,11 +164,22 @@ async function benchQuery(
     sandbox.control.setLatency(options.latencyMs);
     const latency = await measureLatency(op, caps);
     sandbox.control.setLatency(0);
-    const throughput = await measureThroughput(op, { concurrency, durationMs: options.durationMs });
-    figures.set(side.label, { upstreamCalls, callsByRoute: counted?.byRoute ?? {}, p50Ms: latency.p50Ms, p99Ms: latency.p99Ms, iterations: latency.count, rps: throughput.rps, concurrency });
+    const { value: throughput, cpuMs } = await withGatewayCpu(side.gateway, () => measureThroughput(op, { concurrency, durationMs: options.durationMs }));
+    const cpuMsPerQuery = cpuPerRequest(cpuMs, throughput.completed);
+    figures.set(side.label, {
+      upstreamCalls,
+      callsByRoute: counted?.byRoute ?? {},
+      p50Ms: latency.p50Ms,
+      p99Ms: latency.p99Ms,
+      iterations: latency.count,
+      rps: throughput.rps,
+      concurrency,
+      cpuMsPerQuery,
+    });
     log(
       `${query.name} (${side.label}): ${upstreamCalls} calls (bound ${lower.value}), p50 ${latency.p50Ms.toFixed(1)} ms, ` +
-        `p99 ${latency.p99Ms.toFixed(1)} ms over ${latency.count}${latency.capped ? ' (capped)' : ''}, ${throughput.rps.toFixed(1)} rps at concurrency ${concurrency}`,
+        `p99 ${latency.p99Ms.toFixed(1)} ms over ${latency.count}${latency.capped ? ' (capped)' : ''}, ${throughput.rps.toFixed(1)} rps at concurrency ${concurrency}` +
+        (cpuMsPerQuery === null ? '' : `, gateway CPU ${cpuMsPerQuery.toFixed(2)} ms per query`),
     );
   }
   const b = figures.get('batched');
@@ -192,11 +202,13 @@ async function benchQuery(
       p99Ratio: ratioToBound(b.p99Ms, boundMs),
       iterations: b.iterations,
       rps: round(b.rps, 1),
+      cpuMsPerQuery: b.cpuMsPerQuery,
       unbatched: {
         upstreamCalls: u.upstreamCalls,
         callsByRoute: u.callsByRoute,
         p50Ms: round(u.p50Ms),
         rps: round(u.rps, 1),
+        cpuMsPerQuery: u.cpuMsPerQuery,
         iterations: u.iterations,
         concurrency: u.concurrency,
       },
@@ -224,7 +236,10 @@ async function benchPassthrough(
   if (typeof answered !== 'object' || answered === null || !('id' in answered) || answered.id !== network.id) {
     throw new Error(`pass-through: gateway answered ${JSON.stringify(data)} for network ${network.id}`);
   }
-  const viaGateway = await measureThroughput(() => side.client.executeUnchecked(PASSTHROUGH_QUERY, { id: network.id }), options);
+  const { value: viaGateway, cpuMs } = await withGatewayCpu(side.gateway, () =>
+    measureThroughput(() => side.client.executeUnchecked(PASSTHROUGH_QUERY, { id: network.id }), options),
+  );
+  const gatewayCpuMsPerRequest = cpuPerRequest(cpuMs, viaGateway.completed);
 
   const origin = new URL(sandbox.baseUrl).origin;
   const pool = new Pool(origin, { connections: options.concurrency, pipelining: 1 });
@@ -237,8 +252,11 @@ async function benchPassthrough(
       if (res.statusCode !== 200) throw new Error(`pass-through: sandbox answered ${res.statusCode}`);
     };
     const direct = await measureThroughput(get, options);
-    log(`pass-through: gateway ${viaGateway.rps.toFixed(0)} rps, direct ${direct.rps.toFixed(0)} rps`);
-    return { gatewayRps: round(viaGateway.rps, 1), directRps: round(direct.rps, 1) };
+    log(
+      `pass-through: gateway ${viaGateway.rps.toFixed(0)} rps, direct ${direct.rps.toFixed(0)} rps` +
+        (gatewayCpuMsPerRequest === null ? '' : `, gateway CPU ${gatewayCpuMsPerRequest.toFixed(3)} ms per request`),
+    );
+    return { gatewayRps: round(viaGateway.rps, 1), directRps: round(direct.rps, 1), gatewayCpuMsPerRequest };
   } finally {
     await pool.close();
   }

@@ -37,8 +37,8 @@ export async function main(argv: readonly string[], io: RunIo = consoleIo): Prom
 
 if (require.main === module) {
   main(process.argv.slice(2)).then(
-    // A wrong answer fails the run, after the results are written.
-    (results) => process.exit(results.failed.length > 0 ? 1 : 0),
+    // A wrong answer (also at any scale of the scale series) fails the run, after the results are written.
+    (results) => process.exit(results.failed.length > 0 || results.scaleSeries.some((p) => p.error !== null) ? 1 : 0),
     (err: unknown) => {
       if (err instanceof UsageError) process.stderr.write(`${err.message}\n${USAGE}\n`);
       else process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

@@ -39,6 +39,12 @@ export interface SandboxOptions {
   host?: string;
   /** @default 'demo' */
   seed?: SeedSize;
+  /**
+   * Multiplies the seed's rest/v1 networks, each with the same endpoints, services and AppWANs
+   * (the benchmark's scale series: `large` at 2 is 12 networks and 4,800 endpoints). Scale 1 is
+   * the seed itself; a reset keeps the scale. @default 1
+   */
+  scale?: number;
   /** Length of one asynchronous step in ms. @default 2000 */
   stepMs?: number;
   /** Fixed latency added to every contract call in ms. @default 0 */
@@ -79,7 +85,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
   const auth = createAuthArea(ctx, tokens);
   authz.bind(auth.authz);
-  const rest = createRestV1Area(ctx);
+  const rest = createRestV1Area(ctx, { scale: options.scale ?? 1 });
   const search = createSearchArea(ctx);
   rest.bindSearch(search.searchService);
   // Network events are made from the networks rest/v1 seeded.

@@ -46,7 +46,7 @@ describe('bench facts over the tiny sandbox', () => {
   });
 });
 
-describe('bench smoke run (tiny data, latency 0, one iteration)', () => {
+describe('bench smoke run (tiny data, latency 0, one iteration, scale series 1x/2x/4x)', () => {
   let results: BenchResults;
   let table = '';
   const lines: string[] = [];
@@ -76,6 +76,9 @@ describe('bench smoke run (tiny data, latency 0, one iteration)', () => {
       expect(q.p50Ratio).toBeNull();
       expect(q.lowerBoundReason).not.toBe('');
       expect(q.roundTripsReason).not.toBe('');
+      // In-process, the gateway's CPU cannot be told from the load generator's: no figure rather than a wrong one.
+      expect(q.cpuMsPerQuery).toBeNull();
+      expect(q.unbatched.cpuMsPerQuery).toBeNull();
     }
     // Every query is either measured or reported wrong: none is silently dropped.
     expect([...names, ...results.failed.map((f) => f.name)].sort()).toEqual(['authTree', 'endpointDetail', 'networkGraph', 'networkList', 'networkMap', 'topTalkers', 'v2Reach']);
@@ -85,6 +88,8 @@ describe('bench smoke run (tiny data, latency 0, one iteration)', () => {
     expect(results.passthrough?.gatewayRps).toBeGreaterThan(0);
     expect(results.passthrough?.directRps).toBeGreaterThan(0);
     expect(results.passthroughRatio).toBeGreaterThan(0);
+    expect(results.passthrough?.gatewayCpuMsPerRequest).toBeNull();
+    expect(results.nodeEnv).toBe(process.env['NODE_ENV'] ?? null);
     expect(results.cpu.cores).toBeGreaterThan(0);
     expect(results.cpu.model).not.toBe('');
     expect(results.node).toBe(process.version);
@@ -93,6 +98,27 @@ describe('bench smoke run (tiny data, latency 0, one iteration)', () => {
     expect(results.skipped).toEqual([]);
     expect(table).toContain('| endpointDetail');
     expect(lines.some((l) => l.startsWith('sandbox:'))).toBe(true);
+  });
+
+  it('runs networkGraph at 1x, 2x and 4x the data, checked at each scale, with calls growing with the records', () => {
+    expect(results.scaleSeries.map((p) => p.scale)).toEqual([1, 2, 4]);
+    const [one, two, four] = results.scaleSeries;
+    if (!one || !two || !four) throw new Error('scale series incomplete');
+    for (const p of results.scaleSeries) {
+      const where = JSON.stringify(p);
+      expect({ where, error: p.error }).toEqual({ where, error: null });
+      expect({ where, ok: p.networks === one.networks * p.scale && p.endpoints === one.endpoints * p.scale && p.appWans === one.appWans * p.scale }).toEqual({ where, ok: true });
+      expect({ where, ok: p.upstreamCalls >= p.lowerBoundCalls && p.iterations === 1 && p.p50Ms > 0 && p.cpuMsPerQuery === null }).toEqual({ where, ok: true });
+    }
+    // The 1x point is the main run's data: the same calls as the networkGraph row.
+    const graph = results.queries.find((q) => q.name === 'networkGraph');
+    if (graph) expect(one.upstreamCalls).toBe(graph.upstreamCalls);
+    expect(two.upstreamCalls).toBeGreaterThan(one.upstreamCalls);
+    expect(four.upstreamCalls).toBeGreaterThan(two.upstreamCalls);
+    expect(results.scaleGrowth).toMatchObject({ fromScale: 1, toScale: 4, recordsRatio: 4, cpuRatio: null });
+    expect(results.scaleGrowth?.callsRatio).toBeLessThanOrEqual(4);
+    expect(table).toMatch(/^\| 4x +\| +8 \|/m);
+    expect(table).toContain('growth: scale 1 → 4 (records ×4)');
   });
 
   // KNOWN BUG (gateway, src/upstream/network): with batching on, Endpoint.appWans is answered from

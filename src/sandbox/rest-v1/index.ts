@@ -25,7 +25,12 @@ export interface RestV1Area extends SandboxArea {
   bindSearch(service: SearchService): void;
 }
 
-export function createRestV1Area(ctx: AreaContext): RestV1Area {
+export interface RestV1AreaOptions {
+  /** Multiplies the seed's networks (see seed.ts). @default 1 */
+  scale?: number;
+}
+
+export function createRestV1Area(ctx: AreaContext, options: RestV1AreaOptions = {}): RestV1Area {
   let search: SearchService | null = null;
   let facts: RestV1Facts | null = null;
   const state: AreaState = { store: new Store(), ctx, search: () => search };
@@ -41,7 +46,7 @@ export function createRestV1Area(ctx: AreaContext): RestV1Area {
     ],
     seed(size: SeedSize) {
       state.store = new Store();
-      facts = seedRestV1(state.store, ctx, size);
+      facts = seedRestV1(state.store, ctx, size, options.scale ?? 1);
     },
     facts: () => facts,
     bindSearch(service) {

@@ -10,6 +10,11 @@
  *
  * AppWAN members are drawn from a pool of each network's first endpoints, so endpoints belong to
  * several AppWANs (as clients do in practice).
+ *
+ * `scale` (the benchmark's scale series) multiplies the number of networks; each extra network has
+ * the same shape (endpoints, services, AppWANs, endpoint groups), so every per-network record grows
+ * with it while the network groups stay. Scale 1 is the table above exactly, and the first networks
+ * of any scale are those of scale 1 (the extra ones are generated after them).
  */
 import type { AreaContext, SeedSize } from '../core/types';
 import { ADMIN_IDENTITY_ID } from '../core/identities';
@@ -107,8 +112,9 @@ class Seeder {
   }
 }
 
-export function seedRestV1(store: Store, ctx: AreaContext, size: SeedSize): RestV1Facts {
-  const profile = PROFILES[size];
+export function seedRestV1(store: Store, ctx: AreaContext, size: SeedSize, scale = 1): RestV1Facts {
+  if (!Number.isInteger(scale) || scale < 1) throw new Error(`sandbox: scale must be a whole number of at least 1, got ${scale}`);
+  const profile = { ...PROFILES[size], networks: PROFILES[size].networks * scale };
   const s = new Seeder(store, ctx);
   const owner = { ownerIdentityId: ADMIN_IDENTITY_ID };
 

@@ -3,7 +3,8 @@ import { runBenchmark } from '../../../bench/benchmark';
 import { measureLatency, measureThroughput } from '../../../bench/load';
 import { percentile, ratioToBound, summarize } from '../../../bench/stats';
 import { formatTable } from '../../../bench/table';
-import type { BenchResults } from '../../../bench/results';
+import type { BenchResults, ScalePoint } from '../../../bench/results';
+import { describeGrowth, scaleGrowth } from '../../../bench/scale-growth';
 import { readList } from '../../../bench/upstream-reader';
 
 describe('stats', () => {
@@ -34,7 +35,7 @@ describe('args', () => {
   });
 
   it('reads every flag, in both --flag value and --flag=value forms', () => {
-    const o = parseArgs(['--latency-ms', '0', '--seed=tiny', '--iterations', '3', '--duration', '500ms', '--only', 'a,b', '--only=c', '--out', '-', '--gateway', 'in-process', '--no-passthrough', '--concurrency', '4']);
+    const o = parseArgs(['--latency-ms', '0', '--seed=tiny', '--iterations', '3', '--duration', '500ms', '--only', 'a,b', '--only=c', '--out', '-', '--gateway', 'in-process', '--no-passthrough', '--concurrency', '4', '--scales', '1,3']);
     expect(o).toEqual({
       seed: 'tiny',
       latencyMs: 0,
@@ -45,7 +46,18 @@ describe('args', () => {
       out: null,
       gateway: 'in-process',
       skipPassthrough: true,
+      scales: [1, 3],
     });
+  });
+
+  it('runs the scale series at 1x, 2x and 4x unless --no-scale', () => {
+    expect(parseArgs([]).scales).toEqual([1, 2, 4]);
+    expect(parseArgs(['--no-scale']).scales).toEqual([]);
+    expect(() => parseArgs(['--scales', '2,1'])).toThrow(/--scales: expected increasing/);
+    expect(() => parseArgs(['--scales', '1,x'])).toThrow(/--scales/);
+    // The defaults object is not shared with a parsed one.
+    parseArgs([]).scales.push(8);
+    expect(DEFAULT_OPTIONS.scales).toEqual([1, 2, 4]);
   });
 
   it('rejects unknown flags and bad values with a message naming the flag', () => {
@@ -125,6 +137,7 @@ describe('formatTable', () => {
       concurrency: 32,
       durationMs: 5000,
       gatewayMode: 'child',
+      nodeEnv: 'production',
       queries: [
         {
           name: 'networkList',
@@ -141,13 +154,16 @@ describe('formatTable', () => {
           p99Ratio: 2.05,
           iterations: 50,
           rps: 1234.5,
-          unbatched: { upstreamCalls: 1, p50Ms: 12, rps: 1200, iterations: 50, concurrency: 32, callsByRoute: { 'GET /rest/v1/networks': 1 } },
+          cpuMsPerQuery: 0.712,
+          unbatched: { upstreamCalls: 1, p50Ms: 12, rps: 1200, iterations: 50, concurrency: 32, callsByRoute: { 'GET /rest/v1/networks': 1 }, cpuMsPerQuery: 12.5 },
         },
       ],
       failed: [{ name: 'networkGraph', side: 'batched', error: 'endpoints: 3 ids, expected 4' }],
       passthroughRatio: 0.5,
-      passthrough: { gatewayRps: 1000, directRps: 2000 },
+      passthrough: { gatewayRps: 1000, directRps: 2000, gatewayCpuMsPerRequest: 0.6543 },
       skipped: [{ name: 'topTalkers', reason: 'no events area' }],
+      scaleSeries: [point(1, 2400, 183, 500, 450), point(2, 4800, 364, 950, 900)],
+      scaleGrowth: null,
       cpu: { model: 'cpu', cores: 2 },
       node: 'v20.20.0',
       loadAverage: { start: 0.5, end: 0.7 },
@@ -162,8 +178,64 @@ describe('formatTable', () => {
     expect(lines.join('\n')).toContain('load average 0.5 → 0.7');
     expect(lines.join('\n')).toContain('not measured: topTalkers');
     expect(lines.join('\n')).toContain('WRONG RESULT, not timed: networkGraph (batched): endpoints: 3 ids, expected 4');
+    // CPU columns, the pass-through CPU line and NODE_ENV.
+    expect(lines[0]).toMatch(/\| +rps \| CPU ms \| unb\. calls \|.*\| unb\. CPU ms \|$/);
+    expect(lines[2]).toMatch(/\| +0\.71 \|/);
+    expect(lines[2]).toMatch(/\| +12\.5 \|$/);
+    expect(lines.join('\n')).toContain('gateway CPU 0.654 ms per one-call request');
+    expect(lines.join('\n')).toContain('NODE_ENV production');
+    // The scale series: its own aligned table and the growth line.
+    const header = lines.findIndex((l) => l.startsWith('| scale'));
+    expect(header).toBeGreaterThan(2);
+    expect(lines[header + 2]).toMatch(/^\| 1x +\| +6 \| +2400 \| +183 \|/);
+    expect(lines[header + 3]).toMatch(/^\| 2x /);
+    expect(new Set(lines.slice(header, header + 4).map((l) => l.length)).size).toBe(1);
+    expect(lines.join('\n')).toContain('growth: not measured');
+  });
+
+  it('prints no CPU figure in-process and no scale section without a series', () => {
+    const results = formatTable({
+      date: 'd', seed: 'tiny', latencyMs: 0, concurrency: 4, durationMs: 150, gatewayMode: 'in-process', nodeEnv: null,
+      queries: [], failed: [], passthroughRatio: 0.5, passthrough: { gatewayRps: 1, directRps: 2, gatewayCpuMsPerRequest: null },
+      skipped: [], scaleSeries: [], scaleGrowth: null, cpu: { model: 'cpu', cores: 2 }, node: 'v20', loadAverage: { start: 0, end: 0 }, elapsedMs: 1,
+    });
+    expect(results).toContain('gateway CPU – (in-process) per one-call request');
+    expect(results).toContain('NODE_ENV unset');
+    expect(results).not.toContain('| scale');
   });
 });
+
+function point(scale: number, endpoints: number, upstreamCalls: number, p50Ms: number, cpuMsPerQuery: number | null): ScalePoint {
+  return {
+    scale, networks: 6 * scale, endpoints, appWans: 48 * scale, upstreamCalls, lowerBoundCalls: upstreamCalls - 11, roundTrips: 3,
+    iterations: 10, p50Ms, p99Ms: p50Ms * 1.2, boundMs: 30, p50Ratio: p50Ms / 30, cpuMsPerQuery, error: null,
+  };
+}
+
+describe('scaleGrowth', () => {
+  it('compares the first and the last answered scale against the records\' growth', () => {
+    const g = scaleGrowth([point(1, 2400, 183, 500, 450), point(2, 4800, 364, 950, 900), point(4, 9600, 726, 1900, 1850)]);
+    expect(g).toEqual({ fromScale: 1, toScale: 4, recordsRatio: 4, callsRatio: 3.97, p50Ratio: 3.8, cpuRatio: 4.11, tolerance: 1.25, linear: true });
+    expect(describeGrowth(g ?? fail())).toBe('scale 1 → 4 (records ×4): calls ×3.97, p50 ×3.8, CPU ×4.11; linear (each within 1.25 × the records\' growth: yes)');
+  });
+
+  it('says NOT linear when one figure grows faster than the records beyond the tolerance', () => {
+    const g = scaleGrowth([point(1, 2400, 183, 500, null), point(4, 9600, 726, 2600, null)]);
+    expect(g).toMatchObject({ p50Ratio: 5.2, cpuRatio: null, linear: false });
+    expect(describeGrowth(g ?? fail())).toContain('NOT linear');
+  });
+
+  it('leaves out wrong scales, and has no growth with fewer than two answered scales', () => {
+    const wrong = { ...point(4, 9600, 726, 0, null), error: 'endpoints: 3 ids, expected 4' };
+    expect(scaleGrowth([point(1, 2400, 183, 500, 1), wrong])).toBeNull();
+    expect(scaleGrowth([point(1, 2400, 183, 500, 1)])).toBeNull();
+    expect(scaleGrowth([])).toBeNull();
+  });
+});
+
+function fail(): never {
+  throw new Error('expected a growth');
+}
 
 describe('runBenchmark', () => {
   it('rejects an unknown --only name before starting anything', async () => {

@@ -26,6 +26,19 @@ describe('rest/v1 seed data', () => {
     for (const id of facts.networks.flatMap((n) => n.appWanIds)) expect(store.members(id).endpoints.size).toBeGreaterThan(0);
   });
 
+  it('scale multiplies the networks, each of the same shape, and keeps scale 1 as the first networks', () => {
+    const one = seedRestV1(new Store(), context(), 'demo');
+    const three = seedRestV1(new Store(), context(), 'demo', 3);
+    expect(three.organizationIds).toHaveLength(one.organizationIds.length);
+    expect(three.networks).toHaveLength(one.networks.length * 3);
+    expect(three.networks.slice(0, one.networks.length)).toEqual(one.networks);
+    for (const kind of ['network', 'endpoint', 'service', 'appWan', 'endpointGroup']) {
+      expect({ kind, count: three.counts[kind] }).toEqual({ kind, count: (one.counts[kind] ?? 0) * 3 });
+    }
+    expect(seedRestV1(new Store(), context(), 'demo', 1)).toEqual(one);
+    expect(() => seedRestV1(new Store(), context(), 'demo', 0)).toThrow(/scale/);
+  });
+
   it('large: >= 5 networks, 2000 endpoints, 500 services, 40 AppWANs of tens of endpoints; endpoints in several AppWANs; under 2 s', () => {
     // CPU time, not wall time: other test workers on the machine must not make this flaky. The
     // faster of two runs, since the first also pays for JIT warm-up.

@@ -1,0 +1,84 @@
+/**
+ * The benchmark's gateway child process (bench/gateway-child.ts): production mode and its CPU
+ * clock over IPC. ts-jest cannot fork a .ts file, so the child is bundled with esbuild first
+ * (packages stay external; the bundle lives under the project root, where the gateway finds
+ * schema/).
+ */
+import { build } from 'esbuild';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { cpuPerRequest, withGatewayCpu } from '../../bench/gateway-cpu';
+import { benchGatewayEnv, startGatewayChild, startGatewayProcess, type GatewayHandle } from '../../bench/gateway-launcher';
+import { createGraphQLClient, type GraphQLHttpClient } from '../../bench/graphql-client';
+import { packageRoot } from '../../bench/package-root';
+import { PASSTHROUGH_QUERY } from '../../bench/benchmark';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox';
+
+describe('bench gateway child', () => {
+  let dir: string;
+  let sandbox: RunningSandbox;
+  let gateway: GatewayHandle;
+  let client: GraphQLHttpClient;
+
+  beforeAll(async () => {
+    const tmp = join(packageRoot(), '.tmp');
+    mkdirSync(tmp, { recursive: true });
+    dir = mkdtempSync(join(tmp, 'bench-child-'));
+    await build({
+      entryPoints: [join(packageRoot(), 'bench', 'gateway-child.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      packages: 'external',
+      outfile: join(dir, 'gateway-child.js'),
+      logLevel: 'silent',
+    });
+    sandbox = await startSandbox({ port: 0, seed: 'tiny' });
+    gateway = await startGatewayChild(join(dir, 'gateway-child.js'), benchGatewayEnv(sandbox, 'on'));
+    client = createGraphQLClient(gateway.url, sandbox.tokens.admin, 2);
+  }, 60_000);
+
+  afterAll(async () => {
+    await client?.close();
+    await gateway?.close();
+    await sandbox?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs in production mode', () => {
+    expect(gateway.mode).toBe('child');
+    expect(gateway.nodeEnv).toBe('production');
+  });
+
+  it('reports its own CPU time, which grows with the requests it serves', async () => {
+    const network = sandbox.restFacts().networkIds[0] ?? '';
+    const first = await gateway.cpuMicros();
+    expect(first).toBeGreaterThan(0);
+    const { value: completed, cpuMs } = await withGatewayCpu(gateway, async () => {
+      for (let i = 0; i < 20; i++) await client.execute(PASSTHROUGH_QUERY, { id: network });
+      return 20;
+    });
+    expect(cpuMs).toBeGreaterThan(0);
+    const perRequest = cpuPerRequest(cpuMs, completed);
+    // Positive, and far below a whole second per one-call request.
+    expect(perRequest).toBeGreaterThan(0);
+    expect(perRequest).toBeLessThan(1000);
+    // Questions in flight together each get their own answer.
+    const [a, b] = await Promise.all([gateway.cpuMicros(), gateway.cpuMicros()]);
+    expect(a).toBeGreaterThanOrEqual(first ?? 0);
+    expect(b).toBeGreaterThanOrEqual(first ?? 0);
+  });
+
+  it('has no CPU clock of its own in-process', async () => {
+    const inProcess = await startGatewayProcess('in-process', benchGatewayEnv(sandbox, 'on'));
+    try {
+      expect(inProcess.mode).toBe('in-process');
+      expect(await inProcess.cpuMicros()).toBeNull();
+      expect(await withGatewayCpu(inProcess, () => Promise.resolve(1))).toEqual({ value: 1, cpuMs: null });
+      expect(cpuPerRequest(null, 10)).toBeNull();
+    } finally {
+      await inProcess.close();
+    }
+  });
+});
