@@ -25,6 +25,9 @@ export class BodyTooLargeError extends Error {}
 /** A body that is not valid UTF-8: refused, never decoded to U+FFFD and run (a write would store corrupted text). */
 export class InvalidUtf8Error extends Error {}
 
+/** Stateless between calls (no `stream` option), so one serves every request. */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -35,7 +38,7 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
     chunks.push(buf);
   }
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+    return utf8.decode(chunks.length === 1 && chunks[0] !== undefined ? chunks[0] : Buffer.concat(chunks));
   } catch {
     throw new InvalidUtf8Error('the request body is not valid UTF-8');
   }
