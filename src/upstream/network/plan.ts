@@ -48,3 +48,36 @@ export function chooseRelationPlan(input: PlanInput): RelationPlan {
   if (input.indexLoaded || input.parentsInBatch >= 2) return 'membership-index';
   return 'per-parent';
 }
+
+/**
+ * The endpoint-group part of the membership index (endpoint side). Beside the AppWAN list, the
+ * index reads the network's own endpoint-group list (`/networks/{n}/endpointGroups`, one call in
+ * the same round trip). Then:
+ *
+ * - `no-groups`: the network has none, so no AppWAN can hold one (an AppWAN and the groups it
+ *   holds live under the same `/networks/{n}`): the per-AppWAN endpoint-group lists are skipped
+ *   (saves one call per AppWAN);
+ * - `prefetch-all`: the groups' member lists (at each record's `_links.endpoints`) are read in the
+ *   same round trip as the per-AppWAN lists instead of one trip later, for every group of the
+ *   network, held or not. That costs at most one call per group no AppWAN holds; with no more
+ *   groups than AppWANs, at most as many calls as the per-AppWAN lists of that trip, to save a
+ *   whole round trip (measured on the large seed: 3 groups, 8 AppWANs, every group held, so no
+ *   extra call at all);
+ * - `held-after`: more groups than AppWANs (many may be held by none): only the held groups'
+ *   member lists, after the per-AppWAN lists say which those are (one more round trip).
+ *
+ * A held group without a members link still makes the index inexact (see above), whatever plan.
+ */
+export type GroupMemberPlan = 'no-groups' | 'prefetch-all' | 'held-after';
+
+export interface GroupMemberInput {
+  /** Endpoint groups in the network's own list. */
+  networkGroups: number;
+  /** AppWANs in the network's list. */
+  appWans: number;
+}
+
+export function chooseGroupMemberPlan(input: GroupMemberInput): GroupMemberPlan {
+  if (input.networkGroups === 0) return 'no-groups';
+  return input.networkGroups <= input.appWans ? 'prefetch-all' : 'held-after';
+}

@@ -17,7 +17,8 @@ describe('network loaders: AppWAN membership plan', () => {
       expect(run.http.count(/\/endpoints\/ep-\d+\/appWans$/)).toBe(0);
       expect(run.http.count(/\/appWans$/)).toBe(1); // the network's AppWAN list
       expect(run.http.count(/\/appWans\/aw-\d+\/endpoints$/)).toBe(3);
-      expect(run.http.count(/\/appWans\/aw-\d+\/endpointGroups$/)).toBe(3); // no group held: nothing more
+      expect(run.http.count(/\/net-1\/endpointGroups$/)).toBe(1); // the network's endpoint groups: none
+      expect(run.http.count(/\/appWans\/aw-\d+\/endpointGroups$/)).toBe(0); // so no AppWAN holds one
     }
     expect(large.http.calls.length).toBe(small.http.calls.length);
     expect(large.loaders.plans).toEqual([{ side: 'endpoint', networkId: 'net-1', parents: 60, plan: 'membership-index' }]);
@@ -80,12 +81,13 @@ describe('network loaders: AppWAN membership through endpoint groups', () => {
     expect(indexed.loaders.plans).toEqual([{ side: 'endpoint', networkId: 'net-1', parents: 12, plan: 'membership-index' }]);
   });
 
-  it('costs 1 + 2 × AppWANs + groups held, each group once, at its link, whatever the endpoints', async () => {
+  it('costs 2 + 2 × AppWANs + groups, each group once, at its link, whatever the endpoints', async () => {
     const small = await endpointsWithAppWans(12, 6, true, { groups: 2 });
     const large = await endpointsWithAppWans(90, 6, true, { groups: 2 });
     for (const run of [small, large]) {
       expect(run.http.count(/\/endpoints\/ep-\d+\/appWans$/)).toBe(0);
       expect(run.http.count(/\/net-1\/appWans$/)).toBe(1);
+      expect(run.http.count(/\/net-1\/endpointGroups$/)).toBe(1);
       expect(run.http.count(/\/appWans\/aw-\d+\/endpoints$/)).toBe(6);
       expect(run.http.count(/\/appWans\/aw-\d+\/endpointGroups$/)).toBe(6);
       // aw-0 and aw-4 hold eg-0, aw-2 holds eg-1: two distinct groups, read at their absolute hrefs.
@@ -95,7 +97,7 @@ describe('network loaders: AppWAN membership through endpoint groups', () => {
       ]);
     }
     // + the endpoint list itself.
-    expect(small.http.calls.length).toBe(1 + 1 + 2 * 6 + 2);
+    expect(small.http.calls.length).toBe(1 + 2 + 2 * 6 + 2);
     expect(large.http.calls.length).toBe(small.http.calls.length);
   });
 
@@ -111,12 +113,12 @@ describe('network loaders: AppWAN membership through endpoint groups', () => {
     const naive = await endpointsWithAppWans(12, 6, false, { groups: 2 });
     expect(ids(run.answers)).toEqual(ids(naive.answers));
     expect(run.loaders.plans).toEqual([{ side: 'endpoint', networkId: 'net-1', parents: 12, plan: 'per-parent', indexInexact: true }]);
-    // The index's lists (1 + 2 × AppWANs), no group member call, then one call per endpoint.
+    // The index's lists (2 + 2 × AppWANs), no group member call, then one call per endpoint.
     expect(run.http.count(/\/net-1\/appWans$/)).toBe(1);
     expect(run.http.count(/\/appWans\/aw-\d+\/(endpoints|endpointGroups)$/)).toBe(12);
     expect(run.http.count(/\/endpointGroups\/eg-\d+\/endpoints$/)).toBe(0);
     expect(run.http.count(/\/endpoints\/ep-\d+\/appWans$/)).toBe(12);
-    expect(run.http.calls.length).toBe(1 + 1 + 2 * 6 + 12);
+    expect(run.http.calls.length).toBe(1 + 2 + 2 * 6 + 12);
   });
 
   it('once the index is known inexact, later batches of the network go per-parent without it', async () => {
