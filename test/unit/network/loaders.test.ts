@@ -1,5 +1,39 @@
 import { createNetworkLoaders } from '../../../src/upstream/network/loaders';
+import type { HttpClient } from '../../../src/upstream/http-types';
 import { fakeNetwork, type FakeNetworkOptions } from './fake-rest';
+
+/**
+ * Holds every call until the previous round's answers are all delivered: `byRound()` lists the
+ * paths sent in each sequential round trip (sorted within a round).
+ */
+function inRounds(inner: HttpClient) {
+  let round = 0;
+  const sent: { path: string; round: number }[] = [];
+  const held: Array<() => void> = [];
+  const settle = async () => {
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+  const http: HttpClient = {
+    send: (req) => {
+      sent.push({ path: req.path, round });
+      return new Promise((resolve, reject) => held.push(() => void inner.send(req).then(resolve, reject)));
+    },
+  };
+  return {
+    http,
+    async run<T>(work: () => Promise<T>): Promise<T> {
+      const result = work();
+      await settle();
+      while (held.length > 0) {
+        round++;
+        for (const release of held.splice(0)) release();
+        await settle();
+      }
+      return result;
+    },
+    byRound: () => Array.from({ length: round }, (_, r) => sent.filter((c) => c.round === r).map((c) => c.path).sort()),
+  };
+}
 
 async function endpointsWithAppWans(endpoints: number, appWans: number, batching: boolean, more: Partial<FakeNetworkOptions> = {}) {
   const http = fakeNetwork({ endpoints, appWans, ...more });
@@ -133,6 +167,42 @@ describe('network loaders: AppWAN membership through endpoint groups', () => {
     expect(loaders.plans).toEqual([
       { side: 'endpoint', networkId: 'net-1', parents: 2, plan: 'per-parent', indexInexact: true },
       { side: 'endpoint', networkId: 'net-1', parents: 2, plan: 'per-parent' },
+    ]);
+  });
+
+  it('reads every group of the network in the same round trip as the per-AppWAN lists (no more groups than AppWANs)', async () => {
+    // 3 groups, 4 AppWANs: aw-0 holds eg-0, aw-2 eg-1, eg-2 is held by none and read all the same.
+    const rounds = inRounds(fakeNetwork({ endpoints: 12, appWans: 4, groups: 3 }));
+    const loaders = createNetworkLoaders(rounds.http, { batching: true });
+    const answers = await rounds.run(async () => {
+      const list = await loaders.all('endpoint', 'net-1');
+      return Promise.all(list.map((e) => loaders.appWansOf('endpoint', { id: e.id, networkId: 'net-1', links: e.links })));
+    });
+    const naive = await endpointsWithAppWans(12, 4, false, { groups: 3 });
+    expect(ids(answers)).toEqual(ids(naive.answers));
+    expect(rounds.byRound()).toEqual([
+      ['/networks/net-1/endpoints'],
+      ['/networks/net-1/appWans', '/networks/net-1/endpointGroups'],
+      [
+        ...[0, 1, 2, 3].flatMap((k) => [`/networks/net-1/appWans/aw-${k}/endpoints`, `/networks/net-1/appWans/aw-${k}/endpointGroups`]),
+        ...[0, 1, 2].map((g) => `http://upstream.example/rest/v1/networks/net-1/endpointGroups/eg-${g}/endpoints`),
+      ].sort(),
+    ]);
+  });
+
+  it('with more groups than AppWANs, reads only the held groups, one round trip later', async () => {
+    // 3 groups, 2 AppWANs: only aw-0 holds a group (eg-0).
+    const rounds = inRounds(fakeNetwork({ endpoints: 12, appWans: 2, groups: 3 }));
+    const loaders = createNetworkLoaders(rounds.http, { batching: true });
+    const answers = await rounds.run(async () => {
+      const list = await loaders.all('endpoint', 'net-1');
+      return Promise.all(list.map((e) => loaders.appWansOf('endpoint', { id: e.id, networkId: 'net-1', links: e.links })));
+    });
+    const naive = await endpointsWithAppWans(12, 2, false, { groups: 3 });
+    expect(ids(answers)).toEqual(ids(naive.answers));
+    expect(rounds.byRound().slice(2)).toEqual([
+      ['/networks/net-1/appWans/aw-0/endpointGroups', '/networks/net-1/appWans/aw-0/endpoints', '/networks/net-1/appWans/aw-1/endpointGroups', '/networks/net-1/appWans/aw-1/endpoints'],
+      ['http://upstream.example/rest/v1/networks/net-1/endpointGroups/eg-0/endpoints'],
     ]);
   });
 
