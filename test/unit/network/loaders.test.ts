@@ -104,6 +104,19 @@ describe('network loaders: AppWAN membership plan', () => {
 describe('network loaders: AppWAN membership through endpoint groups', () => {
   const ids = (answers: ReadonlyArray<ReadonlyArray<{ id: string }>>) => answers.map((list) => list.map((a) => a.id));
 
+  /** Every endpoint's AppWANs of one network, call rounds recorded; checks the answers equal the per-endpoint calls. */
+  async function indexInRounds(appWans: number, groups: number) {
+    const rounds = inRounds(fakeNetwork({ endpoints: 12, appWans, groups }));
+    const loaders = createNetworkLoaders(rounds.http, { batching: true });
+    const answers = await rounds.run(async () => {
+      const list = await loaders.all('endpoint', 'net-1');
+      return Promise.all(list.map((e) => loaders.appWansOf('endpoint', { id: e.id, networkId: 'net-1', links: e.links })));
+    });
+    const naive = await endpointsWithAppWans(12, appWans, false, { groups });
+    expect(ids(answers)).toEqual(ids(naive.answers));
+    return rounds;
+  }
+
   it('the index counts the members of held groups: same answer as the per-endpoint calls', async () => {
     const indexed = await endpointsWithAppWans(12, 6, true, { groups: 2 });
     const naive = await endpointsWithAppWans(12, 6, false, { groups: 2 });
@@ -172,15 +185,8 @@ describe('network loaders: AppWAN membership through endpoint groups', () => {
 
   it('reads every group of the network in the same round trip as the per-AppWAN lists (no more groups than AppWANs)', async () => {
     // 3 groups, 4 AppWANs: aw-0 holds eg-0, aw-2 eg-1, eg-2 is held by none and read all the same.
-    const rounds = inRounds(fakeNetwork({ endpoints: 12, appWans: 4, groups: 3 }));
-    const loaders = createNetworkLoaders(rounds.http, { batching: true });
-    const answers = await rounds.run(async () => {
-      const list = await loaders.all('endpoint', 'net-1');
-      return Promise.all(list.map((e) => loaders.appWansOf('endpoint', { id: e.id, networkId: 'net-1', links: e.links })));
-    });
-    const naive = await endpointsWithAppWans(12, 4, false, { groups: 3 });
-    expect(ids(answers)).toEqual(ids(naive.answers));
-    expect(rounds.byRound()).toEqual([
+    const { byRound } = await indexInRounds(4, 3);
+    expect(byRound()).toEqual([
       ['/networks/net-1/endpoints'],
       ['/networks/net-1/appWans', '/networks/net-1/endpointGroups'],
       [
@@ -192,15 +198,8 @@ describe('network loaders: AppWAN membership through endpoint groups', () => {
 
   it('with more groups than AppWANs, reads only the held groups, one round trip later', async () => {
     // 3 groups, 2 AppWANs: only aw-0 holds a group (eg-0).
-    const rounds = inRounds(fakeNetwork({ endpoints: 12, appWans: 2, groups: 3 }));
-    const loaders = createNetworkLoaders(rounds.http, { batching: true });
-    const answers = await rounds.run(async () => {
-      const list = await loaders.all('endpoint', 'net-1');
-      return Promise.all(list.map((e) => loaders.appWansOf('endpoint', { id: e.id, networkId: 'net-1', links: e.links })));
-    });
-    const naive = await endpointsWithAppWans(12, 2, false, { groups: 3 });
-    expect(ids(answers)).toEqual(ids(naive.answers));
-    expect(rounds.byRound().slice(2)).toEqual([
+    const { byRound } = await indexInRounds(2, 3);
+    expect(byRound().slice(2)).toEqual([
       ['/networks/net-1/appWans/aw-0/endpointGroups', '/networks/net-1/appWans/aw-0/endpoints', '/networks/net-1/appWans/aw-1/endpointGroups', '/networks/net-1/appWans/aw-1/endpoints'],
       ['http://upstream.example/rest/v1/networks/net-1/endpointGroups/eg-0/endpoints'],
     ]);
