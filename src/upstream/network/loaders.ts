@@ -10,6 +10,9 @@
  * - `appWansOf`: `Endpoint.appWans`/`Service.appWans`, batched per network and answered by the
  *   plan `chooseRelationPlan` (plan.ts) picks; a membership index that turns out inexact (a held
  *   endpoint group without a members link) hands its parents to the per-parent plan.
+ * - `networksOf`/`endpointsOf`: `NetworkGroup.networks` and `Network.endpoints`, batched and
+ *   answered from one shared list (all networks; a group's endpoints) partitioned by owner when
+ *   `chooseSharedListPlan` (list-plan.ts) says so, per parent otherwise (shared-lists.ts).
  *
  * With `options.batching === false` nothing is batched or cached and every parent takes its own
  * call: the naive plan the benchmark compares against.

@@ -14,9 +14,11 @@
  *   through an endpoint group the AppWAN holds (`/appWans/{id}/endpointGroups`; the seed: removed
  *   endpoints "lose access to AppWANs that held the group"). The index reads both lists per AppWAN
  *   and, for every distinct group held, its members at the group record's `_links.endpoints`
- *   (the contract has no GET of a group's members by a built path). Cost: 1 + 2 × AppWANs +
- *   groups held (one list each). When an AppWAN holds a group whose record has no such link, the
- *   index cannot be exact (`exact: false`): the network's parents are answered `per-parent`.
+ *   (the contract has no GET of a group's members by a built path). Cost: 2 (AppWAN list and
+ *   the network's endpoint-group list) + 1 or 2 × AppWANs + the groups read (one list each;
+ *   `chooseGroupMemberPlan` below says which and when). When an AppWAN holds a group
+ *   with no such link (on its record or the network's), the index cannot be exact
+ *   (`exact: false`): the network's parents are answered `per-parent`.
  * - Service side: AppWANs hold services directly (their `_links` have `services`, no service
  *   groups), so `/appWans/{id}/services` is the whole answer: 1 + AppWANs, always exact.
  *
