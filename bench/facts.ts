@@ -31,7 +31,10 @@ export interface NetworkFacts {
   endpointPages: number;
   appWans: AppWanFacts[];
   appWanPages: number;
-  /** Pages of each member list of the endpoint groups that some AppWAN holds. */
+  /** The network's own endpoint groups (`/networks/{id}/endpointGroups`), and the pages of that list. */
+  endpointGroupIds: string[];
+  endpointGroupPages: number;
+  /** Pages of each member list of the network's endpoint groups and of those some AppWAN holds. */
   groupMemberPages: Map<string, number>;
 }
 
@@ -101,7 +104,12 @@ export async function readFacts(baseUrl: string, token: string, search?: SearchS
 async function readNetwork(reader: UpstreamReader, network: JsonObject): Promise<NetworkFacts> {
   const id = idOf(network, 'network');
   const base = `${REST}/networks/${id}`;
-  const [endpoints, appWans] = await Promise.all([reader.list(`${base}/endpoints`), reader.list(`${base}/appWans`)]);
+  const [endpoints, appWans, networkGroups] = await Promise.all([
+    reader.list(`${base}/endpoints`),
+    reader.list(`${base}/appWans`),
+    reader.list(`${base}/endpointGroups`),
+  ]);
+  const networkGroupIds = networkGroups.items.map((g) => idOf(g, 'endpoint group'));
   const appWanFacts = await mapLimit(appWans.items, PARALLEL, async (a): Promise<AppWanFacts> => {
     const appWanId = idOf(a, 'AppWAN');
     const [members, groups, services] = await Promise.all([
@@ -119,8 +127,8 @@ async function readNetwork(reader: UpstreamReader, network: JsonObject): Promise
       servicePages: services.pages,
     };
   });
-  // Members of the groups the AppWANs hold, then each AppWAN's reach = direct ∪ group members.
-  const groupIds = [...new Set(appWanFacts.flatMap((a) => a.endpointGroupIds))];
+  // Members of the network's groups and of those the AppWANs hold, then each AppWAN's reach = direct ∪ group members.
+  const groupIds = [...new Set([...networkGroupIds, ...appWanFacts.flatMap((a) => a.endpointGroupIds)])];
   const groupLists = await mapLimit(groupIds, PARALLEL, (g) => reader.list(`${base}/endpointGroups/${g}/endpoints`));
   const groupMembers = new Map(groupIds.map((g, i) => [g, (groupLists[i]?.items ?? []).map((e) => idOf(e, 'group endpoint'))]));
   for (const a of appWanFacts) {
@@ -134,6 +142,8 @@ async function readNetwork(reader: UpstreamReader, network: JsonObject): Promise
     endpointPages: endpoints.pages,
     appWans: appWanFacts,
     appWanPages: appWans.pages,
+    endpointGroupIds: networkGroupIds,
+    endpointGroupPages: networkGroups.pages,
     groupMemberPages: new Map(groupIds.map((g, i) => [g, groupLists[i]?.pages ?? 1])),
   };
 }

@@ -1,4 +1,5 @@
 import type { JsonObject } from '../../src/upstream/parse';
+import { chooseGroupMemberPlan } from '../../src/upstream/network/plan';
 import type { NetworkFacts, UpstreamFacts } from '../facts';
 import { allNodes, CheckError, idsOf, pagingTrip, sameIds, sum } from './check';
 import { loadDocument } from './load-document';
@@ -17,14 +18,38 @@ function appWansByEndpoint(n: NetworkFacts): Map<string, string[]> {
 }
 
 /**
- * Cheaper of: the network's AppWAN list + each AppWAN's member and endpoint-group lists + the
- * member lists of those groups (inverted in memory), or one AppWAN list per endpoint.
+ * Cheaper of: the membership index (the network's AppWAN list and endpoint-group list, each
+ * AppWAN's member list and, when the network has endpoint groups, its endpoint-group list, and
+ * the member lists of the groups read: every group of the network when the gateway's rule reads
+ * them all in the same round trip, else the held ones, plan.ts `chooseGroupMemberPlan`), or one
+ * AppWAN list per endpoint. The gateway cannot know which groups are held before it asks, so the
+ * bound charges the plan it can choose in advance.
  */
 function endpointAppWanCalls(n: NetworkFacts): number {
   if (n.endpointIds.length === 0) return 0;
-  const perNetwork =
-    n.appWanPages + sum(n.appWans.map((a) => a.endpointPages + a.endpointGroupPages)) + sum([...n.groupMemberPages.values()]);
-  return Math.min(perNetwork, n.endpointIds.length);
+  const plan = chooseGroupMemberPlan({ networkGroups: n.endpointGroupIds.length, appWans: n.appWans.length });
+  const held = n.appWans.flatMap((a) => a.endpointGroupIds);
+  const read = new Set(plan === 'prefetch-all' ? [...n.endpointGroupIds, ...held] : held);
+  const index =
+    n.appWanPages +
+    n.endpointGroupPages +
+    sum(n.appWans.map((a) => a.endpointPages + (plan === 'no-groups' ? 0 : a.endpointGroupPages))) +
+    sum([...read].map((g) => n.groupMemberPages.get(g) ?? 1));
+  return Math.min(index, n.endpointIds.length);
+}
+
+/**
+ * Per group, the fewer pages of its group-wide endpoint list or of its networks' own lists; a
+ * network whose group is not listed pays its own.
+ */
+function endpointListCalls(facts: UpstreamFacts): number {
+  const perGroup = facts.groupIds.map((g, i) => {
+    const own = sum(facts.networks.filter((n) => n.organizationId === g).map((n) => n.endpointPages));
+    const shared = facts.groupEndpointPages?.[i];
+    return shared === undefined ? own : Math.min(own, shared);
+  });
+  const ungrouped = facts.networks.filter((n) => n.organizationId === null || !facts.groupIds.includes(n.organizationId));
+  return sum(perGroup) + sum(ungrouped.map((n) => n.endpointPages));
 }
 
 export const networkGraph: BenchQuery = {
@@ -33,19 +58,16 @@ export const networkGraph: BenchQuery = {
   unavailable: (facts) => (facts.networks.length === 0 ? 'the sandbox has no networks' : null),
   variables: () => ({ first: 1000 }),
   lowerBoundCalls(facts) {
-    const perNetworkEndpoints = sum(facts.networks.map((n) => n.endpointPages));
-    const endpointLists =
-      facts.groupEndpointPages === null ? perNetworkEndpoints : Math.min(perNetworkEndpoints, sum(facts.groupEndpointPages));
     const value =
       facts.groupPages +
       facts.networkPages +
-      endpointLists +
+      endpointListCalls(facts) +
       sum(facts.networks.map(endpointAppWanCalls)) +
       sum(facts.networks.flatMap((n) => reachedAppWans(n).map((a) => a.servicePages)));
     return {
       value,
       reason:
-        'group list + network list + endpoint lists (per network or per group, fewer) + per network the cheaper of (AppWAN list, their member and endpoint-group lists, those groups\' members) or one call per endpoint + one services list per reached AppWAN',
+        'group list + ONE network list (all groups) + endpoint lists (per group, the fewer of its group-wide list or its networks\' lists) + per network the cheaper of (AppWAN list + the network\'s endpoint-group list + per AppWAN its member list + [if the network has groups: per AppWAN its endpoint-group list + the groups\' member lists]) or one call per endpoint + one services list per reached AppWAN',
     };
   },
   roundTrips(facts) {
@@ -53,12 +75,14 @@ export const networkGraph: BenchQuery = {
     // Endpoints come from per-network lists or the group-wide lists, whichever needs no extra page.
     const perNetworkPaging = pagingTrip(...facts.networks.map((n) => n.endpointPages));
     const endpointPaging = facts.groupEndpointPages === null ? perNetworkPaging : Math.min(perNetworkPaging, pagingTrip(...facts.groupEndpointPages));
-    const level2 = 1 + Math.max(endpointPaging, pagingTrip(...facts.networks.map((n) => n.appWanPages)));
-    const level3 = 1 + pagingTrip(...facts.networks.flatMap((n) => [...n.appWans.flatMap((a) => [a.endpointPages, a.servicePages]), ...n.groupMemberPages.values()]));
+    const level2 = 1 + Math.max(endpointPaging, pagingTrip(...facts.networks.flatMap((n) => [n.appWanPages, n.endpointGroupPages])));
+    const level3 =
+      1 +
+      pagingTrip(...facts.networks.flatMap((n) => [...n.appWans.flatMap((a) => [a.endpointPages, a.endpointGroupPages, a.servicePages]), ...n.groupMemberPages.values()]));
     return {
       value: level1 + level2 + level3,
       reason:
-        'groups ‖ networks, then endpoints ‖ AppWANs ‖ endpoint groups of each network, then members ‖ services of each AppWAN ‖ group members (+1 per level whose lists span pages)',
+        'groups ‖ networks, then endpoints ‖ AppWANs ‖ endpoint groups of each network, then members ‖ endpoint groups ‖ services of each AppWAN ‖ group members (their links are on the network\'s group list) (+1 per level whose lists span pages)',
     };
   },
   check(data: JsonObject, facts: UpstreamFacts) {

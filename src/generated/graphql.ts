@@ -2199,7 +2199,7 @@ export type Network = {
   endpointGroup?: Maybe<EndpointGroup>;
   /** Endpoint groups of the network. */
   endpointGroups?: Maybe<EndpointGroupConnection>;
-  /** Endpoints of the network. Sortable by: id, name, endpointType, status, currentState, createdAt, updatedAt. */
+  /** Endpoints of the network, in creation order (`createdAt`) unless sorted; ties in any order broken by id. Sortable by: id, name, endpointType, status, currentState, createdAt, updatedAt. */
   endpoints?: Maybe<EndpointConnection>;
   /** One gateway cluster of the network; null with NOT_FOUND when none. */
   gatewayCluster?: Maybe<GatewayCluster>;

@@ -29,10 +29,7 @@ export const networkTypes: Resolvers = {
   NetworkGroup: {
     networks: (group, args, { loaders }) => {
       const sort = sortSpecs(args.sort, SORTABLE.network);
-      // Follow the group's `networks` relation; without one, filter the networks list by group.
-      const href = group.links['networks'];
-      const base = href === undefined ? { path: '/networks', query: { organizationId: group.id } } : hrefTarget(href);
-      return listConnection(args, (w) => loaders.network.listAt('network', { ...base, sort }, w));
+      return listConnection(args, (w) => loaders.network.networksOf(group, sort, w));
     },
     endpoints: (group, args, { loaders }) =>
       listConnection(args, (w) => loaders.network.listAt('endpoint', { path: `/networkgroups/${enc(group.id)}/endpoints` }, w)),
@@ -55,7 +52,7 @@ export const networkTypes: Resolvers = {
         : loaders.network.networkConfigMetadataOf(n.id),
     endpoints: (n, args, { loaders }) => {
       const sort = sortSpecs(args.sort, SORTABLE.endpoint);
-      return listConnection(args, (w) => loaders.network.list('endpoint', w, { networkId: n.id, sort }));
+      return listConnection(args, (w) => loaders.network.endpointsOf(n, sort, w));
     },
     services: (n, args, { loaders }) => {
       const sort = sortSpecs(args.sort, SORTABLE.service);

@@ -10,6 +10,9 @@
  * - `appWansOf`: `Endpoint.appWans`/`Service.appWans`, batched per network and answered by the
  *   plan `chooseRelationPlan` (plan.ts) picks; a membership index that turns out inexact (a held
  *   endpoint group without a members link) hands its parents to the per-parent plan.
+ * - `networksOf`/`endpointsOf`: `NetworkGroup.networks` and `Network.endpoints`, batched and
+ *   answered from one shared list (all networks; a group's endpoints) partitioned by owner when
+ *   `chooseSharedListPlan` (list-plan.ts) says so, per parent otherwise (shared-lists.ts).
  *
  * With `options.batching === false` nothing is batched or cached and every parent takes its own
  * call: the naive plan the benchmark compares against.
@@ -23,9 +26,20 @@ import type { OrganizationRecord } from '../identity/records';
 import { RestV1Client, type ListTarget, type RelationParent, type SortSpec } from './client';
 import { hrefTarget } from './hal';
 import { createNetworkChanges, type NetworkChanges } from './changes';
-import { chooseRelationPlan, type RelationPlan } from './plan';
+import { chooseGroupMemberPlan, chooseRelationPlan, type RelationPlan } from './plan';
 import { mergeProcesses, type ProcessRecord } from './processes';
-import { parseVirtualWanSite, type AppWanRecord, type EndpointGroupRecord, type NetworkConfigMetadataRecord, type NetworkGroupRecord, type VirtualWanSiteRecord } from './records';
+import {
+  parseVirtualWanSite,
+  type AppWanRecord,
+  type EndpointGroupRecord,
+  type EndpointRecord,
+  type NetworkConfigMetadataRecord,
+  type NetworkGroupRecord,
+  type NetworkRecord,
+  type VirtualWanSiteRecord,
+} from './records';
+import { groupNetworksDef, networkEndpointsDef } from './shared-list-defs';
+import { createSharedListLoader, type ListPlanRecord } from './shared-lists';
 import { relations, resources, type RecordFor, type RelationDef, type ResourceKind } from './resources';
 
 export interface ListOptions {
@@ -77,8 +91,17 @@ export interface NetworkLoaders {
    */
   workflow(businessKey: string): Promise<ProcessRecord | null>;
   myOrganization(): Promise<OrganizationRecord>;
+  /** `NetworkGroup.networks`: a window of a group's networks; list-plan.ts picks one list for all groups or one per group. */
+  networksOf(group: NetworkGroupRecord, sort: readonly SortSpec[], window: PageWindow): Promise<PagedResult<NetworkRecord>>;
+  /**
+   * `Network.endpoints`: a window of a network's endpoints in `totalOrder(sort)` (list-order.ts);
+   * list-plan.ts picks the group-wide list or one list per network.
+   */
+  endpointsOf(network: NetworkRecord, sort: readonly SortSpec[], window: PageWindow): Promise<PagedResult<EndpointRecord>>;
   /** Decisions of the plan rule so far in this request. */
   readonly plans: readonly PlanRecord[];
+  /** Decisions of the shared-list rule (list-plan.ts) so far in this request. */
+  readonly listPlans: readonly ListPlanRecord[];
 }
 
 export function recordKey(id: string, networkId?: string | null): string {
@@ -99,6 +122,7 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
   const dlOptions = batching ? {} : { batch: false, cache: false };
   const cache = new Map<string, Promise<unknown>>();
   const plans: PlanRecord[] = [];
+  const listPlans: ListPlanRecord[] = [];
 
   /** Cached per request when batching; a fresh call every time otherwise. */
   function memo<T>(key: string, run: () => Promise<T>): Promise<T> {
@@ -204,29 +228,37 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
    */
   function membershipIndex(side: MemberSide, networkId: string): Promise<MembershipIndex> {
     return memo(indexKey(side, networkId), async () => {
-      const appWans = await all('appWan', networkId);
+      // AppWANs hold services directly: only the endpoint side has groups to expand.
+      const [appWans, networkGroups] = await Promise.all([
+        all('appWan', networkId),
+        side === 'endpoint' ? all('endpointGroup', networkId) : Promise.resolve<EndpointGroupRecord[]>([]),
+      ]);
+      const groupPlan = side === 'endpoint' ? chooseGroupMemberPlan({ networkGroups: networkGroups.length, appWans: appWans.length }) : 'no-groups';
       const parentOf = (a: AppWanRecord): RelationParent => ({ id: a.id, networkId, links: a.links });
-      const [memberLists, groupLists] = await Promise.all([
+      const membersAt = async (href: string): Promise<readonly string[]> =>
+        (await listAt('endpoint', hrefTarget(href), { offset: 0, count: Infinity }, networkId)).items.map((e) => e.id);
+      const prefetch = groupPlan === 'prefetch-all' ? networkGroups.flatMap((g) => linkedGroup(g.id, g.links['endpoints'])) : [];
+      const [memberLists, groupLists, prefetched] = await Promise.all([
         Promise.all(appWans.map((a) => members<'endpoint' | 'service'>(side === 'endpoint' ? relations.appWanEndpoints : relations.appWanServices, parentOf(a)))),
-        // AppWANs hold services directly: only the endpoint side has groups to expand.
-        side === 'endpoint'
-          ? Promise.all(appWans.map((a) => members(relations.appWanEndpointGroups, parentOf(a))))
-          : Promise.resolve(appWans.map((): EndpointGroupRecord[] => [])),
+        groupPlan === 'no-groups'
+          ? Promise.resolve(appWans.map((): EndpointGroupRecord[] => []))
+          : Promise.all(appWans.map((a) => members(relations.appWanEndpointGroups, parentOf(a)))),
+        Promise.all(prefetch.map(async ({ id, href }) => [id, await membersAt(href)] as const)),
       ]);
 
       // Each distinct group held, once, at its members link; none of them fetched if one has no link.
+      const listed = new Map(networkGroups.map((g) => [g.id, g.links['endpoints'] ?? null] as const));
       const hrefs = new Map<string, string | null>();
-      for (const group of groupLists.flat()) if (!hrefs.has(group.id)) hrefs.set(group.id, group.links['endpoints'] ?? null);
+      for (const group of groupLists.flat()) if (!hrefs.has(group.id)) hrefs.set(group.id, group.links['endpoints'] ?? listed.get(group.id) ?? null);
       if ([...hrefs.values()].some((href) => href === null)) {
         indexExact.set(indexKey(side, networkId), false);
         return { exact: false, byMember: new Map() };
       }
-      const groupMembers = new Map<string, readonly string[]>();
+      const groupMembers = new Map<string, readonly string[]>(prefetched);
       await Promise.all(
         [...hrefs].map(async ([groupId, href]) => {
-          if (href === null) return;
-          const listed = await listAt('endpoint', hrefTarget(href), { offset: 0, count: Infinity }, networkId);
-          groupMembers.set(groupId, listed.items.map((e) => e.id));
+          if (href === null || groupMembers.has(groupId)) return;
+          groupMembers.set(groupId, await membersAt(href));
         }),
       );
 
@@ -292,6 +324,11 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
   }
   const appWanLoaders = { endpoint: appWansLoader('endpoint'), service: appWansLoader('service') };
 
+  const sharedLists = {
+    networks: createSharedListLoader(groupNetworksDef({ list, listAt }), batching, listPlans),
+    endpoints: createSharedListLoader(networkEndpointsDef({ list, listAt }), batching, listPlans),
+  };
+
   let organization: Promise<OrganizationRecord> | null = null;
 
   /**
@@ -307,6 +344,8 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
     for (const loader of Object.values(byIdTable)) loader.clearAll();
     appWanLoaders.endpoint.clearAll();
     appWanLoaders.service.clearAll();
+    sharedLists.networks.clearAll();
+    sharedLists.endpoints.clearAll();
     prime(kind, records);
   }
 
@@ -314,6 +353,9 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
     rest,
     changes: createNetworkChanges(rest, afterChange),
     plans,
+    listPlans,
+    networksOf: (group, sort, window) => sharedLists.networks.load(group, sort, window),
+    endpointsOf: (network, sort, window) => sharedLists.endpoints.load(network, sort, window),
     byId: (kind, id, networkId) => byIdLoader(kind).load(recordKey(id, resources[kind].scope === 'network' ? networkId : undefined)),
     list,
     listAt,
@@ -340,6 +382,11 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
       return organization;
     },
   };
+}
+
+/** A group whose members can be read before anyone asks (it has a members link), as a list of 0 or 1. */
+function linkedGroup(id: string, href: string | undefined): { id: string; href: string }[] {
+  return href === undefined ? [] : [{ id, href }];
 }
 
 function toError(err: unknown): Error {

@@ -3,6 +3,7 @@
  * costs an exact number of upstream calls that does not grow with the number of endpoints.
  */
 import type { RestV1Facts, RunningSandbox, SeedSize } from '../../../src/sandbox';
+import { chooseGroupMemberPlan } from '../../../src/upstream/network/plan';
 import { at, expectResult, restCalls, sandboxIds, startExtraGateway, startNetworkStack } from './network-stack';
 
 const GRAPH = `{
@@ -36,23 +37,37 @@ async function appWanShapes(sandbox: RunningSandbox, facts: RestV1Facts): Promis
   );
 }
 
+/** Endpoint-group member lists the index reads for one network (plan.ts `chooseGroupMemberPlan`). */
+function groupMemberCalls(n: RestV1Facts['networks'][number], shape: AppWanShape | undefined): number {
+  const plan = chooseGroupMemberPlan({ networkGroups: n.endpointGroupIds.length, appWans: n.appWanIds.length });
+  return plan === 'prefetch-all' ? n.endpointGroupIds.length : plan === 'held-after' ? (shape?.heldGroups ?? 0) : 0;
+}
+
 /**
- * The calls the membership-inversion plan needs, from the seed's shape (no endpoint count in it):
- * per network the AppWAN list, per AppWAN its endpoints, endpoint groups and services, per group
- * held the group's members (at its `_links.endpoints`).
+ * The calls the plans need, from the seed's shape (no endpoint count in it): one network list for
+ * all groups; per group of two networks or more its group-wide endpoint list, else per network;
+ * per network the AppWAN and endpoint-group lists, per AppWAN its endpoints, services and (when the
+ * network has groups) endpoint groups, and the groups' members (list-plan.ts, plan.ts).
  */
 function expectedCalls(facts: RestV1Facts, shapes: readonly AppWanShape[]): Record<string, number> {
   const appWans = facts.networks.reduce((sum, n) => sum + n.appWanIds.length, 0);
-  const heldGroups = shapes.reduce((sum, s) => sum + s.heldGroups, 0);
+  const withGroups = facts.networks.filter((n) => n.endpointGroupIds.length > 0).reduce((sum, n) => sum + n.appWanIds.length, 0);
+  const members = facts.networks.reduce((sum, n) => sum + groupMemberCalls(n, shapes.find((s) => s.networkId === n.id)), 0);
+  const perGroup = new Map<string, number>();
+  for (const n of facts.networks) perGroup.set(n.organizationId, (perGroup.get(n.organizationId) ?? 0) + 1);
+  const shared = [...perGroup.values()].filter((count) => count >= 2);
+  const alone = [...perGroup.values()].filter((count) => count === 1).length;
   return {
     'GET /rest/v1/network-groups': 1,
-    'GET /rest/v1/networks': facts.organizationIds.length,
-    'GET /rest/v1/networks/{networkId}/endpoints': facts.networks.length,
+    'GET /rest/v1/networks': 1,
+    ...(shared.length > 0 ? { 'GET /rest/v1/networkgroups/{organizationId}/endpoints': shared.length } : {}),
+    ...(alone > 0 ? { 'GET /rest/v1/networks/{networkId}/endpoints': alone } : {}),
     'GET /rest/v1/networks/{networkId}/appWans': facts.networks.length,
+    'GET /rest/v1/networks/{networkId}/endpointGroups': facts.networks.length,
     'GET /rest/v1/networks/{networkId}/appWans/{appWanId}/endpoints': appWans,
-    'GET /rest/v1/networks/{networkId}/appWans/{appWanId}/endpointGroups': appWans,
+    ...(withGroups > 0 ? { 'GET /rest/v1/networks/{networkId}/appWans/{appWanId}/endpointGroups': withGroups } : {}),
     'GET /rest/v1/networks/{networkId}/appWans/{appWanId}/services': appWans,
-    ...(heldGroups > 0 ? { 'GET /rest/v1/networks/{networkId}/endpointGroups/{endpointGroupId}/endpoints': heldGroups } : {}),
+    ...(members > 0 ? { 'GET /rest/v1/networks/{networkId}/endpointGroups/{endpointGroupId}/endpoints': members } : {}),
   };
 }
 
@@ -97,10 +112,11 @@ test('two windows of one network with different endpoint counts cost the same ca
       'GET /rest/v1/networks/{networkId}': 1,
       'GET /rest/v1/networks/{networkId}/endpoints': 1,
       'GET /rest/v1/networks/{networkId}/appWans': 1,
+      'GET /rest/v1/networks/{networkId}/endpointGroups': 1,
       'GET /rest/v1/networks/{networkId}/appWans/{appWanId}/endpoints': net.appWanIds.length,
       'GET /rest/v1/networks/{networkId}/appWans/{appWanId}/endpointGroups': net.appWanIds.length,
       'GET /rest/v1/networks/{networkId}/appWans/{appWanId}/services': net.appWanIds.length,
-      'GET /rest/v1/networks/{networkId}/endpointGroups/{endpointGroupId}/endpoints': shape.heldGroups,
+      'GET /rest/v1/networks/{networkId}/endpointGroups/{endpointGroupId}/endpoints': groupMemberCalls(net, shape),
     });
   } finally {
     await stack.close();

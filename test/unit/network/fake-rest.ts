@@ -69,6 +69,7 @@ export function fakeNetwork(opts: FakeNetworkOptions): FakeRest {
       if (p === `/networks/${net}`) return ok({ id: net, name: 'net', status: 300 });
       if (p === `/networks/${net}/endpoints`) return ok(page('endpoints', endpoints, req));
       if (p === `/networks/${net}/appWans`) return ok(page('appWans', appWans, req));
+      if (p === `/networks/${net}/endpointGroups`) return ok(hal('endpointGroups', groups));
       if ((m = p.match(/^\/networks\/net-1\/endpoints\/(ep-\d+)\/appWans$/))) {
         const i = endpoints.findIndex((e) => e.id === m?.[1]);
         return ok(hal('appWans', appWans.filter((_, k) => reaches(k, i))));

@@ -1,5 +1,39 @@
 import { createNetworkLoaders } from '../../../src/upstream/network/loaders';
+import type { HttpClient } from '../../../src/upstream/http-types';
 import { fakeNetwork, type FakeNetworkOptions } from './fake-rest';
+
+/**
+ * Holds every call until the previous round's answers are all delivered: `byRound()` lists the
+ * paths sent in each sequential round trip (sorted within a round).
+ */
+function inRounds(inner: HttpClient) {
+  let round = 0;
+  const sent: { path: string; round: number }[] = [];
+  const held: Array<() => void> = [];
+  const settle = async () => {
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+  const http: HttpClient = {
+    send: (req) => {
+      sent.push({ path: req.path, round });
+      return new Promise((resolve, reject) => held.push(() => void inner.send(req).then(resolve, reject)));
+    },
+  };
+  return {
+    http,
+    async run<T>(work: () => Promise<T>): Promise<T> {
+      const result = work();
+      await settle();
+      while (held.length > 0) {
+        round++;
+        for (const release of held.splice(0)) release();
+        await settle();
+      }
+      return result;
+    },
+    byRound: () => Array.from({ length: round }, (_, r) => sent.filter((c) => c.round === r).map((c) => c.path).sort()),
+  };
+}
 
 async function endpointsWithAppWans(endpoints: number, appWans: number, batching: boolean, more: Partial<FakeNetworkOptions> = {}) {
   const http = fakeNetwork({ endpoints, appWans, ...more });
@@ -17,7 +51,8 @@ describe('network loaders: AppWAN membership plan', () => {
       expect(run.http.count(/\/endpoints\/ep-\d+\/appWans$/)).toBe(0);
       expect(run.http.count(/\/appWans$/)).toBe(1); // the network's AppWAN list
       expect(run.http.count(/\/appWans\/aw-\d+\/endpoints$/)).toBe(3);
-      expect(run.http.count(/\/appWans\/aw-\d+\/endpointGroups$/)).toBe(3); // no group held: nothing more
+      expect(run.http.count(/\/net-1\/endpointGroups$/)).toBe(1); // the network's endpoint groups: none
+      expect(run.http.count(/\/appWans\/aw-\d+\/endpointGroups$/)).toBe(0); // so no AppWAN holds one
     }
     expect(large.http.calls.length).toBe(small.http.calls.length);
     expect(large.loaders.plans).toEqual([{ side: 'endpoint', networkId: 'net-1', parents: 60, plan: 'membership-index' }]);
@@ -69,6 +104,19 @@ describe('network loaders: AppWAN membership plan', () => {
 describe('network loaders: AppWAN membership through endpoint groups', () => {
   const ids = (answers: ReadonlyArray<ReadonlyArray<{ id: string }>>) => answers.map((list) => list.map((a) => a.id));
 
+  /** Every endpoint's AppWANs of one network, call rounds recorded; checks the answers equal the per-endpoint calls. */
+  async function indexInRounds(appWans: number, groups: number) {
+    const rounds = inRounds(fakeNetwork({ endpoints: 12, appWans, groups }));
+    const loaders = createNetworkLoaders(rounds.http, { batching: true });
+    const answers = await rounds.run(async () => {
+      const list = await loaders.all('endpoint', 'net-1');
+      return Promise.all(list.map((e) => loaders.appWansOf('endpoint', { id: e.id, networkId: 'net-1', links: e.links })));
+    });
+    const naive = await endpointsWithAppWans(12, appWans, false, { groups });
+    expect(ids(answers)).toEqual(ids(naive.answers));
+    return rounds;
+  }
+
   it('the index counts the members of held groups: same answer as the per-endpoint calls', async () => {
     const indexed = await endpointsWithAppWans(12, 6, true, { groups: 2 });
     const naive = await endpointsWithAppWans(12, 6, false, { groups: 2 });
@@ -80,12 +128,13 @@ describe('network loaders: AppWAN membership through endpoint groups', () => {
     expect(indexed.loaders.plans).toEqual([{ side: 'endpoint', networkId: 'net-1', parents: 12, plan: 'membership-index' }]);
   });
 
-  it('costs 1 + 2 × AppWANs + groups held, each group once, at its link, whatever the endpoints', async () => {
+  it('costs 2 + 2 × AppWANs + groups, each group once, at its link, whatever the endpoints', async () => {
     const small = await endpointsWithAppWans(12, 6, true, { groups: 2 });
     const large = await endpointsWithAppWans(90, 6, true, { groups: 2 });
     for (const run of [small, large]) {
       expect(run.http.count(/\/endpoints\/ep-\d+\/appWans$/)).toBe(0);
       expect(run.http.count(/\/net-1\/appWans$/)).toBe(1);
+      expect(run.http.count(/\/net-1\/endpointGroups$/)).toBe(1);
       expect(run.http.count(/\/appWans\/aw-\d+\/endpoints$/)).toBe(6);
       expect(run.http.count(/\/appWans\/aw-\d+\/endpointGroups$/)).toBe(6);
       // aw-0 and aw-4 hold eg-0, aw-2 holds eg-1: two distinct groups, read at their absolute hrefs.
@@ -95,7 +144,7 @@ describe('network loaders: AppWAN membership through endpoint groups', () => {
       ]);
     }
     // + the endpoint list itself.
-    expect(small.http.calls.length).toBe(1 + 1 + 2 * 6 + 2);
+    expect(small.http.calls.length).toBe(1 + 2 + 2 * 6 + 2);
     expect(large.http.calls.length).toBe(small.http.calls.length);
   });
 
@@ -111,12 +160,12 @@ describe('network loaders: AppWAN membership through endpoint groups', () => {
     const naive = await endpointsWithAppWans(12, 6, false, { groups: 2 });
     expect(ids(run.answers)).toEqual(ids(naive.answers));
     expect(run.loaders.plans).toEqual([{ side: 'endpoint', networkId: 'net-1', parents: 12, plan: 'per-parent', indexInexact: true }]);
-    // The index's lists (1 + 2 × AppWANs), no group member call, then one call per endpoint.
+    // The index's lists (2 + 2 × AppWANs), no group member call, then one call per endpoint.
     expect(run.http.count(/\/net-1\/appWans$/)).toBe(1);
     expect(run.http.count(/\/appWans\/aw-\d+\/(endpoints|endpointGroups)$/)).toBe(12);
     expect(run.http.count(/\/endpointGroups\/eg-\d+\/endpoints$/)).toBe(0);
     expect(run.http.count(/\/endpoints\/ep-\d+\/appWans$/)).toBe(12);
-    expect(run.http.calls.length).toBe(1 + 1 + 2 * 6 + 12);
+    expect(run.http.calls.length).toBe(1 + 2 + 2 * 6 + 12);
   });
 
   it('once the index is known inexact, later batches of the network go per-parent without it', async () => {
@@ -131,6 +180,28 @@ describe('network loaders: AppWAN membership through endpoint groups', () => {
     expect(loaders.plans).toEqual([
       { side: 'endpoint', networkId: 'net-1', parents: 2, plan: 'per-parent', indexInexact: true },
       { side: 'endpoint', networkId: 'net-1', parents: 2, plan: 'per-parent' },
+    ]);
+  });
+
+  it('reads every group of the network in the same round trip as the per-AppWAN lists (no more groups than AppWANs)', async () => {
+    // 3 groups, 4 AppWANs: aw-0 holds eg-0, aw-2 eg-1, eg-2 is held by none and read all the same.
+    const { byRound } = await indexInRounds(4, 3);
+    expect(byRound()).toEqual([
+      ['/networks/net-1/endpoints'],
+      ['/networks/net-1/appWans', '/networks/net-1/endpointGroups'],
+      [
+        ...[0, 1, 2, 3].flatMap((k) => [`/networks/net-1/appWans/aw-${k}/endpoints`, `/networks/net-1/appWans/aw-${k}/endpointGroups`]),
+        ...[0, 1, 2].map((g) => `http://upstream.example/rest/v1/networks/net-1/endpointGroups/eg-${g}/endpoints`),
+      ].sort(),
+    ]);
+  });
+
+  it('with more groups than AppWANs, reads only the held groups, one round trip later', async () => {
+    // 3 groups, 2 AppWANs: only aw-0 holds a group (eg-0).
+    const { byRound } = await indexInRounds(2, 3);
+    expect(byRound().slice(2)).toEqual([
+      ['/networks/net-1/appWans/aw-0/endpointGroups', '/networks/net-1/appWans/aw-0/endpoints', '/networks/net-1/appWans/aw-1/endpointGroups', '/networks/net-1/appWans/aw-1/endpoints'],
+      ['http://upstream.example/rest/v1/networks/net-1/endpointGroups/eg-0/endpoints'],
     ]);
   });
 
