@@ -8,6 +8,7 @@
  * - `children` and `actions` of resource types follow the plan rule in plan.ts, so a domain's type
  *   tree with every type's actions costs the same few calls whatever the number of types.
  */
+import { appendTo } from '../multimap';
 import DataLoader from 'dataloader';
 import type { HttpClient } from '../http-types';
 import type { LoaderOptions } from '../loader-options';
@@ -165,7 +166,7 @@ export function createAuthLoaders(http: HttpClient, options: LoaderOptions): Aut
   ) {
     return async (types: readonly ResourceTypeRecord[]): Promise<Array<T[] | Error>> => {
       const groups = new Map<string | null, ResourceTypeRecord[]>();
-      for (const t of types) groups.set(t.domainId, [...(groups.get(t.domainId) ?? []), t]);
+      for (const t of types) appendTo(groups, t.domainId, t);
       const answers = new Map<string, Promise<T[]>>();
       for (const [domainId, group] of groups) {
         const plan = chooseRelationPlan({

@@ -17,6 +17,7 @@
  * With `options.batching === false` nothing is batched or cached and every parent takes its own
  * call: the naive plan the benchmark compares against.
  */
+import { appendTo } from '../multimap';
 import DataLoader from 'dataloader';
 import type { HttpClient } from '../http-types';
 import type { LoaderOptions } from '../loader-options';
@@ -267,7 +268,7 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
       appWans.forEach((appWan, i) => {
         const reach = new Set((memberLists[i] ?? []).map((m) => m.id));
         for (const group of groupLists[i] ?? []) for (const id of groupMembers.get(group.id) ?? []) reach.add(id);
-        for (const id of reach) byMember.set(id, [...(byMember.get(id) ?? []), appWan]);
+        for (const id of reach) appendTo(byMember, id, appWan);
       });
       indexExact.set(indexKey(side, networkId), true);
       return { exact: true, byMember };
@@ -283,7 +284,7 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
       const byNetwork = new Map<string, string[]>();
       for (const key of keys) {
         const networkId = parentsByKey.get(`${side}:${key}`)?.networkId ?? '';
-        byNetwork.set(networkId, [...(byNetwork.get(networkId) ?? []), key]);
+        appendTo(byNetwork, networkId, key);
       }
       await Promise.all(
         [...byNetwork].map(async ([networkId, group]) => {
