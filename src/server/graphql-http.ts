@@ -28,20 +28,33 @@ export class InvalidUtf8Error extends Error {}
 /** Stateless between calls (no `stream` option), so one serves every request. */
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    size += buf.length;
-    if (size > limit) throw new BodyTooLargeError(`request body exceeds ${limit} bytes`);
-    chunks.push(buf);
-  }
-  try {
-    return utf8.decode(chunks.length === 1 && chunks[0] !== undefined ? chunks[0] : Buffer.concat(chunks));
-  } catch {
-    throw new InvalidUtf8Error('the request body is not valid UTF-8');
-  }
+/** The body as text; data events rather than `for await`, whose async iterator costs more than the read itself on small bodies. */
+export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer | string): void => {
+      const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+      size += buf.length;
+      if (size > limit) {
+        // Stop keeping it, let the rest drain: the 413 answer still goes out on this connection.
+        req.off('data', onData).resume();
+        reject(new BodyTooLargeError(`request body exceeds ${limit} bytes`));
+        return;
+      }
+      chunks.push(buf);
+    };
+    req.on('data', onData);
+    req.once('error', reject);
+    req.once('end', () => {
+      if (size > limit) return;
+      try {
+        resolve(utf8.decode(chunks.length === 1 && chunks[0] !== undefined ? chunks[0] : Buffer.concat(chunks)));
+      } catch {
+        reject(new InvalidUtf8Error('the request body is not valid UTF-8'));
+      }
+    });
+  });
 }
 
 function headerMap(req: IncomingMessage): HeaderMap {
