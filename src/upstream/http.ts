@@ -82,6 +82,14 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: config.registry ? [config.registry] : [],
   });
+  // One child per label combination, kept: prom-client would hash the label object on every call.
+  const observers = new Map<string, { observe(seconds: number): void }>();
+  const observeCall = (service: string, method: string, statusClass: string, seconds: number): void => {
+    const key = `${service} ${method} ${statusClass}`;
+    let child = observers.get(key);
+    if (child === undefined) observers.set(key, (child = histogram.labels({ service, method, status_class: statusClass })));
+    child.observe(seconds);
+  };
   const searchAuth = config.searchCredentials
     ? `Basic ${Buffer.from(`${config.searchCredentials.username}:${config.searchCredentials.password}`).toString('base64')}`
     : null;
@@ -161,7 +169,7 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
   async function sendOnce(request: UpstreamRequest, target: Target, authorization: string | null, signal: AbortSignal, span: UpstreamSpan | undefined): Promise<Outcome> {
     const started = performance.now();
     const observe = (statusClass: string): void => {
-      histogram.observe({ service: request.service, method: request.method, status_class: statusClass }, (performance.now() - started) / 1000);
+      observeCall(request.service, request.method, statusClass, (performance.now() - started) / 1000);
     };
     let statusCode: number;
     let headers: Record<string, string>;
