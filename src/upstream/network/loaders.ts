@@ -154,26 +154,16 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
       return Promise.all(keys.map(one));
     }, dlOptions);
   }
-  // Created up front (DataLoaders are cheap) so each kind's loader keeps its record type.
-  const byIdTable: ByIdTable = {
-    networkGroup: makeByIdLoader('networkGroup'),
-    network: makeByIdLoader('network'),
-    dataCenter: makeByIdLoader('dataCenter'),
-    geoRegion: makeByIdLoader('geoRegion'),
-    host: makeByIdLoader('host'),
-    networkConfigMetadata: makeByIdLoader('networkConfigMetadata'),
-    cloudSubscription: makeByIdLoader('cloudSubscription'),
-    endpoint: makeByIdLoader('endpoint'),
-    service: makeByIdLoader('service'),
-    appWan: makeByIdLoader('appWan'),
-    endpointGroup: makeByIdLoader('endpointGroup'),
-    gatewayCluster: makeByIdLoader('gatewayCluster'),
-    certificateAuthority: makeByIdLoader('certificateAuthority'),
-    serviceGroup: makeByIdLoader('serviceGroup'),
-    transferNodePool: makeByIdLoader('transferNodePool'),
-    networkControllerHost: makeByIdLoader('networkControllerHost'),
+  // Made on first use: a request reads a few kinds of the sixteen. The mapped type keeps each kind's record type.
+  const byIdTable: Partial<ByIdTable> = {};
+  const byIdLoader = <K extends ResourceKind>(kind: K): ByIdTable[K] => {
+    const made: Partial<ByIdTable>[K] = byIdTable[kind];
+    if (made !== undefined) return made;
+    // makeByIdLoader(kind) is exactly ByIdTable[K]; TypeScript cannot relate a generic key's write to the mapped type.
+    const loader = makeByIdLoader(kind) as ByIdTable[K];
+    byIdTable[kind] = loader;
+    return loader;
   };
-  const byIdLoader = <K extends ResourceKind>(kind: K): ByIdTable[K] => byIdTable[kind];
 
   function prime<K extends ResourceKind>(kind: K, records: readonly RecordFor<K>[], networkId?: string): void {
     if (!batching || resources[kind].item === null) return;
@@ -342,7 +332,7 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
     cache.clear();
     indexExact.clear();
     parentsByKey.clear();
-    for (const loader of Object.values(byIdTable)) loader.clearAll();
+    for (const loader of Object.values(byIdTable)) loader?.clearAll();
     appWanLoaders.endpoint.clearAll();
     appWanLoaders.service.clearAll();
     sharedLists.networks.clearAll();
