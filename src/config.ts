@@ -49,7 +49,12 @@ export interface Config {
   retryMaxDelayMs: number;
   /** `UPSTREAM_RETRY_AFTER_MAX_MS`: longest `Retry-After` the gateway waits for; a longer one ends the retries. @default 5000 */
   retryAfterMaxMs: number;
-  /** `UPSTREAM_MAX_CONCURRENCY`: upstream calls one GraphQL request may have in flight at once (1..256). @default 16 */
+  /**
+   * `UPSTREAM_MAX_CONCURRENCY`: upstream calls one GraphQL request may have in flight at once (1..256).
+   * A safety bound, not a throttle: calls over it wait for a free slot, a round trip each time, so
+   * the default holds the widest level of the benchmark's queries (networkMap on the large data:
+   * 8 AppWANs × 3 member lists + an endpoint page). @default 32
+   */
   maxConcurrentPerRequest: number;
   /**
    * `NETGRAPH_BATCHING`: `on` or `off`. Off disables DataLoader batching and caching and the
@@ -223,7 +228,7 @@ export function loadConfig(env: Env = process.env): Config {
     retryBaseDelayMs: int(env, 'UPSTREAM_RETRY_BASE_MS', 50, 0, MAX_MS),
     retryMaxDelayMs: int(env, 'UPSTREAM_RETRY_MAX_DELAY_MS', 1000, 0, MAX_MS),
     retryAfterMaxMs: int(env, 'UPSTREAM_RETRY_AFTER_MAX_MS', 5000, 0, MAX_MS),
-    maxConcurrentPerRequest: int(env, 'UPSTREAM_MAX_CONCURRENCY', 16, 1, 256),
+    maxConcurrentPerRequest: int(env, 'UPSTREAM_MAX_CONCURRENCY', 32, 1, 256),
     batching: oneOf(env, 'NETGRAPH_BATCHING', ['on', 'off'] as const, 'on') === 'on',
     sandboxSeed: oneOf(env, 'SANDBOX_SEED', ['tiny', 'demo', 'large'] as const, 'demo'),
     development: read(env, 'NODE_ENV') === 'development',

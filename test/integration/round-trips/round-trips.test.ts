@@ -12,9 +12,9 @@ import { callWaves, type Wave } from '../../helpers/round-trips';
 import { startStack, type Stack } from '../../helpers/stack';
 
 /** Long enough that calls sent side by side always overlap, even on a loaded machine. */
-const LATENCY_MS = 40;
+const LATENCY_MS = 100;
 
-const NAMES = ['endpointDetail', 'networkList', 'authTree', 'topTalkers', 'v2Reach'];
+const NAMES = ['endpointDetail', 'networkList', 'authTree', 'topTalkers', 'v2Reach', 'networkMap'];
 
 function benchQuery(name: string): BenchQuery {
   const q = BENCH_QUERIES.find((x) => x.name === name);
@@ -53,12 +53,12 @@ describe.each(NAMES)('%s', (name) => {
     for (const run of ['first', 'repeated']) {
       const got = await waves(q);
       // The whole picture on failure: which calls went in which wave.
-      expect({ run, errors: got.errors, trips: got.waves.length, waves: got.waves }).toEqual({
-        run,
-        errors: null,
-        trips: bound.value,
-        waves: got.waves,
-      });
+      const picture = [
+        `${name}, ${run} run: ${got.waves.length} round trips, bound ${bound.value} (${bound.reason})`,
+        ...got.waves.map((w) => `  wave ${w.wave}: ${w.calls.join(', ')}`),
+        `  errors: ${JSON.stringify(got.errors)}`,
+      ].join('\n');
+      expect({ ok: got.errors === null && got.waves.length === bound.value, picture }).toEqual({ ok: true, picture });
     }
   });
 });
