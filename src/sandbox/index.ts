@@ -123,6 +123,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     clearAsyncFailures: () => asyncFailures.clear(),
     calls: () => calls.snapshot(),
     requests: () => calls.requests(),
+    timings: () => calls.timings(),
     resetCalls: () => calls.reset(),
     describe(): SandboxFacts {
       return { seed, areas: { 'rest-v1': rest.facts() } };

@@ -5,9 +5,14 @@
  */
 import { BadInputError } from '../../errors/codes';
 import type { RelationParent, SortSpec } from '../../upstream/network/client';
+import { totalOrder } from '../../upstream/network/list-order';
+import type { NetworkLoaders } from '../../upstream/network/loaders';
+import { relations } from '../../upstream/network/resources';
+import type { AppWanRecord, EndpointGroupRecord, EndpointRecord, ServiceRecord } from '../../upstream/network/records';
 import type { PagedResult, PageWindow } from '../../upstream/paging';
 import { ShapeError } from '../../upstream/parse';
-import { buildConnection, pageWindow, type Connection, type ConnectionArgs } from '../connection';
+import { arrayConnection, buildConnection, pageWindow, type Connection, type ConnectionArgs } from '../connection';
+import type { ChildStarter } from '../lookahead';
 
 export interface SortArg {
   field: string;
@@ -47,3 +52,84 @@ export function relationParent(record: { id: string; networkId: string | null; l
 }
 
 export { arrayConnection } from '../connection';
+
+/** The arguments of a list field (`first`, `after`, `sort`). */
+export interface ListArgs extends ConnectionArgs {
+  sort?: readonly SortArg[] | null;
+}
+
+function isSortArg(value: unknown): value is SortArg {
+  if (typeof value !== 'object' || value === null || !('field' in value) || typeof value.field !== 'string') return false;
+  const direction = 'direction' in value ? value.direction : undefined;
+  return direction === undefined || direction === null || direction === 'ASC' || direction === 'DESC';
+}
+
+/** A list field's arguments as graphql-js coerced them (`childFieldArgs`), narrowed without casts. */
+export function listArgs(raw: Record<string, unknown>): ListArgs {
+  const { first, after, sort } = raw;
+  return {
+    first: typeof first === 'number' ? first : null,
+    after: typeof after === 'string' ? after : null,
+    sort: Array.isArray(sort) ? sort.filter(isSortArg) : null,
+  };
+}
+
+/**
+ * A network's own lists, by field name: `Network`'s fields, and what `network(id:)` starts
+ * alongside its own call (the id is an argument). One function per field, so both make the same
+ * loader call and the field finds the prefetched one in the request's cache.
+ */
+export const networkLists = {
+  // In the explicit order a group-wide list can also answer (list-order.ts), so this call and the shared-list plan's per-network call are one cached call.
+  endpoints: (loaders: NetworkLoaders, networkId: string, args: ListArgs) => {
+    const sort = totalOrder(sortSpecs(args.sort, SORTABLE.endpoint));
+    return listConnection(args, (w) => loaders.list('endpoint', w, { networkId, sort }));
+  },
+  services: (loaders: NetworkLoaders, networkId: string, args: ListArgs) => {
+    const sort = sortSpecs(args.sort, SORTABLE.service);
+    return listConnection(args, (w) => loaders.list('service', w, { networkId, sort }));
+  },
+  appWans: (loaders: NetworkLoaders, networkId: string, args: ListArgs) => {
+    const sort = sortSpecs(args.sort, SORTABLE.appWan);
+    return listConnection(args, (w) => loaders.list('appWan', w, { networkId, sort }));
+  },
+  endpointGroups: (loaders: NetworkLoaders, networkId: string, args: ListArgs) =>
+    listConnection(args, (w) => loaders.list('endpointGroup', w, { networkId })),
+} as const;
+
+/**
+ * The member lists of an endpoint, a service and an AppWAN, by field name: the types' fields, and
+ * what `endpoint(networkId:, id:)`, `service(…)` and `appWan(…)` start alongside their own call
+ * (both ids are arguments; with no record yet, the list is read at its built path).
+ */
+export const endpointMembers = {
+  appWans: (loaders: NetworkLoaders, parent: RelationParent, args: ConnectionArgs): Promise<Connection<AppWanRecord>> =>
+    arrayConnection(args, () => loaders.appWansOf('endpoint', parent)),
+  services: (loaders: NetworkLoaders, parent: RelationParent, args: ConnectionArgs): Promise<Connection<ServiceRecord>> =>
+    arrayConnection(args, () => loaders.members(relations.endpointServices, parent)),
+  endpointGroups: (loaders: NetworkLoaders, parent: RelationParent, args: ConnectionArgs): Promise<Connection<EndpointGroupRecord>> =>
+    arrayConnection(args, () => loaders.members(relations.endpointEndpointGroups, parent)),
+} as const;
+
+export const serviceMembers = {
+  appWans: (loaders: NetworkLoaders, parent: RelationParent, args: ConnectionArgs): Promise<Connection<AppWanRecord>> =>
+    arrayConnection(args, () => loaders.appWansOf('service', parent)),
+} as const;
+
+export const appWanMembers = {
+  endpoints: (loaders: NetworkLoaders, parent: RelationParent, args: ConnectionArgs): Promise<Connection<EndpointRecord>> =>
+    arrayConnection(args, () => loaders.members(relations.appWanEndpoints, parent)),
+  services: (loaders: NetworkLoaders, parent: RelationParent, args: ConnectionArgs): Promise<Connection<ServiceRecord>> =>
+    arrayConnection(args, () => loaders.members(relations.appWanServices, parent)),
+  endpointGroups: (loaders: NetworkLoaders, parent: RelationParent, args: ConnectionArgs): Promise<Connection<EndpointGroupRecord>> =>
+    arrayConnection(args, () => loaders.members(relations.appWanEndpointGroups, parent)),
+} as const;
+
+/** Starters for `prefetchChildren`: each field of `table` applied to one parent known from the arguments. */
+export function startersFor<P>(
+  table: Readonly<Record<string, (loaders: NetworkLoaders, parent: P, args: ListArgs) => unknown>>,
+  loaders: NetworkLoaders,
+  parent: P,
+): Record<string, ChildStarter> {
+  return Object.fromEntries(Object.entries(table).map(([field, load]) => [field, (raw: Record<string, unknown>) => load(loaders, parent, listArgs(raw))]));
+}

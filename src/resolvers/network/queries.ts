@@ -1,6 +1,15 @@
 /** Root query fields of rest/v1 and identity/v1. Thin: arguments → loaders. */
 import type { QueryResolvers } from '../../generated/graphql';
-import { listConnection, SORTABLE, sortSpecs } from './lists';
+import type { RelationParent } from '../../upstream/network/client';
+import type { NetworkLoaders } from '../../upstream/network/loaders';
+import { prefetchChildren, type ChildStarter } from '../lookahead';
+import { appWanMembers, endpointMembers, listConnection, networkLists, serviceMembers, SORTABLE, sortSpecs, startersFor } from './lists';
+
+/** A member-list parent known only from the arguments: its lists are read at their built paths. */
+const builtParent = (networkId: string, id: string): RelationParent => ({ id, networkId, links: {} });
+
+/** The `network` link of a network-scoped record, whose network id is an argument (`Endpoint.network` and the like). */
+const networkOf = (loaders: NetworkLoaders, networkId: string): Record<string, ChildStarter> => ({ network: () => loaders.byId('network', networkId) });
 
 export const networkQueries: QueryResolvers = {
   networkGroups: (_root, args, { loaders }) =>
@@ -13,10 +22,23 @@ export const networkQueries: QueryResolvers = {
     const sort = sortSpecs(args.sort, SORTABLE.network);
     return listConnection(args, (w) => loaders.network.list('network', w, { sort }));
   },
-  network: (_root, { id }, { loaders }) => loaders.network.byId('network', id),
-  endpoint: (_root, { networkId, id }, { loaders }) => loaders.network.byId('endpoint', id, networkId),
-  service: (_root, { networkId, id }, { loaders }) => loaders.network.byId('service', id, networkId),
-  appWan: (_root, { networkId, id }, { loaders }) => loaders.network.byId('appWan', id, networkId),
+  // By ids from the arguments; the selected lists that need only those ids start alongside (lookahead.ts).
+  network: (_root, { id }, { loaders, options }, info) => {
+    prefetchChildren(options.batching, info, startersFor(networkLists, loaders.network, id));
+    return loaders.network.byId('network', id);
+  },
+  endpoint: (_root, { networkId, id }, { loaders, options }, info) => {
+    prefetchChildren(options.batching, info, { ...startersFor(endpointMembers, loaders.network, builtParent(networkId, id)), ...networkOf(loaders.network, networkId) });
+    return loaders.network.byId('endpoint', id, networkId);
+  },
+  service: (_root, { networkId, id }, { loaders, options }, info) => {
+    prefetchChildren(options.batching, info, { ...startersFor(serviceMembers, loaders.network, builtParent(networkId, id)), ...networkOf(loaders.network, networkId) });
+    return loaders.network.byId('service', id, networkId);
+  },
+  appWan: (_root, { networkId, id }, { loaders, options }, info) => {
+    prefetchChildren(options.batching, info, { ...startersFor(appWanMembers, loaders.network, builtParent(networkId, id)), ...networkOf(loaders.network, networkId) });
+    return loaders.network.byId('appWan', id, networkId);
+  },
 
   dataCenters: (_root, { locationCode, ...args }, { loaders }) =>
     listConnection(args, (w) => loaders.network.list('dataCenter', w, locationCode == null ? {} : { query: { locationCode } })),

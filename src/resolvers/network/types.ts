@@ -7,7 +7,7 @@ import { hrefTarget } from '../../upstream/network/hal';
 import { relations } from '../../upstream/network/resources';
 import type { OpaqueRecord } from '../../upstream/network/records';
 import type { GatewayContext } from '../../context';
-import { arrayConnection, listConnection, relationParent, SORTABLE, sortSpecs } from './lists';
+import { appWanMembers, arrayConnection, endpointMembers, listConnection, networkLists, relationParent, serviceMembers, SORTABLE, sortSpecs } from './lists';
 import { currentStateName, sessionStatusName, statusName } from './status-names';
 
 const enc = encodeURIComponent;
@@ -50,19 +50,15 @@ export const networkTypes: Resolvers = {
       n.networkConfigMetadataId !== null
         ? loaders.network.byId('networkConfigMetadata', n.networkConfigMetadataId)
         : loaders.network.networkConfigMetadataOf(n.id),
+    // Batched with the other networks of its group (a group-wide list may answer them all); a lone
+    // network's list is the same cached call `network(id:)` started (lists.ts networkLists.endpoints).
     endpoints: (n, args, { loaders }) => {
       const sort = sortSpecs(args.sort, SORTABLE.endpoint);
       return listConnection(args, (w) => loaders.network.endpointsOf(n, sort, w));
     },
-    services: (n, args, { loaders }) => {
-      const sort = sortSpecs(args.sort, SORTABLE.service);
-      return listConnection(args, (w) => loaders.network.list('service', w, { networkId: n.id, sort }));
-    },
-    appWans: (n, args, { loaders }) => {
-      const sort = sortSpecs(args.sort, SORTABLE.appWan);
-      return listConnection(args, (w) => loaders.network.list('appWan', w, { networkId: n.id, sort }));
-    },
-    endpointGroups: (n, args, { loaders }) => listConnection(args, (w) => loaders.network.list('endpointGroup', w, { networkId: n.id })),
+    services: (n, args, { loaders }) => networkLists.services(loaders.network, n.id, args),
+    appWans: (n, args, { loaders }) => networkLists.appWans(loaders.network, n.id, args),
+    endpointGroups: (n, args, { loaders }) => networkLists.endpointGroups(loaders.network, n.id, args),
     endpointGroup: (n, { id }, { loaders }) => loaders.network.byId('endpointGroup', id, n.id),
     gatewayClusters: (n, args, { loaders }) => listConnection(args, (w) => loaders.network.list('gatewayCluster', w, { networkId: n.id })),
     gatewayCluster: (n, { id }, { loaders }) => loaders.network.byId('gatewayCluster', id, n.id),
@@ -87,10 +83,9 @@ export const networkTypes: Resolvers = {
     dataCenter: (e, _a, { loaders }) => maybe(e.dataCenterId, (id) => loaders.network.byId('dataCenter', id)),
     gatewayCluster: (e, _a, { loaders }) =>
       maybe(e.gatewayClusterId, (id) => loaders.network.byId('gatewayCluster', id, e.networkId ?? undefined)),
-    appWans: (e, args, { loaders }) => arrayConnection(args, () => loaders.network.appWansOf('endpoint', relationParent(e))),
-    services: (e, args, { loaders }) => arrayConnection(args, () => loaders.network.members(relations.endpointServices, relationParent(e))),
-    endpointGroups: (e, args, { loaders }) =>
-      arrayConnection(args, () => loaders.network.members(relations.endpointEndpointGroups, relationParent(e))),
+    appWans: (e, args, { loaders }) => endpointMembers.appWans(loaders.network, relationParent(e), args),
+    services: (e, args, { loaders }) => endpointMembers.services(loaders.network, relationParent(e), args),
+    endpointGroups: (e, args, { loaders }) => endpointMembers.endpointGroups(loaders.network, relationParent(e), args),
     registrationToken: (e, _a, { loaders }) => {
       const { networkId, id } = relationParent(e);
       return loaders.network.text(`/networks/${enc(networkId)}/endpoints/${enc(id)}/downloadRegistrationKey`);
@@ -105,16 +100,15 @@ export const networkTypes: Resolvers = {
     endpoint: (s, _a, { loaders }) => maybe(s.endpointId, (id) => loaders.network.byId('endpoint', id, s.networkId ?? undefined)),
     gatewayCluster: (s, _a, { loaders }) =>
       maybe(s.gatewayClusterId, (id) => loaders.network.byId('gatewayCluster', id, s.networkId ?? undefined)),
-    appWans: (s, args, { loaders }) => arrayConnection(args, () => loaders.network.appWansOf('service', relationParent(s))),
+    appWans: (s, args, { loaders }) => serviceMembers.appWans(loaders.network, relationParent(s), args),
   },
 
   AppWan: {
     statusName: (a) => statusName(a.status),
     network: (a, _x, { loaders }) => maybe(a.networkId, (id) => loaders.network.byId('network', id)),
-    endpoints: (a, args, { loaders }) => arrayConnection(args, () => loaders.network.members(relations.appWanEndpoints, relationParent(a))),
-    services: (a, args, { loaders }) => arrayConnection(args, () => loaders.network.members(relations.appWanServices, relationParent(a))),
-    endpointGroups: (a, args, { loaders }) =>
-      arrayConnection(args, () => loaders.network.members(relations.appWanEndpointGroups, relationParent(a))),
+    endpoints: (a, args, { loaders }) => appWanMembers.endpoints(loaders.network, relationParent(a), args),
+    services: (a, args, { loaders }) => appWanMembers.services(loaders.network, relationParent(a), args),
+    endpointGroups: (a, args, { loaders }) => appWanMembers.endpointGroups(loaders.network, relationParent(a), args),
     blueprint: (a, _x, { loaders }) => {
       const { networkId, id } = relationParent(a);
       return loaders.network.text(`/networks/${enc(networkId)}/appWans/${enc(id)}/blueprint`);

@@ -31,6 +31,22 @@ export interface RecordedRequest {
   body: unknown;
 }
 
+/**
+ * When one contract call arrived and when its answer was written (`performance.now()` ms in the
+ * sandbox's process): tests count the sequential round trips ("waves") a gateway makes.
+ */
+export interface CallTiming {
+  /** As in RecordedRequest: 1 for the first call since the last reset. */
+  seq: number;
+  method: string;
+  route: string;
+  path: string;
+  /** The request was routed and its body read (before latency and faults). */
+  receivedMs: number;
+  /** The response was handed to the socket; null while unanswered (or when the socket was dropped). */
+  answeredMs: number | null;
+}
+
 /** What a request brings to the log; the body is kept as text and parsed when read. */
 export interface CallRecordInput {
   method: string;
@@ -53,8 +69,11 @@ export class CallLog {
   private total = 0;
   /** Oldest first; at most MAX_RECORDED_REQUESTS. */
   private recorded: StoredRequest[] = [];
+  /** Oldest first; at most MAX_RECORDED_REQUESTS, like `recorded`. */
+  private timed: CallTiming[] = [];
 
-  record(call: CallRecordInput): void {
+  /** Logs one call; the answer is `seq`, for `answered(seq)`. */
+  record(call: CallRecordInput): number {
     const key = `${call.method} ${call.route}`;
     this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
     this.total += 1;
@@ -68,6 +87,22 @@ export class CallLog {
       rawBody: call.rawBody === '' ? null : call.rawBody,
     });
     if (this.recorded.length > MAX_RECORDED_REQUESTS) this.recorded.shift();
+    this.timed.push({ seq: this.total, method: call.method, route: call.route, path: call.path, receivedMs: performance.now(), answeredMs: null });
+    if (this.timed.length > MAX_RECORDED_REQUESTS) this.timed.shift();
+    return this.total;
+  }
+
+  /** Marks call `seq` answered now (a call no longer recorded, or from before a reset, is ignored). */
+  answered(seq: number): void {
+    const first = this.timed[0];
+    if (first === undefined) return;
+    const timing = this.timed[seq - first.seq];
+    if (timing !== undefined && timing.seq === seq) timing.answeredMs = performance.now();
+  }
+
+  /** Arrival and answer times of the recorded calls, oldest first (copies). */
+  timings(): CallTiming[] {
+    return this.timed.map((t) => ({ ...t }));
   }
 
   snapshot(): CallCounts {
@@ -94,6 +129,7 @@ export class CallLog {
     this.counts.clear();
     this.total = 0;
     this.recorded = [];
+    this.timed = [];
   }
 }
 

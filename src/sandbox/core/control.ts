@@ -15,10 +15,11 @@
  * | GET | /__sandbox/calls | `{ total, byRoute: { "GET /rest/v1/networks": 3 } }` |
  * | DELETE | /__sandbox/calls | clears the call log (counts and recorded requests) → 204 |
  * | GET | /__sandbox/requests | `{ requests: RecordedRequest[] }`: the last 2000 contract calls with what was sent |
+ * | GET | /__sandbox/timings | `{ timings: CallTiming[] }`: when each of those calls arrived and was answered |
  * | GET | /__sandbox/describe | the seed's key facts (ids of the first network group, network, …) |
  */
 import { parseAsyncFailureRules, type AsyncFailureRule } from './async-failures';
-import type { CallCounts, RecordedRequest } from './call-log';
+import type { CallCounts, CallTiming, RecordedRequest } from './call-log';
 import { isRecord, parseFaultRules, type FaultRule } from './faults';
 import { HttpError, type SandboxRoute, type SeedSize } from './types';
 
@@ -47,6 +48,11 @@ export interface SandboxControl {
   calls(): CallCounts;
   /** The last MAX_RECORDED_REQUESTS contract calls, oldest first, with their bodies. */
   requests(): RecordedRequest[];
+  /**
+   * When each of the same calls arrived and was answered (sandbox clock, ms), oldest first: the
+   * sequential round trips of a gateway's operation are the "waves" of these intervals.
+   */
+  timings(): CallTiming[];
   /** Clears the counts and the recorded requests. */
   resetCalls(): void;
   describe(): SandboxFacts;
@@ -103,6 +109,7 @@ export function createControlRoutes(control: SandboxControl): SandboxRoute[] {
       return { status: 204 };
     }),
     route('GET', 'requests', () => ({ status: 200, json: { requests: control.requests() } })),
+    route('GET', 'timings', () => ({ status: 200, json: { timings: control.timings() } })),
     route('GET', 'describe', () => ({ status: 200, json: control.describe() })),
   ];
 }

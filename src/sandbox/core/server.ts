@@ -89,8 +89,9 @@ async function handle(
   );
 
   let slowBodyMs = 0;
+  let seq: number | null = null;
   if (!isControl) {
-    options.calls.record({
+    seq = options.calls.record({
       method,
       route: route.template,
       path,
@@ -134,6 +135,7 @@ async function handle(
     response = errorResponse(err, path);
   }
   await send(res, response, slowBodyMs);
+  if (seq !== null) options.calls.answered(seq);
 }
 
 function errorResponse(err: unknown, path: string): SandboxResponse {
