@@ -14,6 +14,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { GATEWAY_NODE_FLAGS } from '../src/server/node-flags';
 import type { RunningSandbox } from '../src/sandbox';
 import type { GatewayMode } from './args';
 import { isObject } from '../src/upstream/parse';
@@ -103,7 +104,8 @@ export function startGatewayChild(script: string, env: Record<string, string>): 
     const child = fork(script, [], {
       env: { ...process.env, ...env, NODE_ENV: 'production' },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      execArgv: [],
+      // The same V8 flags as `npm start` and the Docker image (src/server/node-flags.ts).
+      execArgv: [...GATEWAY_NODE_FLAGS],
     });
     const timer = setTimeout(() => {
       child.kill();

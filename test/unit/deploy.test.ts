@@ -3,6 +3,7 @@
  * the image runs as non-root with a health check on the gateway's liveness route, it carries every
  * file the running gateway reads, and the manifest's probes, ports and variables match the gateway.
  */
+import { GATEWAY_NODE_FLAGS } from '../../src/server/node-flags';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, normalize, relative } from 'node:path';
 import { loadAll } from 'js-yaml';
@@ -87,7 +88,13 @@ describe('Dockerfile', () => {
     const tsconfig = JSON.parse(readFileSync(join(root, 'tsconfig.build.json'), 'utf8')) as { compilerOptions: { outDir: string; rootDir: string } };
     expect(tsconfig.compilerOptions).toMatchObject({ outDir: 'dist', rootDir: '.' });
     expect(existsSync(join(root, 'src', 'main.ts'))).toBe(true);
-    expect(runtime.find((l) => /^CMD\s/.test(l))).toMatch(/"node", "dist\/src\/main\.js"/);
+    const flags = GATEWAY_NODE_FLAGS.map((f) => `"${f}", `).join('');
+    expect(runtime.find((l) => /^CMD\s/.test(l))).toContain(`["node", ${flags}"dist/src/main.js"]`);
+  });
+
+  it('npm start runs the gateway with the same V8 flags as the image and the benchmark', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(pkg.scripts['start']).toContain(`node ${GATEWAY_NODE_FLAGS.join(' ')} dist/src/main.js`);
   });
 
   it('copies every file the running gateway reads: package.json, schema/, the map page and what it imports', () => {
