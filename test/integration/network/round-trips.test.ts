@@ -10,6 +10,7 @@
  * many connections the pool keeps open (a level wider than the pool still counts as one wave).
  */
 import { graphql, type ExecutionResult } from 'graphql';
+import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { loadDocument } from '../../../bench/queries/load-document';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox';
@@ -77,9 +78,11 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-async function run(batching: boolean): Promise<{ result: ExecutionResult; http: TimedHttp }> {
-  const http = new TimedHttp(layer.forCaller({ authorization: `Bearer ${sandbox.tokens.admin}`, signal: new AbortController().signal }));
-  const result = await graphql({ schema, source: GRAPH, variableValues: { first: 1000 }, contextValue: inProcessContext(http, { batching }) });
+async function run(batching: boolean, source = GRAPH, variableValues: Record<string, unknown> = { first: 1000 }): Promise<{ result: ExecutionResult; http: TimedHttp }> {
+  const signal = new AbortController().signal;
+  setMaxListeners(0, signal); // one listener per call in flight, as the server allows
+  const http = new TimedHttp(layer.forCaller({ authorization: `Bearer ${sandbox.tokens.admin}`, signal }));
+  const result = await graphql({ schema, source, variableValues, contextValue: inProcessContext(http, { batching, signal }) });
   return { result, http };
 }
 
@@ -102,3 +105,26 @@ test('networkGraph on the large seed: 3 round trips, the plan’s calls, the unb
   expect(unbatched.result.errors).toBeUndefined();
   expect(batched.result.data).toEqual(unbatched.result.data);
 }, 120_000);
+
+test('one network → endpoints → AppWANs → services: the AppWAN lists go with the network, the services with the members', async () => {
+  const net = sandbox.restFacts().networks[0];
+  if (net === undefined) throw new Error('no network');
+  const query = `query ($n: UUID!) { network(id: $n) { id endpoints(first: 1000) { nodes { id appWans { nodes { id services { nodes { id } } } } } } } }`;
+  sandbox.control.setLatency(20);
+  const batched = await run(true, query, { n: net.id });
+  sandbox.control.setLatency(0);
+  expect(batched.result.errors).toBeUndefined();
+  // network ‖ AppWAN list ‖ endpoint-group list → endpoints (400: two pages, one after the
+  // other) → members ‖ AppWAN endpoint groups ‖ group members ‖ services (was 6: each list one
+  // level after the field above it).
+  expect(waves(batched.http.calls)).toBe(4);
+  const unbatched = await run(false, query, { n: net.id });
+  expect(batched.result.data).toEqual(unbatched.result.data);
+}, 60_000);
+
+test('a nested list left out by @skip starts nothing', async () => {
+  sandbox.control.resetCalls();
+  const { result } = await run(true, `query ($s: Boolean!) { networkGroups { nodes { id networks @skip(if: $s) { nodes { id } } } } }`, { s: true });
+  expect(result.errors).toBeUndefined();
+  expect(restCalls(sandbox.control.calls())).toEqual({ 'GET /rest/v1/network-groups': 1 });
+});
