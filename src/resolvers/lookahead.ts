@@ -1,62 +1,169 @@
 /**
- * Selection lookahead: which fields a query selects below the field being resolved. A root field
+ * Selection look-ahead: which fields a query selects below the field being resolved. A resolver
  * uses it to start upstream lists its nested fields will need, so they run alongside its own call
- * instead of one level per round trip. `@skip`/`@include` are not evaluated: a skipped field may
- * start a list nobody reads (one wasted call), never change an answer.
+ * instead of one level per round trip.
+ *
+ * - `nestedFieldNames`: every field name anywhere below (auth, core/v2). `@skip`/`@include` are
+ *   not evaluated: a skipped field may start a list nobody reads (one wasted call), never change
+ *   an answer.
+ * - `selectionOf` / `along`: the path-aware variant (which fields sit under which, with their
+ *   arguments), for plans that must start a nested field's list with that field's own arguments
+ *   (network/prefetch.ts). `@skip`/`@include` are evaluated here.
+ * - `prefetchChildren`: a root field fetched by ids from its arguments starts its selected child
+ *   fields' loads (their first level of `selectionOf`) alongside its own call.
  */
-import { getArgumentValues, getNamedType, isInterfaceType, isObjectType, Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import {
+  getArgumentValues,
+  getDirectiveValues,
+  getNamedType,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
+  isInterfaceType,
+  isObjectType,
+  Kind,
+  type FieldNode,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLResolveInfo,
+  type SelectionNode,
+  type SelectionSetNode,
+} from 'graphql';
 
 export function nestedFieldNames(info: GraphQLResolveInfo): Set<string> {
   const names = new Set<string>();
   const visitedFragments = new Set<string>();
-  const visit = (field: FieldNode): void => {
-    names.add(field.name.value);
-    forEachField(info, field.selectionSet, visit, visitedFragments);
+  const walk = (set: SelectionSetNode | undefined): void => {
+    for (const selection of set?.selections ?? []) {
+      if (selection.kind === Kind.FIELD) {
+        names.add(selection.name.value);
+        walk(selection.selectionSet);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        walk(selection.selectionSet);
+      } else if (!visitedFragments.has(selection.name.value)) {
+        visitedFragments.add(selection.name.value);
+        walk(info.fragments[selection.name.value]?.selectionSet);
+      }
+    }
   };
-  for (const node of info.fieldNodes) forEachField(info, node.selectionSet, visit, visitedFragments);
+  for (const node of info.fieldNodes) walk(node.selectionSet);
   return names;
 }
 
-/** Calls `visit` for each field of `set`, inline fragments and fragment spreads followed (a named fragment once). */
-function forEachField(info: GraphQLResolveInfo, set: SelectionSetNode | undefined, visit: (field: FieldNode) => void, visitedFragments: Set<string>): void {
+/** One occurrence of a field selected below the resolving field (aliases are separate occurrences). */
+export interface SelectedField {
+  /** Its arguments, variables and defaults applied. */
+  readonly args: Readonly<Record<string, unknown>>;
+  /** What is selected below it, by field name. */
+  readonly below: Selection;
+}
+
+/** Fields by name, each with its occurrences (two aliases of one field are two occurrences). */
+export type Selection = ReadonlyMap<string, readonly SelectedField[]>;
+
+/**
+ * The path-aware look-ahead: the fields selected below the resolving field as a tree, each with
+ * its arguments, so a resolver can tell which fields sit under which and ask a nested field's
+ * list with the arguments that field will use. Fragments are followed and `@skip`/`@include`
+ * are evaluated (a skipped field is not selected); an occurrence whose arguments do not coerce is
+ * left out (the field itself reports the error).
+ */
+export function selectionOf(info: GraphQLResolveInfo): Selection {
+  const out = new Map<string, SelectedField[]>();
+  for (const node of info.fieldNodes) collect(info, node.selectionSet, getNamedType(info.returnType), out);
+  return out;
+}
+
+/** The selection below the nodes of the resolving field, a connection. */
+export function nodesSelectionOf(info: GraphQLResolveInfo): Selection {
+  return nodesOf([{ args: {}, below: selectionOf(info) }]);
+}
+
+/**
+ * The selection below a connection's nodes: its `nodes { … }` and `edges { node { … } }` merged,
+ * over every occurrence given.
+ */
+export function nodesOf(connections: readonly SelectedField[]): Selection {
+  const out = new Map<string, SelectedField[]>();
+  for (const connection of connections) {
+    merge(out, connection.below.get('nodes') ?? []);
+    for (const edges of connection.below.get('edges') ?? []) merge(out, edges.below.get('node') ?? []);
+  }
+  return out;
+}
+
+/**
+ * The occurrences reached along `path` of connection fields (each step below the previous step's
+ * nodes), e.g. `along(sel, 'endpoints', 'appWans')`: the `appWans` selected on the nodes of
+ * `endpoints`. Empty when the path is not selected.
+ */
+export function along(selection: Selection, ...path: readonly string[]): readonly SelectedField[] {
+  let here: readonly SelectedField[] = [];
+  let level = selection;
+  for (const [i, name] of path.entries()) {
+    here = level.get(name) ?? [];
+    if (i < path.length - 1) level = nodesOf(here);
+  }
+  return here;
+}
+
+function merge(out: Map<string, SelectedField[]>, fields: readonly SelectedField[]): void {
+  for (const field of fields) for (const [name, occurrences] of field.below) appendAll(out, name, occurrences);
+}
+
+function appendAll(out: Map<string, SelectedField[]>, name: string, occurrences: readonly SelectedField[]): void {
+  const seen = out.get(name);
+  if (seen === undefined) out.set(name, [...occurrences]);
+  else seen.push(...occurrences);
+}
+
+function collect(info: GraphQLResolveInfo, set: SelectionSetNode | undefined, type: GraphQLNamedType | undefined, out: Map<string, SelectedField[]>): void {
   for (const selection of set?.selections ?? []) {
+    if (!included(selection, info.variableValues)) continue;
     if (selection.kind === Kind.FIELD) {
-      visit(selection);
-    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      forEachField(info, selection.selectionSet, visit, visitedFragments);
-    } else if (!visitedFragments.has(selection.name.value)) {
-      visitedFragments.add(selection.name.value);
-      forEachField(info, info.fragments[selection.name.value]?.selectionSet, visit, visitedFragments);
+      const def = isObjectType(type) || isInterfaceType(type) ? type.getFields()[selection.name.value] : undefined;
+      const args = def === undefined ? {} : argumentsOf(def, selection, info.variableValues);
+      if (args === null) continue;
+      const below = new Map<string, SelectedField[]>();
+      collect(info, selection.selectionSet, def === undefined ? undefined : getNamedType(def.type), below);
+      appendAll(out, selection.name.value, [{ args, below }]);
+    } else {
+      const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : info.fragments[selection.name.value];
+      if (fragment === undefined) continue;
+      const condition = fragment.typeCondition === undefined ? type : info.schema.getType(fragment.typeCondition.name.value);
+      collect(info, fragment.selectionSet, condition ?? undefined, out);
     }
   }
 }
 
+/** `@skip(if:)` / `@include(if:)` as graphql-js evaluates them. */
+function included(node: SelectionNode, variables: GraphQLResolveInfo['variableValues']): boolean {
+  try {
+    if (getDirectiveValues(GraphQLSkipDirective, node, variables)?.['if'] === true) return false;
+    return getDirectiveValues(GraphQLIncludeDirective, node, variables)?.['if'] !== false;
+  } catch {
+    return true; // validation already ran; a directive that does not coerce changes nothing here
+  }
+}
+
+function argumentsOf(def: GraphQLField<unknown, unknown>, node: FieldNode, variables: GraphQLResolveInfo['variableValues']): Record<string, unknown> | null {
+  try {
+    return getArgumentValues(def, node, variables);
+  } catch {
+    return null;
+  }
+}
+
 /**
- * The arguments of each selection of field `name` directly below the resolving field (inline
- * fragments and fragment spreads followed; aliases give one entry each), as the executor will
- * pass them to that field's resolver: variables applied, defaults filled. A selection whose
- * arguments do not coerce is left out (its own resolver reports the error).
+ * The arguments of each selection of field `name` directly below the resolving field (aliases
+ * give one entry each), as the executor will pass them to that field's resolver: `selectionOf`'s
+ * first level.
  */
-export function childFieldArgs(info: GraphQLResolveInfo, name: string): Array<Record<string, unknown>> {
-  const type = getNamedType(info.returnType);
-  const def = isObjectType(type) || isInterfaceType(type) ? type.getFields()[name] : undefined;
-  if (def === undefined) return [];
-  const found: Array<Record<string, unknown>> = [];
-  const visitedFragments = new Set<string>();
-  const visit = (field: FieldNode): void => {
-    if (field.name.value !== name) return;
-    try {
-      found.push(getArgumentValues(def, field, info.variableValues));
-    } catch {
-      // Not coercible: the field's own resolver answers with the error.
-    }
-  };
-  for (const node of info.fieldNodes) forEachField(info, node.selectionSet, visit, visitedFragments);
-  return found;
+export function childFieldArgs(info: GraphQLResolveInfo, name: string): Array<Readonly<Record<string, unknown>>> {
+  return (selectionOf(info).get(name) ?? []).map((field) => field.args);
 }
 
 /** Starts the load one child field will make, from that field's arguments. */
-export type ChildStarter = (args: Record<string, unknown>) => unknown;
+export type ChildStarter = (args: Readonly<Record<string, unknown>>) => unknown;
 
 /**
  * Prefetch by arguments: a root field that fetches a record by ids from its arguments starts,

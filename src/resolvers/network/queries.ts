@@ -2,7 +2,7 @@
 import type { QueryResolvers } from '../../generated/graphql';
 import type { RelationParent } from '../../upstream/network/client';
 import type { NetworkLoaders } from '../../upstream/network/loaders';
-import { prefetchChildren, type ChildStarter } from '../lookahead';
+import { nodesSelectionOf, prefetchChildren, selectionOf, type ChildStarter } from '../lookahead';
 import { appWanMembers, endpointMembers, listConnection, networkLists, serviceMembers, SORTABLE, sortSpecs, startersFor } from './lists';
 
 /** A member-list parent known only from the arguments: its lists are read at their built paths. */
@@ -10,21 +10,27 @@ const builtParent = (networkId: string, id: string): RelationParent => ({ id, ne
 
 /** The `network` link of a network-scoped record, whose network id is an argument (`Endpoint.network` and the like). */
 const networkOf = (loaders: NetworkLoaders, networkId: string): Record<string, ChildStarter> => ({ network: () => loaders.byId('network', networkId) });
+import { prefetchBelow, prefetchingNetworks } from './prefetch';
 
 export const networkQueries: QueryResolvers = {
-  networkGroups: (_root, args, { loaders }) =>
-    listConnection(args, (w) => loaders.network.listAt('networkGroup', { path: '/network-groups/' }, w)),
+  networkGroups: (_root, args, { loaders }, info) =>
+    listConnection(args, (w) => {
+      prefetchBelow('groups', loaders.network, nodesSelectionOf(info), { window: w.count });
+      return loaders.network.listAt('networkGroup', { path: '/network-groups/' }, w);
+    }),
   networkGroup: (_root, { id }, { loaders }) => loaders.network.byId('networkGroup', id),
   networkGroupByBillingAccount: (_root, { billingAccountId }, { loaders }) => loaders.network.networkGroupByBillingAccount(billingAccountId),
   myOrganization: (_root, _args, { loaders }) => loaders.network.myOrganization(),
 
-  networks: (_root, args, { loaders }) => {
+  networks: (_root, args, { loaders }, info) => {
     const sort = sortSpecs(args.sort, SORTABLE.network);
-    return listConnection(args, (w) => loaders.network.list('network', w, { sort }));
+    return listConnection(args, (w) => prefetchingNetworks(loaders.network, info, loaders.network.list('network', w, { sort })));
   },
-  // By ids from the arguments; the selected lists that need only those ids start alongside (lookahead.ts).
+  // By ids from the arguments: the selected lists that need only those ids start alongside
+  // (lookahead.ts), and so do the reads further down that the prefetch plan brings forward (prefetch.ts).
   network: (_root, { id }, { loaders, options }, info) => {
     prefetchChildren(options.batching, info, startersFor(networkLists, loaders.network, id));
+    prefetchBelow('networks', loaders.network, selectionOf(info), { ids: [id] });
     return loaders.network.byId('network', id);
   },
   endpoint: (_root, { networkId, id }, { loaders, options }, info) => {

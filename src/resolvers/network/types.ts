@@ -8,6 +8,7 @@ import { relations } from '../../upstream/network/resources';
 import type { OpaqueRecord } from '../../upstream/network/records';
 import type { GatewayContext } from '../../context';
 import { appWanMembers, arrayConnection, endpointMembers, listConnection, networkLists, relationParent, serviceMembers, SORTABLE, sortSpecs } from './lists';
+import { prefetchingNetworks } from './prefetch';
 import { currentStateName, sessionStatusName, statusName } from './status-names';
 
 const enc = encodeURIComponent;
@@ -27,9 +28,9 @@ function opaqueFields() {
 
 export const networkTypes: Resolvers = {
   NetworkGroup: {
-    networks: (group, args, { loaders }) => {
+    networks: (group, args, { loaders }, info) => {
       const sort = sortSpecs(args.sort, SORTABLE.network);
-      return listConnection(args, (w) => loaders.network.networksOf(group, sort, w));
+      return listConnection(args, (w) => prefetchingNetworks(loaders.network, info, loaders.network.networksOf(group, sort, w)));
     },
     endpoints: (group, args, { loaders }) =>
       listConnection(args, (w) => loaders.network.listAt('endpoint', { path: `/networkgroups/${enc(group.id)}/endpoints` }, w)),

@@ -14,8 +14,11 @@
  *   answered from one shared list (all networks; a group's endpoints) partitioned by owner when
  *   `chooseSharedListPlan` (list-plan.ts) says so, per parent otherwise (shared-lists.ts).
  *
- * With `options.batching === false` nothing is batched or cached and every parent takes its own
- * call: the naive plan the benchmark compares against.
+ * - `prefetch`: selection look-ahead (prefetch-plan.ts): reads those plans will make, started
+ *   while their parents are still loading, through the same cached calls.
+ *
+ * With `options.batching === false` nothing is batched, cached or prefetched and every parent
+ * takes its own call: the naive plan the benchmark compares against.
  */
 import { appendTo } from '../multimap';
 import DataLoader from 'dataloader';
@@ -28,6 +31,7 @@ import { RestV1Client, type ListTarget, type RelationParent, type SortSpec } fro
 import { hrefTarget } from './hal';
 import { createNetworkChanges, type NetworkChanges } from './changes';
 import { chooseGroupMemberPlan, chooseRelationPlan, type RelationPlan } from './plan';
+import { choosePrefetch } from './prefetch-plan';
 import { mergeProcesses, type ProcessRecord } from './processes';
 import {
   parseVirtualWanSite,
@@ -39,7 +43,7 @@ import {
   type NetworkRecord,
   type VirtualWanSiteRecord,
 } from './records';
-import { groupNetworksDef, networkEndpointsDef } from './shared-list-defs';
+import { ALL_NETWORKS, groupNetworksDef, networkEndpointsDef } from './shared-list-defs';
 import { createSharedListLoader, type ListPlanRecord } from './shared-lists';
 import { relations, resources, type RecordFor, type RelationDef, type ResourceKind } from './resources';
 
@@ -66,6 +70,29 @@ export interface PlanRecord {
 interface MembershipIndex {
   exact: boolean;
   byMember: Map<string, AppWanRecord[]>;
+}
+
+/**
+ * Reads a plan will make, started before the fields that make them are asked (selection
+ * look-ahead, driven by `resolvers/network/prefetch.ts`; `choosePrefetch` in prefetch-plan.ts says
+ * when). They go through the same cached calls those fields then make, so no field calls twice
+ * and no answer changes. Nothing starts with batching off; a failure is not remembered and is
+ * left to the field that reads the list.
+ */
+export interface NetworkPrefetch {
+  /** `NetworkGroup.networks` in `sort`: the shared `/networks` list, while a window of `groups` groups loads. */
+  groupNetworks(sort: readonly SortSpec[], groups: number): void;
+  /**
+   * `Endpoint.appWans` below `Network.endpoints`: the network's AppWAN list and endpoint-group
+   * list (the membership index's first reads), while a window of `endpoints` endpoints loads.
+   */
+  endpointAppWans(networkId: string, endpoints: number): void;
+  /**
+   * `AppWan.services` below that: each AppWAN's service list, started by the network's endpoint
+   * index (as soon as the plan chooses it and its AppWAN list is in) instead of once the
+   * executor has the AppWANs of each endpoint.
+   */
+  appWanServices(networkId: string, endpoints: number): void;
 }
 
 export interface NetworkLoaders {
@@ -99,6 +126,7 @@ export interface NetworkLoaders {
    * list-plan.ts picks the group-wide list or one list per network.
    */
   endpointsOf(network: NetworkRecord, sort: readonly SortSpec[], window: PageWindow): Promise<PagedResult<EndpointRecord>>;
+  readonly prefetch: NetworkPrefetch;
   /** Decisions of the plan rule so far in this request. */
   readonly plans: readonly PlanRecord[];
   /** Decisions of the shared-list rule (list-plan.ts) so far in this request. */
@@ -210,6 +238,8 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
 
   /** Exactness of the indexes loaded so far in this request (absent while loading). */
   const indexExact = new Map<string, boolean>();
+  /** Networks whose AppWANs' service lists start with their endpoint index (`prefetch.appWanServices`). */
+  const servicesAhead = new Set<string>();
 
   /**
    * memberId → AppWANs holding it, for one network and one side; built from cached calls (plan.ts
@@ -226,6 +256,8 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
       ]);
       const groupPlan = side === 'endpoint' ? chooseGroupMemberPlan({ networkGroups: networkGroups.length, appWans: appWans.length }) : 'no-groups';
       const parentOf = (a: AppWanRecord): RelationParent => ({ id: a.id, networkId, links: a.links });
+      // `AppWan.services` is asked below: the same cached lists, a round trip before the executor asks them.
+      if (side === 'endpoint' && servicesAhead.has(networkId)) for (const a of appWans) members(relations.appWanServices, parentOf(a)).catch(ignore);
       const membersAt = async (href: string): Promise<readonly string[]> =>
         (await listAt('endpoint', hrefTarget(href), { offset: 0, count: Infinity }, networkId)).items.map((e) => e.id);
       const prefetch = groupPlan === 'prefetch-all' ? networkGroups.flatMap((g) => linkedGroup(g.id, g.links['endpoints'])) : [];
@@ -320,6 +352,21 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
     endpoints: createSharedListLoader(networkEndpointsDef({ list, listAt }), batching, listPlans),
   };
 
+  const prefetch: NetworkPrefetch = {
+    groupNetworks(sort, groups) {
+      if (choosePrefetch({ batching, parentWindow: groups })) sharedLists.networks.prefetch(ALL_NETWORKS, sort);
+    },
+    endpointAppWans(networkId, endpoints) {
+      if (!choosePrefetch({ batching, parentWindow: endpoints })) return;
+      // The index's own first reads (`membershipIndex`), cached under the same keys.
+      all('appWan', networkId).catch(ignore);
+      all('endpointGroup', networkId).catch(ignore);
+    },
+    appWanServices(networkId, endpoints) {
+      if (choosePrefetch({ batching, parentWindow: endpoints })) servicesAhead.add(networkId);
+    },
+  };
+
   let organization: Promise<OrganizationRecord> | null = null;
 
   /**
@@ -331,6 +378,7 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
   function afterChange<K extends ResourceKind>(kind: K, records: readonly RecordFor<K>[]): void {
     cache.clear();
     indexExact.clear();
+    servicesAhead.clear();
     parentsByKey.clear();
     for (const loader of Object.values(byIdTable)) loader?.clearAll();
     appWanLoaders.endpoint.clearAll();
@@ -345,6 +393,7 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
     changes: createNetworkChanges(rest, afterChange),
     plans,
     listPlans,
+    prefetch,
     networksOf: (group, sort, window) => sharedLists.networks.load(group, sort, window),
     endpointsOf: (network, sort, window) => sharedLists.endpoints.load(network, sort, window),
     byId: (kind, id, networkId) => byIdLoader(kind).load(recordKey(id, resources[kind].scope === 'network' ? networkId : undefined)),
@@ -379,6 +428,9 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
 function linkedGroup(id: string, href: string | undefined): { id: string; href: string }[] {
   return href === undefined ? [] : [{ id, href }];
 }
+
+/** A prefetch's failure is left to the field that reads the list (the cache forgets it). */
+function ignore(): void {}
 
 function toError(err: unknown): Error {
   return err instanceof Error ? err : new Error(String(err));

@@ -15,6 +15,9 @@ export type SharedListReaders = Pick<NetworkLoaders, 'list' | 'listAt'>;
 
 const WHOLE: PageWindow = { offset: 0, count: Infinity };
 
+/** The one shared list of `NetworkGroup.networks`: every group's networks in `/networks`. */
+export const ALL_NETWORKS = 'all';
+
 /** The group's own networks list: its `networks` link, or the networks list filtered by its id. */
 function groupNetworksTarget(group: NetworkGroupRecord): ListTarget {
   const href = group.links['networks'];
@@ -31,7 +34,7 @@ export function groupNetworksDef(read: SharedListReaders): SharedListDef<Network
   return {
     name: 'networks',
     parentId: (g) => g.id,
-    sharedOf: (g) => (isFilteredNetworks(groupNetworksTarget(g), g.id) ? 'all' : null),
+    sharedOf: (g) => (isFilteredNetworks(groupNetworksTarget(g), g.id) ? ALL_NETWORKS : null),
     ownList: (g, sort, window) => read.listAt('network', { ...groupNetworksTarget(g), sort }, window),
     sharedList: async (_all, sort) => (await read.list('network', WHOLE, { sort })).items,
     ownerOf: (n) => n.organizationId,

@@ -43,6 +43,12 @@ export interface ListPlanRecord {
 
 export interface SharedListLoader<P, R> {
   load(parent: P, sort: readonly SortSpec[], window: PageWindow): Promise<PagedResult<R>>;
+  /**
+   * Starts the shared list `shared` in `sort` before its parents ask (selection look-ahead): once
+   * loading, the rule answers them from it (`sharedLoaded`). Nothing starts with batching off; a
+   * failure is not remembered, and is left to the parents' loads.
+   */
+  prefetch(shared: string, sort: readonly SortSpec[]): void;
   clearAll(): void;
 }
 
@@ -63,6 +69,7 @@ export function createSharedListLoader<P, R>(
   const asks = new Map<string, Ask<P>>();
   const loaded = new Map<string, Promise<Partition<R>>>();
   const exact = new Map<string, boolean>();
+  const sharedKeyOf = (shared: string | null, sort: readonly SortSpec[]): string => `${def.name}:${shared ?? ''}:${JSON.stringify(sort)}`;
 
   function partitioned(shared: string, sort: readonly SortSpec[], key: string): Promise<Partition<R>> {
     const hit = loaded.get(key);
@@ -82,7 +89,7 @@ export function createSharedListLoader<P, R>(
     const first = asks.get(keys[0] ?? '');
     if (first === undefined) return;
     const sort = first.sort;
-    const sharedKey = `${def.name}:${shared ?? ''}:${JSON.stringify(sort)}`;
+    const sharedKey = sharedKeyOf(shared, sort);
     const parents = new Set(keys.map((k) => def.parentId(asks.get(k)?.parent ?? first.parent))).size;
     const input = { batching, parentsInBatch: shared === null ? 0 : parents, sharedLoaded: loaded.has(sharedKey), sharedExact: exact.get(sharedKey) ?? null };
     const record: ListPlanRecord = { list: def.name, shared: shared ?? '', parents, plan: chooseSharedListPlan(input) };
@@ -141,6 +148,9 @@ export function createSharedListLoader<P, R>(
       const key = JSON.stringify([def.parentId(parent), sort, window.offset, String(window.count)]);
       asks.set(key, { parent, sort, window });
       return loader.load(key);
+    },
+    prefetch(shared, sort) {
+      if (batching) partitioned(shared, sort, sharedKeyOf(shared, sort)).catch(() => undefined);
     },
     clearAll() {
       asks.clear();
