@@ -3,14 +3,28 @@
  * graphql-jit, plugged into Apollo Server 5 as a gateway (`load()` hands Apollo the schema and an
  * executor; Apollo still parses, validates and runs every plugin hook except `willResolveField`,
  * which no plugin of ours uses). Each (document, operation) is compiled once and kept in a bounded
- * LRU; a document that does not compile, an unresolved operation and subscriptions run on
+ * LRU; a document that does not compile (or has a variable of a recursive input type, which
+ * graphql-jit cannot compile), an unresolved operation and subscriptions run on
  * graphql-js `execute`, as do requests whose variables do not coerce (no resolver has run then, so
  * graphql-js can give its exact errors). The results are made identical to graphql-js's
  * (executor-errors.ts); the schema's instrumentation (src/limits/instrument.ts) wraps the resolvers
  * both executors call.
  */
 import type { ApolloServerOptionsWithGateway, BaseContext } from '@apollo/server';
-import { execute, isLeafType, printSchema, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import {
+  execute,
+  getNamedType,
+  isInputObjectType,
+  isLeafType,
+  Kind,
+  printSchema,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLInputObjectType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type TypeNode,
+} from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { createSerializeErrorMemory, lineStartsOf, toGraphQLJsErrors, type SerializeErrorMemory } from './executor-errors';
 
@@ -91,6 +105,39 @@ function executeWithGraphQLJs(schema: GraphQLSchema, request: GatewayRequestCont
   });
 }
 
+/**
+ * Input object types from which a cycle of input types can be reached (e.g. a resource type
+ * definition whose `children` are resource type definitions). graphql-jit 0.8.9 never finishes
+ * compiling the coercion of a variable of such a type (it unrolls the type without end), and
+ * compilation cannot be interrupted: operations with such variables run on graphql-js.
+ */
+export function recursiveInputTypes(schema: GraphQLSchema): Set<string> {
+  const state = new Map<string, 'visiting' | 'safe' | 'recursive'>();
+  const visit = (type: GraphQLInputObjectType): boolean => {
+    const known = state.get(type.name);
+    if (known === 'visiting' || known === 'recursive') return true;
+    if (known === 'safe') return false;
+    state.set(type.name, 'visiting');
+    let recursive = false;
+    for (const field of Object.values(type.getFields())) {
+      const named = getNamedType(field.type);
+      if (isInputObjectType(named) && visit(named)) recursive = true;
+    }
+    state.set(type.name, recursive ? 'recursive' : 'safe');
+    return recursive;
+  };
+  for (const type of Object.values(schema.getTypeMap())) if (isInputObjectType(type)) visit(type);
+  return new Set([...state].filter(([, s]) => s === 'recursive').map(([name]) => name));
+}
+
+function typeName(node: TypeNode): string {
+  return node.kind === Kind.NAMED_TYPE ? node.name.value : typeName(node.type);
+}
+
+function hasVariableOf(operation: OperationDefinitionNode, types: ReadonlySet<string>): boolean {
+  return (operation.variableDefinitions ?? []).some((v) => types.has(typeName(v.type)));
+}
+
 function compile(schema: GraphQLSchema, document: DocumentNode, operationName: string | null, memory: SerializeErrorMemory): CompiledQuery | null {
   try {
     const compiled = compileQuery(schema, document, operationName ?? undefined, { customSerializers: memory.serializers });
@@ -107,6 +154,7 @@ export function createJitGateway(schema: GraphQLSchema, options: JitGatewayOptio
   const listeners = new Set<SchemaListener>();
   const memory = createSerializeErrorMemory(Object.values(schema.getTypeMap()).filter(isLeafType));
   const counts = { compiled: 0, fallback: 0 };
+  const uncompilable = recursiveInputTypes(schema);
 
   const executor: GatewayExecutor = async (request) => {
     const { operation, document } = request;
@@ -118,7 +166,8 @@ export function createJitGateway(schema: GraphQLSchema, options: JitGatewayOptio
     const key = `${request.operationName ?? ''}\n${request.queryHash}`;
     let entry = cache.get(key);
     if (entry === undefined) {
-      entry = { query: compile(schema, document, request.operationName, memory), lineStarts: lineStartsOf(document) };
+      const query = hasVariableOf(operation, uncompilable) ? null : compile(schema, document, request.operationName, memory);
+      entry = { query, lineStarts: lineStartsOf(document) };
       cache.set(key, entry);
     }
     if (entry.query === null) {

@@ -8,7 +8,8 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import { GraphQLError } from 'graphql';
 import { createFormatError } from '../../src/errors/format-error';
 import { DateTimeScalar, UuidScalar } from '../../src/resolvers/common/scalars';
-import { createJitGateway, LruMap } from '../../src/server/executor';
+import { buildSchema } from '../../src/server/schema';
+import { createJitGateway, LruMap, recursiveInputTypes } from '../../src/server/executor';
 
 const typeDefs = `
   scalar DateTime
@@ -27,7 +28,9 @@ const typeDefs = `
     things: [Thing!]!
     slow: String
   }
-  type Mutation { bump(by: Int!): Int! }
+  input Tree { name: String! children: [Tree!] }
+  input Pot { tree: Tree size: Int }
+  type Mutation { bump(by: Int!): Int! plant(pot: Pot!): Int! }
 `;
 
 let counter = 0;
@@ -47,7 +50,10 @@ const resolvers = {
     things: () => [{ kind: 'Box', id: '1', size: 3 }, { kind: 'Bag', id: '2', items: ['x', null] }, { kind: 'Nope', id: '3' }],
     slow: () => new Promise((resolve) => setTimeout(() => resolve('late'), 5)),
   },
-  Mutation: { bump: (_: unknown, { by }: { by: number }) => (counter += by) },
+  Mutation: {
+    bump: (_: unknown, { by }: { by: number }) => (counter += by),
+    plant: (_: unknown, { pot }: { pot: { tree?: { children?: unknown[] } } }) => pot.tree?.children?.length ?? 0,
+  },
 };
 
 function server(gateway: boolean): ApolloServer {
@@ -77,6 +83,8 @@ const cases: Array<[string, string, Record<string, unknown> | null]> = [
   ['abstract types, an unknown type name, a null in a non-null list', '{ things { __typename id ... on Box { size } ... on Bag { items } } }', null],
   ['a mutation with a variable', 'mutation M($by: Int!) { bump(by: $by) }', { by: 2 }],
   ['a variable that does not coerce', 'mutation M($by: Int!) { bump(by: $by) }', { by: 'two' }],
+  ['a variable of a recursive input type (graphql-jit cannot compile it: graphql-js runs it)', 'mutation P($pot: Pot!) { plant(pot: $pot) }', { pot: { tree: { name: 'a', children: [{ name: 'b' }, { name: 'c' }] } } }],
+  ['a recursive input type as a literal', 'mutation { plant(pot: { tree: { name: "a", children: [{ name: "b" }] } }) }', null],
   ['multi-line document locations', 'query Q {\n  slow\r\n  plain\r  coded\n}', null],
 ];
 
@@ -101,6 +109,11 @@ it('gives the same data and a superset of the errors when a non-null violation n
     expect(actual.body.singleResult.data).toEqual(expected.body.singleResult.data);
     expect(actual.body.singleResult.errors).toEqual(expect.arrayContaining(expected.body.singleResult.errors ?? []));
   }
+});
+
+it('finds the recursive input types of the gateway schema', () => {
+  expect([...recursiveInputTypes(makeExecutableSchema({ typeDefs, resolvers }))].sort()).toEqual(['Pot', 'Tree']);
+  expect(recursiveInputTypes(buildSchema()).size).toBeGreaterThan(0);
 });
 
 it('keeps only the most recently used entries', () => {
