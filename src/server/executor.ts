@@ -3,8 +3,8 @@
  * graphql-jit, plugged into Apollo Server 5 as a gateway (`load()` hands Apollo the schema and an
  * executor; Apollo still parses, validates and runs every plugin hook except `willResolveField`,
  * which no plugin of ours uses). Each (document, operation) is compiled once and kept in a bounded
- * LRU; a document that does not compile (or has a variable of a recursive input type, which
- * graphql-jit cannot compile), an unresolved operation and subscriptions run on
+ * LRU; a document that does not compile (or has a variable of a recursive input type, or expands
+ * to more fields than graphql-jit compiles quickly), an unresolved operation and subscriptions run on
  * graphql-js `execute`, as do requests whose variables do not coerce (no resolver has run then, so
  * graphql-js can give its exact errors). The results are made identical to graphql-js's
  * (executor-errors.ts); the schema's instrumentation (src/limits/instrument.ts) wraps the resolvers
@@ -23,6 +23,7 @@ import {
   type GraphQLInputObjectType,
   type GraphQLSchema,
   type OperationDefinitionNode,
+  type SelectionSetNode,
   type TypeNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
@@ -138,6 +139,43 @@ function hasVariableOf(operation: OperationDefinitionNode, types: ReadonlySet<st
   return (operation.variableDefinitions ?? []).some((v) => types.has(typeName(v.type)));
 }
 
+/**
+ * Fields graphql-jit generates code for: the operation's selections with every fragment spread
+ * expanded where it is used. graphql-js merges a fragment spread twice into one selection set;
+ * graphql-jit's compiler walks it each time, so twelve fragments that each spread the next twice
+ * (a 300-byte document the cost limits admit) take it half a second, and every further level
+ * doubles that while the event loop is blocked. Operations over MAX_EXPANDED_FIELDS run on graphql-js.
+ */
+export const MAX_EXPANDED_FIELDS = 5000;
+
+export function expandedFieldCount(document: DocumentNode, operation: OperationDefinitionNode): number {
+  const fragments = new Map<string, SelectionSetNode>();
+  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition.selectionSet);
+  const sizes = new Map<string, number>();
+  const sizeOf = (set: SelectionSetNode | undefined, seen: ReadonlySet<string>): number => {
+    let total = 0;
+    for (const selection of set?.selections ?? []) {
+      if (selection.kind === Kind.FIELD) total += 1 + sizeOf(selection.selectionSet, seen);
+      else if (selection.kind === Kind.INLINE_FRAGMENT) total += sizeOf(selection.selectionSet, seen);
+      else {
+        const name = selection.name.value;
+        // A cycle of fragments does not validate; counted once if it ever got here.
+        if (seen.has(name)) continue;
+        let size = sizes.get(name);
+        if (size === undefined) {
+          size = sizeOf(fragments.get(name), new Set([...seen, name]));
+          sizes.set(name, size);
+        }
+        total += size;
+      }
+      // Far past the cap already: stop adding (the sums would grow without bound).
+      if (total > MAX_EXPANDED_FIELDS) return total;
+    }
+    return total;
+  };
+  return sizeOf(operation.selectionSet, new Set());
+}
+
 function compile(schema: GraphQLSchema, document: DocumentNode, operationName: string | null, memory: SerializeErrorMemory): CompiledQuery | null {
   try {
     const compiled = compileQuery(schema, document, operationName ?? undefined, { customSerializers: memory.serializers });
@@ -166,7 +204,8 @@ export function createJitGateway(schema: GraphQLSchema, options: JitGatewayOptio
     const key = `${request.operationName ?? ''}\n${request.queryHash}`;
     let entry = cache.get(key);
     if (entry === undefined) {
-      const query = hasVariableOf(operation, uncompilable) ? null : compile(schema, document, request.operationName, memory);
+      const compilable = !hasVariableOf(operation, uncompilable) && expandedFieldCount(document, operation) <= MAX_EXPANDED_FIELDS;
+      const query = compilable ? compile(schema, document, request.operationName, memory) : null;
       entry = { query, lineStarts: lineStartsOf(document) };
       cache.set(key, entry);
     }

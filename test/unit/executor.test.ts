@@ -9,7 +9,9 @@ import { GraphQLError } from 'graphql';
 import { createFormatError } from '../../src/errors/format-error';
 import { DateTimeScalar, UuidScalar } from '../../src/resolvers/common/scalars';
 import { buildSchema } from '../../src/server/schema';
-import { createJitGateway, LruMap, recursiveInputTypes } from '../../src/server/executor';
+import { createJitGateway, expandedFieldCount, LruMap, MAX_EXPANDED_FIELDS, recursiveInputTypes } from '../../src/server/executor';
+import { BENCH_QUERIES } from '../../bench/queries';
+import { getOperationAST, parse } from 'graphql';
 
 const typeDefs = `
   scalar DateTime
@@ -114,6 +116,29 @@ it('gives the same data and a superset of the errors when a non-null violation n
 it('finds the recursive input types of the gateway schema', () => {
   expect([...recursiveInputTypes(makeExecutableSchema({ typeDefs, resolvers }))].sort()).toEqual(['Pot', 'Tree']);
   expect(recursiveInputTypes(buildSchema()).size).toBeGreaterThan(0);
+});
+
+it('counts fields with fragments expanded, linear in the document: bench queries compile, fragment doubling does not', () => {
+  const count = (text: string): number => {
+    const document = parse(text);
+    const operation = getOperationAST(document);
+    if (!operation) throw new Error('no operation');
+    return expandedFieldCount(document, operation);
+  };
+  expect(count('{ a b { c ... on B { d } ...F } } fragment F on B { e f { g } }')).toBe(7);
+  for (const q of BENCH_QUERIES) expect({ name: q.name, fits: count(q.document) <= MAX_EXPANDED_FIELDS }).toEqual({ name: q.name, fits: true });
+  let fragments = 'fragment F0 on Network { id name }';
+  for (let i = 1; i <= 40; i += 1) fragments += ` fragment F${i} on Network { ...F${i - 1} ... on Network { ...F${i - 1} } }`;
+  expect(count(`{ networks { nodes { ...F40 } } } ${fragments}`)).toBeGreaterThan(MAX_EXPANDED_FIELDS);
+});
+
+it('runs an operation that expands past the cap on graphql-js, with the same answer', async () => {
+  let fragments = 'fragment F0 on Item { name }';
+  for (let i = 1; i <= 14; i += 1) fragments += ` fragment F${i} on Item { ...F${i - 1} ... on Item { ...F${i - 1} } }`;
+  const query = `{ item { ...F14 } } ${fragments}`;
+  const started = performance.now();
+  expect(await run(jit, query, null)).toEqual(await run(reference, query, null));
+  expect(performance.now() - started).toBeLessThan(1000);
 });
 
 it('keeps only the most recently used entries', () => {
