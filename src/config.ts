@@ -13,6 +13,9 @@ export class ConfigError extends Error {
 
 export type SandboxSeed = 'tiny' | 'demo' | 'large';
 
+/** How GraphQL queries and mutations over HTTP are executed (`NETGRAPH_EXECUTOR`). */
+export type ExecutorKind = 'jit' | 'graphql-js';
+
 export interface Config {
   /**
    * `UPSTREAM_BASE_URL`: the platform's `{base_url}` (auth at `/auth/v1`, network management at
@@ -57,6 +60,14 @@ export interface Config {
    * @default true (`on`)
    */
   batching: boolean;
+  /**
+   * `NETGRAPH_EXECUTOR`: `jit` or `graphql-js`. `jit` runs queries and mutations through
+   * graphql-jit (compiled once per document and operation, graphql-js when a document does not
+   * compile); `graphql-js` runs everything through graphql-js. Subscriptions always use graphql-js.
+   * Both give identical results (src/server/executor.ts).
+   * @default 'jit'
+   */
+  executor: ExecutorKind;
   /** `SANDBOX_SEED`: data set of the embedded sandbox (`tiny`, `demo`, `large`). @default 'demo' */
   sandboxSeed: SandboxSeed;
   /** `NODE_ENV=development`: unexpected errors show their message and stack to clients. @default false */
@@ -225,6 +236,7 @@ export function loadConfig(env: Env = process.env): Config {
     retryAfterMaxMs: int(env, 'UPSTREAM_RETRY_AFTER_MAX_MS', 5000, 0, MAX_MS),
     maxConcurrentPerRequest: int(env, 'UPSTREAM_MAX_CONCURRENCY', 64, 1, 256),
     batching: oneOf(env, 'NETGRAPH_BATCHING', ['on', 'off'] as const, 'on') === 'on',
+    executor: oneOf(env, 'NETGRAPH_EXECUTOR', ['jit', 'graphql-js'] as const, 'jit'),
     sandboxSeed: oneOf(env, 'SANDBOX_SEED', ['tiny', 'demo', 'large'] as const, 'demo'),
     development: read(env, 'NODE_ENV') === 'development',
     pollIntervalMs,

@@ -30,6 +30,7 @@ import { createLogger, logRequest, requestIdOf, requestLogPlugin, type LogFn, ty
 import { createOperationMetrics, outcomeOf } from './operation-metrics';
 import { createOperationRunner, SIGNAL_LISTENERS } from './operations';
 import { buildSchema } from './schema';
+import { createJitGateway, type ExecutorStats } from './executor';
 import { createSseHandler } from './sse';
 import { startWebSocketServer } from './websocket';
 
@@ -65,6 +66,8 @@ export interface RunningGateway {
   streamUrl: string;
   /** Running shared pollers and their subscribers (tests, diagnostics). */
   pollerStats(): { pollers: number; subscribers: number };
+  /** The compiled executor's counts (NETGRAPH_EXECUTOR=jit), null with graphql-js. */
+  executorStats(): ExecutorStats | null;
   close(): Promise<void>;
 }
 
@@ -165,8 +168,12 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
   const trusted = config.trustedDocuments ? loadManifest(config.trustedDocuments.path, config.trustedDocuments.only) : null;
   const formatError = createFormatError({ development: config.development });
   const requestFacts = new WeakMap<GatewayContext['calls'], RequestFacts>();
+  // NETGRAPH_EXECUTOR=jit: queries and mutations run compiled (executor.ts), served to Apollo as a gateway.
+  const executor = config.executor === 'jit' ? createJitGateway(schema) : null;
   const apollo = new ApolloServer<GatewayContext>({
-    schema,
+    ...(executor ? { gateway: executor.gateway } : { schema }),
+    // Compact JSON: Apollo's default pretty-prints every response.
+    stringifyResult: (result) => JSON.stringify(result),
     formatError,
     includeStacktraceInErrorResponses: config.development,
     csrfPrevention: true,
@@ -304,6 +311,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     wsUrl: `ws://${host}:${port}${GRAPHQL_PATH}`,
     streamUrl: `http://${host}:${port}${STREAM_PATH}`,
     pollerStats: () => pollers.stats(),
+    executorStats: () => executor?.stats() ?? null,
     close() {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -66,7 +66,8 @@ export interface Stack {
 /** Gateway configuration for tests: fast retries so fault tests stay quick. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
-    ...loadConfig({}),
+    // The executor comes from the environment: `npm test` runs the integration suites on both.
+    ...loadConfig({ NETGRAPH_EXECUTOR: process.env['NETGRAPH_EXECUTOR'] }),
     port: 0,
     host: '127.0.0.1',
     retryBaseDelayMs: 5,

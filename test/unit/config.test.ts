@@ -13,6 +13,7 @@ function configError(env: Record<string, string>): string {
 describe('loadConfig', () => {
   it('has documented defaults: sandbox mode on 127.0.0.1:4000 with batching on', () => {
     expect(loadConfig({})).toMatchObject({
+      executor: 'jit',
       upstreamBaseUrl: null,
       searchUrl: null,
       searchCredentials: null,
@@ -36,6 +37,7 @@ describe('loadConfig', () => {
       UPSTREAM_RETRY_ATTEMPTS: '1',
       UPSTREAM_HEADERS_TIMEOUT_MS: '250',
       NETGRAPH_BATCHING: 'OFF',
+      NETGRAPH_EXECUTOR: 'GraphQL-JS',
       SANDBOX_SEED: 'large',
       NODE_ENV: 'development',
     });
@@ -43,6 +45,7 @@ describe('loadConfig', () => {
       upstreamBaseUrl: 'https://platform.example/api',
       searchUrl: 'https://search.example:9200',
       searchCredentials: { username: 'svc', password: 'p w' },
+      executor: 'graphql-js',
       port: 0,
       host: '0.0.0.0',
       retryAttempts: 1,
@@ -75,6 +78,7 @@ describe('loadConfig', () => {
     [{ UPSTREAM_BASE_URL: 'not a url' }, 'UPSTREAM_BASE_URL'],
     [{ SEARCH_URL: 'http://user:pw@search' }, 'SEARCH_URL'],
     [{ NETGRAPH_BATCHING: 'maybe' }, 'NETGRAPH_BATCHING'],
+    [{ NETGRAPH_EXECUTOR: 'compiled' }, 'NETGRAPH_EXECUTOR'],
     [{ SANDBOX_SEED: 'huge' }, 'SANDBOX_SEED'],
     [{ UPSTREAM_RETRY_ATTEMPTS: '0' }, 'UPSTREAM_RETRY_ATTEMPTS'],
     [{ UPSTREAM_CONNECT_TIMEOUT_MS: '-5' }, 'UPSTREAM_CONNECT_TIMEOUT_MS'],

@@ -1,0 +1,151 @@
+/**
+ * The compiled executor's errors are graphql-js's, through Apollo and the gateway's formatError:
+ * resolver errors with and without codes, non-null violations, scalar serialize errors (coded and
+ * not), a list that is not a list, abstract types; and a document graphql-jit will not compile.
+ */
+import { ApolloServer } from '@apollo/server';
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import { GraphQLError } from 'graphql';
+import { createFormatError } from '../../src/errors/format-error';
+import { DateTimeScalar, UuidScalar } from '../../src/resolvers/common/scalars';
+import { buildSchema } from '../../src/server/schema';
+import { createJitGateway, expandedFieldCount, LruMap, MAX_EXPANDED_FIELDS, recursiveInputTypes } from '../../src/server/executor';
+import { BENCH_QUERIES } from '../../bench/queries';
+import { getOperationAST, parse } from 'graphql';
+
+const typeDefs = `
+  scalar DateTime
+  scalar UUID
+  interface Thing { id: ID! }
+  type Box implements Thing { id: ID! size: Int }
+  type Bag implements Thing { id: ID! items: [String!] }
+  type Item { name: String! when: DateTime uuid: UUID note: String }
+  type Query {
+    items: [Item!]!
+    maybeItems: [Item]
+    item: Item
+    coded: String
+    plain: String
+    notAList: [String]
+    things: [Thing!]!
+    slow: String
+  }
+  input Tree { name: String! children: [Tree!] }
+  input Pot { tree: Tree size: Int }
+  type Mutation { bump(by: Int!): Int! plant(pot: Pot!): Int! }
+`;
+
+let counter = 0;
+const resolvers = {
+  DateTime: DateTimeScalar,
+  UUID: UuidScalar,
+  Thing: { __resolveType: (value: { kind: string }) => value.kind },
+  Query: {
+    items: () => [{ name: 'a', when: '2024-05-01T12:00:00Z' }, { name: null }, { name: 'c', when: 'not a date' }],
+    maybeItems: () => [{ name: 'a', uuid: 42 }, { name: null }, Promise.reject(new Error('boom'))],
+    item: () => ({ name: 'x', when: 'garbage', note: Promise.resolve('n') }),
+    coded: () => {
+      throw new GraphQLError('nope', { extensions: { code: 'FORBIDDEN' } });
+    },
+    plain: () => Promise.reject(new Error('secret detail')),
+    notAList: () => 'text',
+    things: () => [{ kind: 'Box', id: '1', size: 3 }, { kind: 'Bag', id: '2', items: ['x', null] }, { kind: 'Nope', id: '3' }],
+    slow: () => new Promise((resolve) => setTimeout(() => resolve('late'), 5)),
+  },
+  Mutation: {
+    bump: (_: unknown, { by }: { by: number }) => (counter += by),
+    plant: (_: unknown, { pot }: { pot: { tree?: { children?: unknown[] } } }) => pot.tree?.children?.length ?? 0,
+  },
+};
+
+function server(gateway: boolean): ApolloServer {
+  const schema = makeExecutableSchema({ typeDefs, resolvers });
+  const common = { formatError: createFormatError({ development: false }), stringifyResult: (r: unknown) => JSON.stringify(r) };
+  return gateway ? new ApolloServer({ ...common, gateway: createJitGateway(schema).gateway }) : new ApolloServer({ ...common, schema });
+}
+
+const jit = server(true);
+const reference = server(false);
+beforeAll(() => Promise.all([jit.start(), reference.start()]));
+afterAll(() => Promise.all([jit.stop(), reference.stop()]));
+
+async function run(target: ApolloServer, query: string, variables: Record<string, unknown> | null): Promise<unknown> {
+  const res = await target.executeOperation({ query, ...(variables ? { variables } : {}) });
+  return { status: res.http.status, body: res.body };
+}
+
+// Three entries each: jest passes a `done` callback to a test function with more parameters than the row.
+const cases: Array<[string, string, Record<string, unknown> | null]> = [
+  ['a coded DateTime serialize error in a list', '{ items { when } }', null],
+  ['a non-null violation that nulls the whole list', '{ items { name } }', null],
+  ['nullable list items: UUID serialize error, rejected item', '{ maybeItems { uuid } }', null],
+  ['serialize error beside a promised field', '{ item { name when note } }', null],
+  ['coded and plain resolver errors, partial data', '{ coded plain slow }', null],
+  ['a list that is not a list', '{ notAList }', null],
+  ['abstract types, an unknown type name, a null in a non-null list', '{ things { __typename id ... on Box { size } ... on Bag { items } } }', null],
+  ['a mutation with a variable', 'mutation M($by: Int!) { bump(by: $by) }', { by: 2 }],
+  ['a variable that does not coerce', 'mutation M($by: Int!) { bump(by: $by) }', { by: 'two' }],
+  ['a variable of a recursive input type (graphql-jit cannot compile it: graphql-js runs it)', 'mutation P($pot: Pot!) { plant(pot: $pot) }', { pot: { tree: { name: 'a', children: [{ name: 'b' }, { name: 'c' }] } } }],
+  ['a recursive input type as a literal', 'mutation { plant(pot: { tree: { name: "a", children: [{ name: "b" }] } }) }', null],
+  ['multi-line document locations', 'query Q {\n  slow\r\n  plain\r  coded\n}', null],
+];
+
+it.each(cases)('%s: identical to graphql-js', async (_name, query, variables) => {
+  counter = 0;
+  const expected = await run(reference, query, variables);
+  counter = 0;
+  expect(await run(jit, query, variables)).toEqual(expected);
+});
+
+/**
+ * Known differences, where the two executors order their work differently (the data is the same):
+ * graphql-js stops completing a list at the first item whose non-null violation nulls the list,
+ * graphql-jit completes every item, so it can report more errors inside the nulled list; and
+ * graphql-jit reports non-null violations after the other errors.
+ */
+it('gives the same data and a superset of the errors when a non-null violation nulls a list', async () => {
+  type Body = { body: { singleResult: { data?: unknown; errors?: unknown[] } } };
+  for (const query of ['{ items { name when } }', '{ maybeItems { name uuid } }']) {
+    const expected = (await run(reference, query, null)) as Body;
+    const actual = (await run(jit, query, null)) as Body;
+    expect(actual.body.singleResult.data).toEqual(expected.body.singleResult.data);
+    expect(actual.body.singleResult.errors).toEqual(expect.arrayContaining(expected.body.singleResult.errors ?? []));
+  }
+});
+
+it('finds the recursive input types of the gateway schema', () => {
+  expect([...recursiveInputTypes(makeExecutableSchema({ typeDefs, resolvers }))].sort()).toEqual(['Pot', 'Tree']);
+  expect(recursiveInputTypes(buildSchema()).size).toBeGreaterThan(0);
+});
+
+it('counts fields with fragments expanded, linear in the document: bench queries compile, fragment doubling does not', () => {
+  const count = (text: string): number => {
+    const document = parse(text);
+    const operation = getOperationAST(document);
+    if (!operation) throw new Error('no operation');
+    return expandedFieldCount(document, operation);
+  };
+  expect(count('{ a b { c ... on B { d } ...F } } fragment F on B { e f { g } }')).toBe(7);
+  for (const q of BENCH_QUERIES) expect({ name: q.name, fits: count(q.document) <= MAX_EXPANDED_FIELDS }).toEqual({ name: q.name, fits: true });
+  let fragments = 'fragment F0 on Network { id name }';
+  for (let i = 1; i <= 40; i += 1) fragments += ` fragment F${i} on Network { ...F${i - 1} ... on Network { ...F${i - 1} } }`;
+  expect(count(`{ networks { nodes { ...F40 } } } ${fragments}`)).toBeGreaterThan(MAX_EXPANDED_FIELDS);
+});
+
+it('runs an operation that expands past the cap on graphql-js, with the same answer', async () => {
+  let fragments = 'fragment F0 on Item { name }';
+  for (let i = 1; i <= 14; i += 1) fragments += ` fragment F${i} on Item { ...F${i - 1} ... on Item { ...F${i - 1} } }`;
+  const query = `{ item { ...F14 } } ${fragments}`;
+  const started = performance.now();
+  expect(await run(jit, query, null)).toEqual(await run(reference, query, null));
+  expect(performance.now() - started).toBeLessThan(1000);
+});
+
+it('keeps only the most recently used entries', () => {
+  const lru = new LruMap<string, number>(2);
+  lru.set('a', 1);
+  lru.set('b', 2);
+  expect(lru.get('a')).toBe(1);
+  lru.set('c', 3);
+  expect([lru.get('a'), lru.get('b'), lru.get('c'), lru.size]).toEqual([1, undefined, 3, 2]);
+});
