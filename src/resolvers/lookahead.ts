@@ -153,15 +153,6 @@ function argumentsOf(def: GraphQLField<unknown, unknown>, node: FieldNode, varia
   }
 }
 
-/**
- * The arguments of each selection of field `name` directly below the resolving field (aliases
- * give one entry each), as the executor will pass them to that field's resolver: `selectionOf`'s
- * first level.
- */
-export function childFieldArgs(info: GraphQLResolveInfo, name: string): Array<Readonly<Record<string, unknown>>> {
-  return (selectionOf(info).get(name) ?? []).map((field) => field.args);
-}
-
 /** Starts the load one child field will make, from that field's arguments. */
 export type ChildStarter = (args: Readonly<Record<string, unknown>>) => unknown;
 
@@ -173,10 +164,13 @@ export type ChildStarter = (args: Readonly<Record<string, unknown>>) => unknown;
  * resolver finds it in the request's loader cache. No-op with batching off (nothing is cached,
  * a prefetch would only double the calls). Failures are left to the fields, which ask again.
  */
-export function prefetchChildren(batching: boolean, info: GraphQLResolveInfo, starters: Readonly<Record<string, ChildStarter>>): void {
+export function prefetchChildren(batching: boolean, selection: Selection, starters: Readonly<Record<string, ChildStarter>>): void {
   if (!batching) return;
-  for (const [name, start] of Object.entries(starters)) {
-    for (const args of childFieldArgs(info, name)) {
+  // Walk the selected fields (usually a few), not the starters: a one-record query starts nothing.
+  for (const [name, occurrences] of selection) {
+    const start = starters[name];
+    if (start === undefined) continue;
+    for (const { args } of occurrences) {
       try {
         Promise.resolve(start(args)).catch(() => undefined);
       } catch {

@@ -64,8 +64,8 @@ function isSortArg(value: unknown): value is SortArg {
   return direction === undefined || direction === null || direction === 'ASC' || direction === 'DESC';
 }
 
-/** A list field's arguments as graphql-js coerced them (`childFieldArgs`), narrowed without casts. */
-export function listArgs(raw: Record<string, unknown>): ListArgs {
+/** A list field's arguments as graphql-js coerced them (`selectionOf`), narrowed without casts. */
+export function listArgs(raw: Readonly<Record<string, unknown>>): ListArgs {
   const { first, after, sort } = raw;
   return {
     first: typeof first === 'number' ? first : null,
@@ -131,5 +131,5 @@ export function startersFor<P>(
   loaders: NetworkLoaders,
   parent: P,
 ): Record<string, ChildStarter> {
-  return Object.fromEntries(Object.entries(table).map(([field, load]) => [field, (raw: Record<string, unknown>) => load(loaders, parent, listArgs(raw))]));
+  return Object.fromEntries(Object.entries(table).map(([field, load]) => [field, (raw: Readonly<Record<string, unknown>>) => load(loaders, parent, listArgs(raw))]));
 }

@@ -29,20 +29,21 @@ export const networkQueries: QueryResolvers = {
   // By ids from the arguments: the selected lists that need only those ids start alongside
   // (lookahead.ts), and so do the reads further down that the prefetch plan brings forward (prefetch.ts).
   network: (_root, { id }, { loaders, options }, info) => {
-    prefetchChildren(options.batching, info, startersFor(networkLists, loaders.network, id));
-    prefetchBelow('networks', loaders.network, selectionOf(info), { ids: [id] });
+    const selection = selectionOf(info);
+    prefetchChildren(options.batching, selection, startersFor(networkLists, loaders.network, id));
+    prefetchBelow('networks', loaders.network, selection, { ids: [id] });
     return loaders.network.byId('network', id);
   },
   endpoint: (_root, { networkId, id }, { loaders, options }, info) => {
-    prefetchChildren(options.batching, info, { ...startersFor(endpointMembers, loaders.network, builtParent(networkId, id)), ...networkOf(loaders.network, networkId) });
+    prefetchChildren(options.batching, selectionOf(info), { ...startersFor(endpointMembers, loaders.network, builtParent(networkId, id)), ...networkOf(loaders.network, networkId) });
     return loaders.network.byId('endpoint', id, networkId);
   },
   service: (_root, { networkId, id }, { loaders, options }, info) => {
-    prefetchChildren(options.batching, info, { ...startersFor(serviceMembers, loaders.network, builtParent(networkId, id)), ...networkOf(loaders.network, networkId) });
+    prefetchChildren(options.batching, selectionOf(info), { ...startersFor(serviceMembers, loaders.network, builtParent(networkId, id)), ...networkOf(loaders.network, networkId) });
     return loaders.network.byId('service', id, networkId);
   },
   appWan: (_root, { networkId, id }, { loaders, options }, info) => {
-    prefetchChildren(options.batching, info, { ...startersFor(appWanMembers, loaders.network, builtParent(networkId, id)), ...networkOf(loaders.network, networkId) });
+    prefetchChildren(options.batching, selectionOf(info), { ...startersFor(appWanMembers, loaders.network, builtParent(networkId, id)), ...networkOf(loaders.network, networkId) });
     return loaders.network.byId('appWan', id, networkId);
   },
 
