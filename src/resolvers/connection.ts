@@ -68,33 +68,44 @@ export function pageWindow(args: ConnectionArgs, names: { first?: string; after?
 }
 
 /**
+ * A connection over one window. `edges` and `pageInfo` are built on first read: most queries
+ * select `nodes` only, and a large graph has ~10,000 connections whose cursors nobody asked for.
+ * A class (getters on the prototype), so a connection is one small object, not two closures more.
+ */
+class WindowConnection<T> implements Connection<T> {
+  private builtEdges: Edge<T>[] | undefined;
+
+  constructor(
+    readonly nodes: T[],
+    readonly totalCount: number,
+    private readonly offset: number,
+  ) {}
+
+  get edges(): Edge<T>[] {
+    this.builtEdges ??= this.nodes.map((node, i) => ({ cursor: encodeCursor(this.offset + i), node }));
+    return this.builtEdges;
+  }
+
+  get pageInfo(): PageInfo {
+    const { nodes, offset, totalCount } = this;
+    return {
+      hasNextPage: offset + nodes.length < totalCount,
+      hasPreviousPage: offset > 0,
+      startCursor: nodes.length > 0 ? encodeCursor(offset) : null,
+      endCursor: nodes.length > 0 ? encodeCursor(offset + nodes.length - 1) : null,
+    };
+  }
+}
+
+/**
  * Build a connection from the items of one window. `items` starts at `window.offset` (extra
  * items beyond `window.limit` are dropped); `totalCount` is the size of the whole list.
  */
 export function buildConnection<T>(items: readonly T[], window: PageWindow, totalCount: number): Connection<T> {
-  // The usual case (the whole window fits) shares the array: a large graph builds ~10,000
-  // connections. Nothing writes to `nodes` (graphql-js only reads it); the type is mutable because
-  // the generated resolver types are.
+  // The usual case (the whole window fits) shares the array. Nothing writes to `nodes` (the
+  // executor only reads it); the type is mutable because the generated resolver types are.
   const nodes = items.length <= window.limit ? (items as T[]) : items.slice(0, window.limit);
-  let edges: Edge<T>[] | undefined;
-  return {
-    nodes,
-    // Built on first read: most queries select `nodes` only, and a large graph has tens of
-    // thousands of list items whose cursors nobody asked for.
-    get edges(): Edge<T>[] {
-      edges ??= nodes.map((node, i) => ({ cursor: encodeCursor(window.offset + i), node }));
-      return edges;
-    },
-    totalCount,
-    get pageInfo(): PageInfo {
-      return {
-        hasNextPage: window.offset + nodes.length < totalCount,
-        hasPreviousPage: window.offset > 0,
-        startCursor: nodes.length > 0 ? encodeCursor(window.offset) : null,
-        endCursor: nodes.length > 0 ? encodeCursor(window.offset + nodes.length - 1) : null,
-      };
-    },
-  };
+  return new WindowConnection(nodes, totalCount, window.offset);
 }
 
 /** The window's part of a list in memory (the list itself when the window covers it). */
