@@ -176,6 +176,11 @@ export function expandedFieldCount(document: DocumentNode, operation: OperationD
   return sizeOf(operation.selectionSet, new Set());
 }
 
+/** graphql-js's and graphql-jit's wording of a null in a non-null position. */
+function isNonNullViolation(error: { message: string }): boolean {
+  return error.message.startsWith('Cannot return null for non-nullable field');
+}
+
 function compile(schema: GraphQLSchema, document: DocumentNode, operationName: string | null, memory: SerializeErrorMemory): CompiledQuery | null {
   try {
     const compiled = compileQuery(schema, document, operationName ?? undefined, { customSerializers: memory.serializers });
@@ -217,6 +222,14 @@ export function createJitGateway(schema: GraphQLSchema, options: JitGatewayOptio
     // No data: the variables did not coerce, before any resolver ran. graphql-js words those errors
     // (and Apollo recognizes them as BAD_USER_INPUT by their variable nodes).
     if (result.data === undefined) {
+      counts.fallback += 1;
+      return executeWithGraphQLJs(schema, request);
+    }
+    if (operation.operation === 'query' && result.errors?.some(isNonNullViolation)) {
+      // graphql-jit completes every item of a list that a non-null violation nulls, graphql-js
+      // stops at the first: their errors differ there. A query is read-only and its upstream
+      // reads are cached in this request's loaders, so running it again on graphql-js costs CPU,
+      // not calls, and the answer is graphql-js's exactly. (A mutation is never run twice.)
       counts.fallback += 1;
       return executeWithGraphQLJs(schema, request);
     }

@@ -98,19 +98,16 @@ it.each(cases)('%s: identical to graphql-js', async (_name, query, variables) =>
 });
 
 /**
- * Known differences, where the two executors order their work differently (the data is the same):
- * graphql-js stops completing a list at the first item whose non-null violation nulls the list,
- * graphql-jit completes every item, so it can report more errors inside the nulled list; and
- * graphql-jit reports non-null violations after the other errors.
+ * Where the two executors order their work differently: graphql-js stops completing a list at the
+ * first item whose non-null violation nulls the list, graphql-jit completes every item (more
+ * errors inside the nulled list, non-null violations last). A query with a non-null violation is
+ * therefore answered by graphql-js (executor.ts), so the answer is identical.
  */
-it('gives the same data and a superset of the errors when a non-null violation nulls a list', async () => {
-  type Body = { body: { singleResult: { data?: unknown; errors?: unknown[] } } };
-  for (const query of ['{ items { name when } }', '{ maybeItems { name uuid } }']) {
-    const expected = (await run(reference, query, null)) as Body;
-    const actual = (await run(jit, query, null)) as Body;
-    expect(actual.body.singleResult.data).toEqual(expected.body.singleResult.data);
-    expect(actual.body.singleResult.errors).toEqual(expect.arrayContaining(expected.body.singleResult.errors ?? []));
-  }
+it.each(['{ items { name when } }', '{ maybeItems { name uuid } }'])('a query whose non-null violation nulls a list: identical to graphql-js (%s)', async (query) => {
+  counter = 0;
+  const expected = await run(reference, query, null);
+  counter = 0;
+  expect(await run(jit, query, null)).toEqual(expected);
 });
 
 it('finds the recursive input types of the gateway schema', () => {
