@@ -69,16 +69,27 @@ class WireRecord {
   }
 }
 
-/** Defines `key` on a record prototype as a getter over the wire object, and a setter that stores on the record. */
-function defineField(proto: object, key: string, read: (obj: JsonObject) => unknown): void {
+/** Stores `value` as the record's own `key` (shadowing the prototype's getter from then on). */
+function keep(record: WireRecord, key: string, value: unknown): void {
+  Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/**
+ * Defines `key` on a record prototype as a getter over the wire object, and a setter that stores
+ * on the record. `once`: the value is built (an array, an object) and then kept on the record, so
+ * a field read in a loop (core/v2's attribute matching) is not rebuilt on every read.
+ */
+function defineField(proto: object, key: string, read: (obj: JsonObject) => unknown, once: boolean): void {
   Object.defineProperty(proto, key, {
     enumerable: true,
     configurable: true,
     get(this: WireRecord) {
-      return read(this.wire);
+      const value = read(this.wire);
+      if (once) keep(this, key, value);
+      return value;
     },
     set(this: WireRecord, value: unknown) {
-      Object.defineProperty(this, key, { value, writable: true, enumerable: true, configurable: true });
+      keep(this, key, value);
     },
   });
 }
@@ -98,16 +109,11 @@ export function recordParser<S extends RecordSpec, X extends object = Record<nev
   for (const [key, kind] of Object.entries(spec)) {
     if (kind === 'id') continue;
     const read = READERS[kind];
-    defineField(Parsed.prototype, key, (obj) => read(obj, key));
+    defineField(Parsed.prototype, key, (obj) => read(obj, key), kind === 'strList');
   }
-  // Links are parsed once, on first use, and kept (relations are followed more than once).
-  const linksOf = new WeakMap<JsonObject, HalLinks>();
-  defineField(Parsed.prototype, 'links', (obj) => {
-    let links = linksOf.get(obj);
-    if (links === undefined) linksOf.set(obj, (links = parseLinks(obj)));
-    return links;
-  });
-  for (const [key, read] of Object.entries<(obj: JsonObject) => unknown>(derived ?? {})) defineField(Parsed.prototype, key, read);
+  // Links, lists and derived fields build a value: built once, on first use, and kept.
+  defineField(Parsed.prototype, 'links', parseLinks, true);
+  for (const [key, read] of Object.entries<(obj: JsonObject) => unknown>(derived ?? {})) defineField(Parsed.prototype, key, read, true);
 
   return (value) => {
     const obj = asObject(value, what);
