@@ -3,12 +3,10 @@
  * uses it to start upstream lists its nested fields will need, so they run alongside its own call
  * instead of one level per round trip.
  *
- * - `nestedFieldNames`: every field name anywhere below (auth, core/v2). `@skip`/`@include` are
- *   not evaluated: a skipped field may start a list nobody reads (one wasted call), never change
- *   an answer.
- * - `selectionOf` / `along`: the path-aware variant (which fields sit under which, with their
- *   arguments), for plans that must start a nested field's list with that field's own arguments
- *   (network/prefetch.ts). `@skip`/`@include` are evaluated here.
+ * - `selectionOf` / `along`: which fields sit under which, with their arguments, for plans that
+ *   must start a nested field's list with that field's own arguments (network/prefetch.ts).
+ *   `@skip`/`@include` are evaluated: a skipped field starts nothing.
+ * - `nestedFieldNames`: every field name anywhere below (auth, core/v2), read from `selectionOf`.
  * - `prefetchChildren`: a root field fetched by ids from its arguments starts its selected child
  *   fields' loads (their first level of `selectionOf`) alongside its own call.
  */
@@ -31,21 +29,13 @@ import {
 
 export function nestedFieldNames(info: GraphQLResolveInfo): Set<string> {
   const names = new Set<string>();
-  const visitedFragments = new Set<string>();
-  const walk = (set: SelectionSetNode | undefined): void => {
-    for (const selection of set?.selections ?? []) {
-      if (selection.kind === Kind.FIELD) {
-        names.add(selection.name.value);
-        walk(selection.selectionSet);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        walk(selection.selectionSet);
-      } else if (!visitedFragments.has(selection.name.value)) {
-        visitedFragments.add(selection.name.value);
-        walk(info.fragments[selection.name.value]?.selectionSet);
-      }
+  const add = (selection: Selection): void => {
+    for (const [name, occurrences] of selection) {
+      names.add(name);
+      for (const { below } of occurrences) add(below);
     }
   };
-  for (const node of info.fieldNodes) walk(node.selectionSet);
+  add(selectionOf(info));
   return names;
 }
 
