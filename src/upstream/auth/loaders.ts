@@ -8,7 +8,7 @@
  * - `children` and `actions` of resource types follow the plan rule in plan.ts, so a domain's type
  *   tree with every type's actions costs the same few calls whatever the number of types.
  */
-import { appendTo } from '../multimap';
+import { appendTo, grouper, type Grouping } from '../multimap';
 import DataLoader from 'dataloader';
 import type { HttpClient } from '../http-types';
 import type { LoaderOptions } from '../loader-options';
@@ -66,7 +66,7 @@ export function createAuthLoaders(http: HttpClient, options: LoaderOptions): Aut
   function byId<T extends { id: string }>(
     res: AuthResource<T>,
     wholeList: () => Promise<T[]>,
-    matches: (item: T, key: string) => boolean = (item, key) => item.id === key,
+    keysOf: (item: T) => ReadonlyArray<string | null> = (item) => [item.id],
     onLoad: (item: T) => void = () => undefined,
   ): DataLoader<string, T> {
     const getOne = async (id: string): Promise<T> => {
@@ -77,8 +77,11 @@ export function createAuthLoaders(http: HttpClient, options: LoaderOptions): Aut
     return new DataLoader<string, T>(async (ids) => {
       if (!byIdFromList({ batching: options.batching, idsInBatch: ids.length })) return settle(ids.map(getOne));
       const all = await wholeList().catch(() => []);
+      // One index per batch (the first item wins, as a search would): ids × items comparisons are quadratic.
+      const index = new Map<string, T>();
+      for (const item of all) for (const key of keysOf(item)) if (key !== null && !index.has(key)) index.set(key, item);
       return settle(ids.map((id) => {
-        const found = all.find((item) => matches(item, id));
+        const found = index.get(id);
         return found === undefined ? getOne(id) : Promise.resolve(found);
       }));
     }, mode);
@@ -93,6 +96,7 @@ export function createAuthLoaders(http: HttpClient, options: LoaderOptions): Aut
     prime: (item: T) => void,
     domainOf?: (item: T) => string | null,
   ): DataLoader<ListFilter, T[], string> {
+    const byDomainOf = domainOf === undefined ? null : grouper(domainOf);
     const fetchList = async (filter: ListFilter): Promise<T[]> => {
       const items = await client.list(res, filter);
       items.forEach(prime);
@@ -110,8 +114,9 @@ export function createAuthLoaders(http: HttpClient, options: LoaderOptions): Aut
           });
         return settle(
           filters.map((filter) => {
-            if (!unfiltered || !isDomainOnly(filter)) return fetchList(filter);
-            return loader.load({}).then((all) => all.filter((item) => domainOf(item) === filter['domainId']));
+            const domainId = filter['domainId'];
+            if (!unfiltered || byDomainOf === null || !isDomainOnly(filter) || typeof domainId !== 'string') return fetchList(filter);
+            return loader.load({}).then((all) => [...(byDomainOf(all).get(domainId) ?? [])]);
           }),
         );
       },
@@ -132,7 +137,7 @@ export function createAuthLoaders(http: HttpClient, options: LoaderOptions): Aut
   const domain: DataLoader<string, DomainRecord> = byId(
     R.domain,
     () => domains.load({}),
-    (d, key) => d.id === key || d.code === key,
+    (d) => [d.id, d.code],
     (d) => primeDomain(d),
   );
   const resourceType = byId(R.resourceType, () => resourceTypes.load({}));
@@ -162,7 +167,7 @@ export function createAuthLoaders(http: HttpClient, options: LoaderOptions): Aut
       byDomain: (domainId: string) => Promise<T[]>;
       perParent: (type: ResourceTypeRecord) => Promise<T[]>;
     },
-    belongs: (item: T, type: ResourceTypeRecord) => boolean,
+    byParent: (items: readonly T[]) => Grouping<string | null, T>,
   ) {
     return async (types: readonly ResourceTypeRecord[]): Promise<Array<T[] | Error>> => {
       const groups = new Map<string | null, ResourceTypeRecord[]>();
@@ -178,14 +183,17 @@ export function createAuthLoaders(http: HttpClient, options: LoaderOptions): Aut
           allListLoaded: requested.has(filterKey(res, {})),
         });
         const source = plan === 'all-list' ? lists.all() : plan === 'domain-list' && domainId !== null ? lists.byDomain(domainId) : null;
+        const grouped = source?.then(byParent) ?? null;
         for (const t of group) {
-          answers.set(t.id, source === null ? lists.perParent(t) : source.then((items) => items.filter((item) => belongs(item, t))));
+          answers.set(t.id, grouped === null ? lists.perParent(t) : grouped.then((groups) => [...(groups.get(t.id) ?? [])]));
         }
       }
       return settle(types.map((t) => answers.get(t.id) ?? Promise.resolve([])));
     };
   }
 
+  const typesByParent = grouper((t: ResourceTypeRecord) => t.parentId);
+  const actionsByType = grouper((a: ResourceActionRecord) => a.resourceTypeId);
   const children = new DataLoader<ResourceTypeRecord, ResourceTypeRecord[], string>(
     async (types) => {
       // A type whose childrenIds the upstream sent empty is a leaf: no call needed.
@@ -197,7 +205,7 @@ export function createAuthLoaders(http: HttpClient, options: LoaderOptions): Aut
           byDomain: (domainId) => resourceTypes.load({ domainId }),
           perParent: (t) => resourceTypes.load({ parentId: t.id }),
         },
-        (item, t) => item.parentId === t.id,
+        typesByParent,
       );
       const found = await answer(open);
       const byType = new Map(open.map((t, i) => [t.id, found[i] ?? []] as const));
@@ -217,7 +225,7 @@ export function createAuthLoaders(http: HttpClient, options: LoaderOptions): Aut
         byDomain: (domainId) => resourceActions.load({ domainId }),
         perParent: (t) => resourceActions.load({ resourceTypeId: t.id }),
       },
-      (item, t) => item.resourceTypeId === t.id,
+      actionsByType,
     ),
     { ...mode, cacheKeyFn: (t) => t.id },
   );
