@@ -59,6 +59,21 @@ export interface EndpointReach extends Route {
   endpoint: V2EndpointRecord;
 }
 
+/**
+ * `fn`, remembered per pair of records. Records and the lists a request loads are never changed,
+ * and every endpoint is checked against every service: what depends on one side is worked out once.
+ */
+function memoPair<A extends object, B extends object, V>(fn: (a: A, b: B) => V): (a: A, b: B) => V {
+  const byA = new WeakMap<A, WeakMap<B, { value: V }>>();
+  return (a, b) => {
+    let byB = byA.get(a);
+    if (byB === undefined) byA.set(a, (byB = new WeakMap()));
+    let known = byB.get(b);
+    if (known === undefined) byB.set(b, (known = { value: fn(a, b) }));
+    return known.value;
+  };
+}
+
 /** The routers a service allows: matched by `model.edgeRouterAttributes`, or hosting it. */
 export function routersAllowedFor(service: V2ServiceRecord, routers: readonly EdgeRouterRecord[]): EdgeRouterRecord[] {
   const model = serviceModel(service.model);
@@ -66,16 +81,23 @@ export function routersAllowedFor(service: V2ServiceRecord, routers: readonly Ed
   return routers.filter((r) => matches(model.edgeRouterAttributes, r) || hosts.has(r.id));
 }
 
+const allowedRouters = memoPair((routers: readonly EdgeRouterRecord[], service: V2ServiceRecord) => routersAllowedFor(service, routers));
+const appWansOfEndpoint = memoPair((appWans: readonly V2AppWanRecord[], endpoint: V2EndpointRecord) => appWans.filter((a) => matches(a.endpointAttributes, endpoint)));
+const policiesOfEndpoint = memoPair((policies: readonly EdgeRouterPolicyRecord[], endpoint: V2EndpointRecord) =>
+  policies.filter((p) => matches(p.endpointAttributes, endpoint)),
+);
+const usableRouters = memoPair((allowed: readonly EdgeRouterRecord[], policy: EdgeRouterPolicyRecord) => allowed.filter((r) => matches(policy.edgeRouterAttributes, r)));
+
 /** The route from an endpoint to a service, or null when the rules give none. */
 export function routeBetween(endpoint: V2EndpointRecord, service: V2ServiceRecord, facts: NetworkFacts): Route | null {
-  const appWans = facts.appWans.filter((a) => matches(a.endpointAttributes, endpoint) && matches(a.serviceAttributes, service));
+  const appWans = appWansOfEndpoint(facts.appWans, endpoint).filter((a) => matches(a.serviceAttributes, service));
   if (appWans.length === 0) return null;
-  const allowed = routersAllowedFor(service, facts.routers);
+  const allowed = allowedRouters(facts.routers, service);
+  if (allowed.length === 0) return null;
   const policies: EdgeRouterPolicyRecord[] = [];
   const routers = new Map<string, EdgeRouterRecord>();
-  for (const policy of facts.policies) {
-    if (!matches(policy.endpointAttributes, endpoint)) continue;
-    const usable = allowed.filter((r) => matches(policy.edgeRouterAttributes, r));
+  for (const policy of policiesOfEndpoint(facts.policies, endpoint)) {
+    const usable = usableRouters(allowed, policy);
     if (usable.length === 0) continue;
     policies.push(policy);
     for (const r of usable) routers.set(r.id, r);

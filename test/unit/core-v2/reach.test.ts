@@ -49,6 +49,15 @@ describe('who can reach what', () => {
     expect(routeBetween(alice, crm, facts())?.routers.map((r) => r.id)).toEqual(['r3']);
   });
 
+  it('each network’s own lists decide, however often the same records were checked before', () => {
+    expect(routeBetween(alice, wiki, facts())?.routers.map((r) => r.id)).toEqual(['r1', 'r2']);
+    const onlyR2 = routers.slice(1, 2);
+    expect(routeBetween(alice, wiki, facts({ routers: onlyR2 }))?.routers.map((r) => r.id)).toEqual(['r2']);
+    expect(routeBetween(alice, wiki, facts({ routers: routers.slice(2) }))).toBeNull();
+    expect(routeBetween(alice, wiki, facts({ policies: [policy('private-only', ['#all'], ['#private'])] }))).toBeNull();
+    expect(routeBetween(alice, wiki, facts())?.policies.map((p) => p.id)).toEqual(['all']);
+  });
+
   it('no AppWAN matching the endpoint: nothing is reachable', () => {
     expect(reachableServices(server, [wiki, crm], facts())).toEqual([]);
   });
