@@ -59,7 +59,9 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
 
 function headerMap(req: IncomingMessage): HeaderMap {
   const headers = new HeaderMap();
-  for (const [key, value] of Object.entries(req.headers)) {
+  const incoming = req.headers;
+  for (const key in incoming) {
+    const value = incoming[key];
     if (value === undefined) continue;
     headers.set(key, Array.isArray(value) ? value.join(', ') : value);
   }
@@ -117,14 +119,16 @@ export async function handleGraphQL(
   }
   const parsed = parseBody(text, req.headers['content-type']);
   if (!parsed.ok) return sendRequestError(res, 400, 'the request body is not valid JSON', ErrorCode.BAD_REQUEST);
-  const url = new URL(req.url ?? '/', 'http://gateway.invalid');
+  // Parsed only when read (GET parameters, trusted documents): a POST's document is in its body.
+  let parsedUrl: URL | undefined;
+  const url = (): URL => (parsedUrl ??= new URL(req.url ?? '/', 'http://gateway.invalid'));
   let body = parsed.body;
   if (trusted) {
     const isGet = req.method !== 'POST';
-    const verdict = applyTrustedDocuments(trusted, isGet ? getRequestAsBody(url) : body);
+    const verdict = applyTrustedDocuments(trusted, isGet ? getRequestAsBody(url()) : body);
     if (!verdict.ok) return sendErrors(res, requestErrorStatus(req.headers.accept), [{ message: verdict.message, extensions: { code: ErrorCode.PERSISTED_QUERY_NOT_IN_LIST } }]);
     const resolved = verdict.body as Record<string, unknown>;
-    if (isGet && typeof resolved['query'] === 'string') url.searchParams.set('query', resolved['query']);
+    if (isGet && typeof resolved['query'] === 'string') url().searchParams.set('query', resolved['query']);
     else if (!isGet) body = resolved;
   }
   // Size and token count are checked on the text, before Apollo parses it (document-check.ts).
@@ -139,7 +143,7 @@ export async function handleGraphQL(
     }
   }
   const response = await apollo.executeHTTPGraphQLRequest({
-    httpGraphQLRequest: { method: req.method ?? 'GET', headers: headerMap(req), search: url.search, body },
+    httpGraphQLRequest: { method: req.method ?? 'GET', headers: headerMap(req), search: parsedUrl?.search ?? searchOf(req.url), body },
     context,
   });
   await writeResponse(res, response);
@@ -182,12 +186,18 @@ async function writeResponse(res: ServerResponse, response: HTTPGraphQLResponse)
 }
 
 /** The document of a request, from a JSON body's `query` or GET's `query` parameter; null when none. */
-function documentOf(body: unknown, url: URL): string | null {
+function documentOf(body: unknown, url: () => URL): string | null {
   if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
     const query = (body as Record<string, unknown>)['query'];
     return typeof query === 'string' ? query : null;
   }
-  return url.searchParams.get('query');
+  return url().searchParams.get('query');
+}
+
+/** The query string of a request target, `?` included ('' when none): a POST's, which nothing parses (a GET's URL is always parsed by then). */
+function searchOf(target: string | undefined): string {
+  const at = target?.indexOf('?') ?? -1;
+  return target === undefined || at < 0 || at === target.length - 1 ? '' : target.slice(at);
 }
 
 /** A request that is not a GraphQL request the gateway can read: a GraphQL error response with a code. */
