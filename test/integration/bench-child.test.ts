@@ -11,7 +11,7 @@ import { cpuPerRequest, withGatewayCpu } from '../../bench/gateway-cpu';
 import { benchGatewayEnv, startGatewayChild, startGatewayProcess, type GatewayHandle } from '../../bench/gateway-launcher';
 import { createGraphQLClient, type GraphQLHttpClient } from '../../bench/graphql-client';
 import { packageRoot } from '../../bench/package-root';
-import { PASSTHROUGH_QUERY } from '../../bench/benchmark';
+import { PASSTHROUGH_QUERY } from '../../bench/passthrough';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox';
 
 describe('bench gateway child', () => {

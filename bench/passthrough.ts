@@ -1,0 +1,95 @@
+/**
+ * The pass-through baseline: `network(id:) { id name }` (one upstream call) through the batched
+ * gateway, the same record by a plain GET straight from the sandbox, and the same load on the two
+ * floor servers (floor-servers.ts: node:http + undici, and Apollo Server's pipeline), so the
+ * gateway's rps and CPU per request stand next to what this stack allows.
+ */
+import type { RunningSandbox } from '../src/sandbox';
+import type { BenchOptions } from './args';
+import { directGet } from './direct-get';
+import type { UpstreamFacts } from './facts';
+import { startFloorProcess } from './floor-launcher';
+import type { FloorKind } from './floor-kind';
+import { FLOOR_QUERY } from './floor-servers';
+import { cpuPerRequest, withGatewayCpu } from './gateway-cpu';
+import type { GatewayHandle } from './gateway-launcher';
+import { createGraphQLClient, type GraphQLHttpClient } from './graphql-client';
+import { measureThroughput } from './load';
+import type { PassthroughFloor, PassthroughResult } from './results';
+import { round } from './stats';
+
+export const PASSTHROUGH_QUERY = 'query passthrough($id: UUID!) { network(id: $id) { id name } }';
+
+type Log = (line: string) => void;
+
+interface PassthroughFigures {
+  rps: number;
+  cpuMsPerRequest: number | null;
+}
+
+/** Checks one answer, then the throughput phase with the server's CPU clock read around it. */
+async function passthroughLoad(
+  server: Pick<GatewayHandle, 'cpuMicros'>,
+  client: GraphQLHttpClient,
+  document: string,
+  id: string,
+  options: BenchOptions,
+  who: string,
+): Promise<PassthroughFigures> {
+  const data = await client.execute(document, { id });
+  const answered = data['network'];
+  if (typeof answered !== 'object' || answered === null || !('id' in answered) || answered.id !== id) {
+    throw new Error(`pass-through: ${who} answered ${JSON.stringify(data)} for network ${id}`);
+  }
+  const { value, cpuMs } = await withGatewayCpu(server, () => measureThroughput(() => client.executeUnchecked(document, { id }), options));
+  return { rps: value.rps, cpuMsPerRequest: cpuPerRequest(cpuMs, value.completed) };
+}
+
+/** The ratio of two rps figures (null when the reference completed nothing). */
+export function rpsRatio(rps: number, directRps: number): number | null {
+  return directRps > 0 ? round(rps / directRps, 3) : null;
+}
+
+export function passthroughFloor(figures: PassthroughFigures, directRps: number): PassthroughFloor {
+  return { rps: round(figures.rps, 1), ratioToDirect: rpsRatio(figures.rps, directRps), cpuMsPerRequest: figures.cpuMsPerRequest };
+}
+
+async function floorFigures(kind: FloorKind, sandbox: RunningSandbox, id: string, options: BenchOptions): Promise<PassthroughFigures> {
+  const floor = await startFloorProcess(options.gateway, kind, new URL(sandbox.baseUrl).origin);
+  const client = createGraphQLClient(floor.url, sandbox.tokens.admin, options.concurrency);
+  try {
+    return await passthroughLoad(floor, client, FLOOR_QUERY, id, options, `the ${kind} floor`);
+  } finally {
+    await client.close();
+    await floor.close();
+  }
+}
+
+function cpuText(who: string, cpuMsPerRequest: number | null): string {
+  return cpuMsPerRequest === null ? '' : `, ${who} CPU ${cpuMsPerRequest.toFixed(3)} ms per request`;
+}
+
+export async function benchPassthrough(
+  facts: UpstreamFacts,
+  sandbox: RunningSandbox,
+  gateway: { handle: GatewayHandle; client: GraphQLHttpClient },
+  options: BenchOptions,
+  log: Log,
+): Promise<PassthroughResult> {
+  const network = facts.networks[0];
+  if (!network) throw new Error('pass-through: no network');
+  sandbox.control.setLatency(0);
+
+  const viaGateway = await passthroughLoad(gateway.handle, gateway.client, PASSTHROUGH_QUERY, network.id, options, 'the gateway');
+  const direct = directGet(sandbox, network.id, options.concurrency);
+  const directRun = await measureThroughput(direct.get, options).finally(() => direct.close());
+  log(`pass-through: gateway ${viaGateway.rps.toFixed(0)} rps, direct ${directRun.rps.toFixed(0)} rps${cpuText('gateway', viaGateway.cpuMsPerRequest)}`);
+
+  const measureFloor = async (kind: FloorKind): Promise<PassthroughFloor> => {
+    const floor = passthroughFloor(await floorFigures(kind, sandbox, network.id, options), directRun.rps);
+    log(`pass-through floor (${kind}): ${floor.rps.toFixed(0)} rps, ${String(floor.ratioToDirect)} of the direct GET${cpuText(kind, floor.cpuMsPerRequest)}`);
+    return floor;
+  };
+  const floors = options.skipFloors ? null : { raw: await measureFloor('raw'), apollo: await measureFloor('apollo') };
+  return { gatewayRps: round(viaGateway.rps, 1), directRps: round(directRun.rps, 1), gatewayCpuMsPerRequest: viaGateway.cpuMsPerRequest, floors };
+}
