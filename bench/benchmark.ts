@@ -12,7 +12,7 @@ import { benchGatewayEnv, startGatewayProcess, type GatewayHandle } from './gate
 import { createGraphQLClient, type GraphQLHttpClient } from './graphql-client';
 import { benchFloors } from './floors';
 import { measureLatency, measureThroughput, type Operation } from './load';
-import { benchPassthrough } from './passthrough';
+import { benchPassthrough, rpsRatio } from './passthrough';
 import { BENCH_QUERIES } from './queries';
 import type { BenchQuery } from './queries/types';
 import { loadAverage1m, machineInfo, type BenchResults, type FailedQuery, type QueryResult } from './results';
@@ -108,7 +108,7 @@ export async function runBenchmark(options: BenchOptions, log: Log = () => undef
       nodeEnv: sides[0]?.gateway.nodeEnv ?? null,
       queries,
       failed,
-      passthroughRatio: passthrough && passthrough.directRps > 0 ? round(passthrough.gatewayRps / passthrough.directRps, 3) : null,
+      passthroughRatio: passthrough ? rpsRatio(passthrough.gatewayRps, passthrough.directRps) : null,
       passthrough,
       floors,
       skipped,

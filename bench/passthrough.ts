@@ -27,21 +27,30 @@ interface PassthroughFigures {
   cpuMsPerRequest: number | null;
 }
 
-/** Checks one answer, then the throughput phase with the server's CPU clock read around it. */
+/**
+ * A fresh floor server needs seconds of this load before V8 has optimized its hot paths (its CPU
+ * per request falls by half over the first ~3 s); the gateway has warmed up over the bench's
+ * earlier phases. So each floor gets an untimed run of the same load first, this long at most.
+ */
+export const FLOOR_WARMUP_MS = 4000;
+
+/** Checks one answer, then (after `warmupMs` of untimed load) the throughput phase with the server's CPU clock read around it. */
 async function passthroughLoad(
   server: Pick<GatewayHandle, 'cpuMicros'>,
   client: GraphQLHttpClient,
-  document: string,
-  id: string,
+  request: { document: string; id: string; warmupMs: number },
   options: BenchOptions,
   who: string,
 ): Promise<PassthroughFigures> {
+  const { document, id, warmupMs } = request;
   const data = await client.execute(document, { id });
   const answered = data['network'];
   if (typeof answered !== 'object' || answered === null || !('id' in answered) || answered.id !== id) {
     throw new Error(`pass-through: ${who} answered ${JSON.stringify(data)} for network ${id}`);
   }
-  const { value, cpuMs } = await withGatewayCpu(server, () => measureThroughput(() => client.executeUnchecked(document, { id }), options));
+  const op = (): Promise<void> => client.executeUnchecked(document, { id });
+  if (warmupMs > 0) await measureThroughput(op, { concurrency: options.concurrency, durationMs: warmupMs });
+  const { value, cpuMs } = await withGatewayCpu(server, () => measureThroughput(op, options));
   return { rps: value.rps, cpuMsPerRequest: cpuPerRequest(cpuMs, value.completed) };
 }
 
@@ -58,7 +67,8 @@ async function floorFigures(kind: FloorKind, sandbox: RunningSandbox, id: string
   const floor = await startFloorProcess(options.gateway, kind, new URL(sandbox.baseUrl).origin);
   const client = createGraphQLClient(floor.url, sandbox.tokens.admin, options.concurrency);
   try {
-    return await passthroughLoad(floor, client, FLOOR_QUERY, id, options, `the ${kind} floor`);
+    const warmupMs = Math.min(options.durationMs, FLOOR_WARMUP_MS);
+    return await passthroughLoad(floor, client, { document: FLOOR_QUERY, id, warmupMs }, options, `the ${kind} floor`);
   } finally {
     await client.close();
     await floor.close();
@@ -80,7 +90,7 @@ export async function benchPassthrough(
   if (!network) throw new Error('pass-through: no network');
   sandbox.control.setLatency(0);
 
-  const viaGateway = await passthroughLoad(gateway.handle, gateway.client, PASSTHROUGH_QUERY, network.id, options, 'the gateway');
+  const viaGateway = await passthroughLoad(gateway.handle, gateway.client, { document: PASSTHROUGH_QUERY, id: network.id, warmupMs: 0 }, options, 'the gateway');
   const direct = directGet(sandbox, network.id, options.concurrency);
   const directRun = await measureThroughput(direct.get, options).finally(() => direct.close());
   log(`pass-through: gateway ${viaGateway.rps.toFixed(0)} rps, direct ${directRun.rps.toFixed(0)} rps${cpuText('gateway', viaGateway.cpuMsPerRequest)}`);

@@ -76,6 +76,8 @@ export interface NetworkGraphFloor {
   upstreamBytes: number;
   /** Median CPU ms of the calls' receive and parse in the raw floor child; null in-process (the sandbox shares the clock). */
   receiveAndParseCpuMs: number | null;
+  /** Median CPU ms of JSON.parse of those bodies alone (already received): the parse's share of the above. */
+  parseCpuMs: number;
   answerBytes: number;
   /** Median CPU ms of JSON.stringify of the gateway's answer. */
   stringifyMs: number;

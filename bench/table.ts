@@ -89,7 +89,7 @@ export function floorLines(results: BenchResults): string[] {
     const gateway = results.queries.find((q) => q.name === 'networkGraph')?.cpuMsPerQuery ?? null;
     out.push(
       `floor: networkGraph CPU ${graph.totalMs === null ? '– (in-process)' : `${cell(graph.totalMs)} ms`} per query = ` +
-        `${graph.upstreamCalls} calls' ${(graph.upstreamBytes / 1e6).toFixed(1)} MB received and parsed (${cpuCell(graph.receiveAndParseCpuMs)} ms) + ` +
+        `${graph.upstreamCalls} calls' ${(graph.upstreamBytes / 1e6).toFixed(1)} MB received and parsed (${cpuCell(graph.receiveAndParseCpuMs)} ms, of which JSON.parse ${cpuCell(graph.parseCpuMs)}) + ` +
         `${(graph.answerBytes / 1e6).toFixed(2)} MB answer stringified (${cpuCell(graph.stringifyMs)} ms); gateway ${cpuCell(gateway)} ms (rps phase)`,
     );
   }

@@ -119,6 +119,7 @@ describe('bench smoke run (tiny data, latency 0, one iteration, scale series 1x/
     expect(graph?.upstreamBytes).toBeGreaterThan(0);
     expect(graph?.answerBytes).toBeGreaterThan(0);
     expect(graph?.stringifyMs).toBeGreaterThanOrEqual(0);
+    expect(graph?.parseCpuMs).toBeGreaterThanOrEqual(0);
     expect(graph).toMatchObject({ receiveAndParseCpuMs: null, totalMs: null });
     expect(table).toContain('| floor: node:http + undici');
     expect(table).toContain('floor: networkGraph CPU – (in-process) per query');

@@ -19,13 +19,14 @@ describe('requestTarget', () => {
 });
 
 describe('networkGraphFloor', () => {
-  const measured = { upstreamBytes: 9_000_000, receiveAndParseCpuMs: 73.24, stringifyCpuMs: 11.06 };
+  const measured = { upstreamBytes: 9_000_000, receiveAndParseCpuMs: 73.24, parseCpuMs: 50.44, stringifyCpuMs: 11.06 };
 
   it('adds the receive-and-parse and the stringify CPU into the per-query floor', () => {
     expect(networkGraphFloor(178, 1_400_000, measured, false)).toEqual({
       upstreamCalls: 178,
       upstreamBytes: 9_000_000,
       receiveAndParseCpuMs: 73.2,
+      parseCpuMs: 50.4,
       answerBytes: 1_400_000,
       stringifyMs: 11.1,
       totalMs: 84.3,
@@ -56,8 +57,9 @@ describe('graph floor messages', () => {
     expect(() => readGraphFloorRequest({ ...request, paths: ['/a', 1] })).toThrow(/paths/);
     expect(() => readGraphFloorRequest({ ...request, repetitions: 0 })).toThrow(/repetitions/);
     expect(() => readGraphFloorRequest({ ...request, answer: null })).toThrow(/answer/);
-    expect(readGraphFloorMeasure({ upstreamBytes: 1, receiveAndParseCpuMs: 2, stringifyCpuMs: 3 })).toEqual({ upstreamBytes: 1, receiveAndParseCpuMs: 2, stringifyCpuMs: 3 });
-    expect(() => readGraphFloorMeasure({ upstreamBytes: 1 })).toThrow(/three numbers/);
+    const measure = { upstreamBytes: 1, receiveAndParseCpuMs: 2, parseCpuMs: 1.5, stringifyCpuMs: 3 };
+    expect(readGraphFloorMeasure({ ...measure, extra: true })).toEqual(measure);
+    expect(() => readGraphFloorMeasure({ upstreamBytes: 1 })).toThrow(/four numbers/);
   });
 });
 

@@ -171,7 +171,7 @@ describe('formatTable', () => {
         directGetP50Ms: 11.9,
         directGetP50Ratio: 1.19,
         directGetIterations: 50,
-        networkGraph: { upstreamCalls: 190, upstreamBytes: 9_000_000, receiveAndParseCpuMs: 73.2, answerBytes: 1_400_000, stringifyMs: 11.1, totalMs: 84.3, repetitions: 7 },
+        networkGraph: { upstreamCalls: 190, upstreamBytes: 9_000_000, receiveAndParseCpuMs: 73.2, parseCpuMs: 50.4, answerBytes: 1_400_000, stringifyMs: 11.1, totalMs: 84.3, repetitions: 7 },
       },
       skipped: [{ name: 'topTalkers', reason: 'no events area' }],
       scaleSeries: [point(1, 2400, 183, 500, 450), point(2, 4800, 364, 950, 900)],
@@ -215,7 +215,7 @@ describe('formatTable', () => {
     expect(new Set(lines.slice(floors, floors + 6).map((l) => l.length)).size).toBe(1);
     expect(lines.join('\n')).toContain('floor: direct GET p50 11.9 ms at 10 ms per call = 1.19 × one round trip');
     expect(lines.join('\n')).toContain(
-      "floor: networkGraph CPU 84.3 ms per query = 190 calls' 9.0 MB received and parsed (73.2 ms) + 1.40 MB answer stringified (11.1 ms); gateway – ms (rps phase)",
+      "floor: networkGraph CPU 84.3 ms per query = 190 calls' 9.0 MB received and parsed (73.2 ms, of which JSON.parse 50.4) + 1.40 MB answer stringified (11.1 ms); gateway – ms (rps phase)",
     );
   });
 
