@@ -23,6 +23,8 @@ export interface BenchOptions {
   gateway: GatewayMode;
   /** Skip the pass-through baseline. */
   skipPassthrough: boolean;
+  /** Skip the floors (pass-through floor servers, direct GET latency, networkGraph's CPU floor). */
+  skipFloors: boolean;
   /**
    * Data scales of the networkGraph scale series (the seed's networks × each; empty: no series).
    * The first is the reference the growth check compares the others with.
@@ -40,6 +42,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   out: 'bench/results.json',
   gateway: 'child',
   skipPassthrough: false,
+  skipFloors: false,
   scales: [1, 2, 4],
 };
 
@@ -52,7 +55,8 @@ export const USAGE = `usage: npm run bench -- [flags]
   --only NAME[,NAME]       run only these queries (repeatable)
   --out PATH               results file (default bench/results.json; "-" to skip)
   --gateway child|in-process  where the gateway runs (default child)
-  --no-passthrough         skip the pass-through baseline
+  --no-passthrough         skip the pass-through baseline (and its floor servers)
+  --no-floors              skip the floors (floor servers, direct GET latency, networkGraph's CPU floor)
   --scales N[,N]           networkGraph scale series at these data scales (default 1,2,4)
   --no-scale               skip the scale series`;
 
@@ -106,6 +110,7 @@ const VALUE_FLAGS: Record<string, Setter> = {
 // Flags without a value.
 const SWITCH_FLAGS: Record<string, (options: BenchOptions) => void> = {
   '--no-passthrough': (o) => (o.skipPassthrough = true),
+  '--no-floors': (o) => (o.skipFloors = true),
   '--no-scale': (o) => (o.scales = []),
 };
 

@@ -4,17 +4,18 @@
  * with the per-call latency, and the throughput phase at per-call latency 0; finally the
  * pass-through baseline. Everything started here is stopped here, also on failure.
  */
-import { Pool } from 'undici';
 import { startSandbox, type CallCounts, type RunningSandbox } from '../src/sandbox';
 import { UsageError, type BenchOptions } from './args';
 import { readFacts, type UpstreamFacts } from './facts';
 import { withGatewayCpu, cpuPerRequest } from './gateway-cpu';
 import { benchGatewayEnv, startGatewayProcess, type GatewayHandle } from './gateway-launcher';
 import { createGraphQLClient, type GraphQLHttpClient } from './graphql-client';
+import { benchFloors } from './floors';
 import { measureLatency, measureThroughput, type Operation } from './load';
+import { benchPassthrough, rpsRatio } from './passthrough';
 import { BENCH_QUERIES } from './queries';
 import type { BenchQuery } from './queries/types';
-import { loadAverage1m, machineInfo, type BenchResults, type FailedQuery, type PassthroughResult, type QueryResult } from './results';
+import { loadAverage1m, machineInfo, type BenchResults, type FailedQuery, type QueryResult } from './results';
 import { runScaleSeries } from './scale-series';
 import { ratioToBound, round } from './stats';
 
@@ -89,9 +90,12 @@ export async function runBenchmark(options: BenchOptions, log: Log = () => undef
       else queries.push(outcome.result);
     }
 
-    const passthrough = options.skipPassthrough ? null : await benchPassthrough(facts, sandbox, sides, options, log);
-    // The gateways and the sandbox of the main run stay up meanwhile but idle; each scale has its own.
+    const batched = sides.find((s) => s.label === 'batched');
+    if (!batched) throw new Error('no batched gateway');
+    const passthrough = options.skipPassthrough ? null : await benchPassthrough(facts, sandbox, { handle: batched.gateway, client: batched.client }, options, log);
     const withGraph = wanted.some((q) => q.name === 'networkGraph');
+    const floors = options.skipFloors ? null : await benchFloors(facts, sandbox, batched.client, options, withGraph, log);
+    // The gateways and the sandbox of the main run stay up meanwhile but idle; each scale has its own.
     if (!withGraph && options.scales.length > 0) log('scale series: not run (--only leaves out networkGraph)');
     const series = withGraph ? await runScaleSeries(options, log) : { series: [], growth: null };
     return {
@@ -104,8 +108,9 @@ export async function runBenchmark(options: BenchOptions, log: Log = () => undef
       nodeEnv: sides[0]?.gateway.nodeEnv ?? null,
       queries,
       failed,
-      passthroughRatio: passthrough && passthrough.directRps > 0 ? round(passthrough.gatewayRps / passthrough.directRps, 3) : null,
+      passthroughRatio: passthrough ? rpsRatio(passthrough.gatewayRps, passthrough.directRps) : null,
       passthrough,
+      floors,
       skipped,
       scaleSeries: series.series,
       scaleGrowth: series.growth,
@@ -214,50 +219,4 @@ async function benchQuery(
       },
     },
   };
-}
-
-export const PASSTHROUGH_QUERY = 'query passthrough($id: UUID!) { network(id: $id) { id name } }';
-
-/** `network(id:) { id name }` through the (batched) gateway vs the same record straight from the sandbox. */
-async function benchPassthrough(
-  facts: UpstreamFacts,
-  sandbox: RunningSandbox,
-  sides: Side[],
-  options: BenchOptions,
-  log: Log,
-): Promise<PassthroughResult> {
-  const network = facts.networks[0];
-  const side = sides.find((s) => s.label === 'batched');
-  if (!network || !side) throw new Error('pass-through: no network or no batched gateway');
-  sandbox.control.setLatency(0);
-
-  const data = await side.client.execute(PASSTHROUGH_QUERY, { id: network.id });
-  const answered = data['network'];
-  if (typeof answered !== 'object' || answered === null || !('id' in answered) || answered.id !== network.id) {
-    throw new Error(`pass-through: gateway answered ${JSON.stringify(data)} for network ${network.id}`);
-  }
-  const { value: viaGateway, cpuMs } = await withGatewayCpu(side.gateway, () =>
-    measureThroughput(() => side.client.executeUnchecked(PASSTHROUGH_QUERY, { id: network.id }), options),
-  );
-  const gatewayCpuMsPerRequest = cpuPerRequest(cpuMs, viaGateway.completed);
-
-  const origin = new URL(sandbox.baseUrl).origin;
-  const pool = new Pool(origin, { connections: options.concurrency, pipelining: 1 });
-  try {
-    const path = `/rest/v1/networks/${network.id}`;
-    const headers = { authorization: `Bearer ${sandbox.tokens.admin}`, accept: 'application/json' };
-    const get: Operation = async () => {
-      const res = await pool.request({ method: 'GET', path, headers });
-      await res.body.text();
-      if (res.statusCode !== 200) throw new Error(`pass-through: sandbox answered ${res.statusCode}`);
-    };
-    const direct = await measureThroughput(get, options);
-    log(
-      `pass-through: gateway ${viaGateway.rps.toFixed(0)} rps, direct ${direct.rps.toFixed(0)} rps` +
-        (gatewayCpuMsPerRequest === null ? '' : `, gateway CPU ${gatewayCpuMsPerRequest.toFixed(3)} ms per request`),
-    );
-    return { gatewayRps: round(viaGateway.rps, 1), directRps: round(direct.rps, 1), gatewayCpuMsPerRequest };
-  } finally {
-    await pool.close();
-  }
 }

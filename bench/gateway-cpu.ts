@@ -12,7 +12,8 @@ export interface CpuMeasured<T> {
   cpuMs: number | null;
 }
 
-export async function withGatewayCpu<T>(gateway: GatewayHandle, phase: () => Promise<T>): Promise<CpuMeasured<T>> {
+/** `gateway` is any process with a CPU clock of its own: a gateway, or a floor server. */
+export async function withGatewayCpu<T>(gateway: Pick<GatewayHandle, 'cpuMicros'>, phase: () => Promise<T>): Promise<CpuMeasured<T>> {
   const before = await gateway.cpuMicros();
   const value = await phase();
   const after = await gateway.cpuMicros();

@@ -11,13 +11,10 @@
  *   runs from sources. Figures are lower: one event loop serves everything; CPU time cannot be
  *   told apart from the sandbox's and the load generator's, so `cpuMicros` answers null.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { GATEWAY_NODE_FLAGS } from '../src/server/node-flags';
 import type { RunningSandbox } from '../src/sandbox';
 import type { GatewayMode } from './args';
-import { isObject } from '../src/upstream/parse';
+import { startChild } from './child-launcher';
+import { compiledChild } from './compiled-child';
 import { launchGateway } from './gateway-start';
 
 export interface GatewayHandle {
@@ -29,10 +26,6 @@ export interface GatewayHandle {
   cpuMicros(): Promise<number | null>;
   close(): Promise<void>;
 }
-
-const CHILD_START_TIMEOUT_MS = 30_000;
-const CHILD_EXIT_TIMEOUT_MS = 5_000;
-const CPU_ANSWER_TIMEOUT_MS = 10_000;
 
 /** A gateway's environment against the sandbox, as a deployment would set it, with batching on or off. */
 export function benchGatewayEnv(sandbox: RunningSandbox, batching: 'on' | 'off'): Record<string, string> {
@@ -50,14 +43,8 @@ export function benchGatewayEnv(sandbox: RunningSandbox, batching: 'on' | 'off')
   };
 }
 
-/** The compiled child entry, when running from dist/ (null under ts-jest). */
-function childScript(): string | null {
-  const script = join(__dirname, 'gateway-child.js');
-  return existsSync(script) ? script : null;
-}
-
 export async function startGatewayProcess(mode: GatewayMode, env: Record<string, string>): Promise<GatewayHandle> {
-  const script = childScript();
+  const script = compiledChild('gateway-child');
   if (mode === 'child' && script !== null) return startGatewayChild(script, env);
   return startInProcess(env);
 }
@@ -74,70 +61,8 @@ async function startInProcess(env: Record<string, string>): Promise<GatewayHandl
   };
 }
 
-/** Asks the child for its CPU time; answers are matched to questions by id. */
-function cpuReader(child: ChildProcess): () => Promise<number | null> {
-  let nextId = 0;
-  const waiting = new Map<number, (micros: number) => void>();
-  child.on('message', (message: unknown) => {
-    if (!isObject(message) || message['type'] !== 'cpu-usage' || typeof message['id'] !== 'number' || typeof message['micros'] !== 'number') return;
-    waiting.get(message['id'])?.(message['micros']);
-  });
-  return () =>
-    new Promise<number>((resolve, reject) => {
-      const id = nextId++;
-      const timer = setTimeout(() => {
-        waiting.delete(id);
-        reject(new Error('gateway child did not answer a cpu-usage request in time'));
-      }, CPU_ANSWER_TIMEOUT_MS);
-      waiting.set(id, (micros) => {
-        clearTimeout(timer);
-        waiting.delete(id);
-        resolve(micros);
-      });
-      child.send({ type: 'cpu-usage', id });
-    });
-}
-
 /** A gateway in a child process running `script` (the compiled gateway-child.ts; tests pass a bundle of it). */
-export function startGatewayChild(script: string, env: Record<string, string>): Promise<GatewayHandle> {
-  return new Promise((resolve, reject) => {
-    const child = fork(script, [], {
-      env: { ...process.env, ...env, NODE_ENV: 'production' },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      // The same V8 flags as `npm start` and the Docker image (src/server/node-flags.ts).
-      execArgv: [...GATEWAY_NODE_FLAGS],
-    });
-    const timer = setTimeout(() => {
-      child.kill();
-      reject(new Error('gateway child did not report ready in time'));
-    }, CHILD_START_TIMEOUT_MS);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`gateway child exited before it was ready (code ${String(code)})`));
-    });
-    const onReady = (message: unknown): void => {
-      if (!isObject(message) || message['type'] !== 'ready' || typeof message['url'] !== 'string') return;
-      child.off('message', onReady);
-      clearTimeout(timer);
-      const nodeEnv = message['nodeEnv'];
-      resolve({
-        url: message['url'],
-        mode: 'child',
-        nodeEnv: typeof nodeEnv === 'string' ? nodeEnv : null,
-        cpuMicros: cpuReader(child),
-        close: () =>
-          new Promise<void>((done) => {
-            if (child.exitCode !== null) return done();
-            const force = setTimeout(() => child.kill('SIGKILL'), CHILD_EXIT_TIMEOUT_MS);
-            child.removeAllListeners('exit');
-            child.once('exit', () => {
-              clearTimeout(force);
-              done();
-            });
-            child.send({ type: 'close' });
-          }),
-      });
-    };
-    child.on('message', onReady);
-  });
+export async function startGatewayChild(script: string, env: Record<string, string>): Promise<GatewayHandle> {
+  const child = await startChild(script, env, 'gateway child');
+  return { url: child.url, mode: 'child', nodeEnv: child.nodeEnv, cpuMicros: () => child.cpuMicros(), close: () => child.close() };
 }

@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname } from 'node:path';
+import type { FloorKind } from './floor-kind';
 
 export interface UnbatchedResult {
   upstreamCalls: number;
@@ -52,6 +53,49 @@ export interface PassthroughResult {
   directRps: number;
   /** Gateway CPU ms per completed `network(id:) { id name }` request (one upstream call each); null in-process. */
   gatewayCpuMsPerRequest: number | null;
+  /** The same load on the two floor servers (bench/floor-servers.ts); null with --no-floors. */
+  floors: Record<FloorKind, PassthroughFloor> | null;
+}
+
+/** A pass-through floor server under the gateway's pass-through load. */
+export interface PassthroughFloor {
+  rps: number;
+  /** rps ÷ the direct GET's rps (null when the direct GET completed nothing). */
+  ratioToDirect: number | null;
+  /** The floor process's CPU ms per completed request (null in-process). */
+  cpuMsPerRequest: number | null;
+}
+
+/**
+ * networkGraph's CPU floor on this stack: sending the batched gateway's upstream calls, receiving
+ * and JSON.parse-ing their bodies, and JSON.stringify of its answer (bench/graph-floor.ts).
+ */
+export interface NetworkGraphFloor {
+  /** The calls the batched gateway made for one networkGraph (sandbox call record). */
+  upstreamCalls: number;
+  upstreamBytes: number;
+  /** Median CPU ms of the calls' receive and parse in the raw floor child; null in-process (the sandbox shares the clock). */
+  receiveAndParseCpuMs: number | null;
+  /** Median CPU ms of JSON.parse of those bodies alone (already received): the parse's share of the above. */
+  parseCpuMs: number;
+  answerBytes: number;
+  /** Median CPU ms of JSON.stringify of the gateway's answer. */
+  stringifyMs: number;
+  /** receiveAndParseCpuMs + stringifyMs (null in-process). */
+  totalMs: number | null;
+  /** Timed repetitions behind each median. */
+  repetitions: number;
+}
+
+/** What the stack itself costs, beside the gateway's figures (bench/README.md "Floors"). */
+export interface Floors {
+  /** p50 of one sequential plain GET /rest/v1/networks/{id} at the latency phase's per-call latency. */
+  directGetP50Ms: number;
+  /** directGetP50Ms ÷ the per-call latency (one round trip's bound); null at latency 0. */
+  directGetP50Ratio: number | null;
+  directGetIterations: number;
+  /** Null when --only leaves out networkGraph. */
+  networkGraph: NetworkGraphFloor | null;
 }
 
 /** networkGraph (batched) at one data scale: the seed's networks × `scale`. */
@@ -116,6 +160,8 @@ export interface BenchResults {
   /** gatewayRps / directRps: the share of the upstream's own throughput the gateway keeps. */
   passthroughRatio: number | null;
   passthrough: PassthroughResult | null;
+  /** The stack's own floors (null with --no-floors); the pass-through floors are in `passthrough.floors`. */
+  floors: Floors | null;
   /** Queries not measured this run, with the reason. */
   skipped: { name: string; reason: string }[];
   /** networkGraph at growing data scales (empty with --no-scale or without networkGraph). */

@@ -44,3 +44,8 @@ export function round(value: number, digits = 2): number {
 export function ratioToBound(latencyMs: number, boundMs: number): number | null {
   return boundMs > 0 ? round(latencyMs / boundMs) : null;
 }
+
+/** The middle sample (the lower of the two middle ones for an even count: a value that was observed). */
+export function median(samples: readonly number[]): number {
+  return percentile([...samples].sort((a, b) => a - b), 50);
+}

@@ -1,6 +1,7 @@
 /**
  * The human-readable table printed at the end of a run (and pasted into the README).
  */
+import { FLOOR_KINDS, type FloorKind } from './floor-kind';
 import type { BenchResults } from './results';
 import { describeGrowth } from './scale-growth';
 
@@ -27,6 +28,14 @@ const COLUMNS = [
   'unb. CPU ms',
 ] as const;
 
+const FLOOR_COLUMNS = ['pass-through (same load)', 'rps', 'of direct', 'CPU ms per request'] as const;
+
+/** Who each pass-through floor is, for its table row. */
+const FLOOR_LABELS: Record<FloorKind, string> = {
+  raw: 'floor: node:http + undici',
+  apollo: 'floor: Apollo Server 5',
+};
+
 const SCALE_COLUMNS = ['scale', 'networks', 'endpoints', 'calls', 'bound', 'p50 ms', 'p99 ms', 'bound ms', 'p50/bound', 'CPU ms', 'runs'] as const;
 
 /** Markdown table lines, first column left-aligned, the others right-aligned. */
@@ -43,6 +52,48 @@ function markdown(header: readonly string[], rows: string[][]): string[] {
 function cpuCell(value: number | null): string {
   if (value === null) return '–';
   return value >= 100 ? value.toFixed(0) : value >= 1 ? value.toFixed(1) : value.toFixed(2);
+}
+
+/** A ratio with two decimals (0.82, 1.19): one decimal hides the differences the floors are about. */
+function ratioCell(value: number | null): string {
+  return value === null ? '–' : value.toFixed(2);
+}
+
+/** Per-request CPU ms of the pass-through (three decimals: the figures are a few tenths). */
+function requestCpuCell(value: number | null): string {
+  return value === null ? '–' : value.toFixed(3);
+}
+
+/** The floors: the pass-through table (gateway, floors, direct GET) and the direct GET's p50 and networkGraph's CPU floor. */
+export function floorLines(results: BenchResults): string[] {
+  const out: string[] = [];
+  const pt = results.passthrough;
+  const ptFloors = pt?.floors;
+  if (pt && ptFloors) {
+    const rows = [
+      ['gateway', pt.gatewayRps, ratioCell(results.passthroughRatio), requestCpuCell(pt.gatewayCpuMsPerRequest)],
+      ...FLOOR_KINDS.map((kind) => [FLOOR_LABELS[kind], ptFloors[kind].rps, ratioCell(ptFloors[kind].ratioToDirect), requestCpuCell(ptFloors[kind].cpuMsPerRequest)]),
+      ['direct GET (no gateway)', pt.directRps, ratioCell(1), '–'],
+    ];
+    out.push('', ...markdown(FLOOR_COLUMNS, rows.map((r) => r.map(cell))));
+  }
+  const floors = results.floors;
+  if (!floors) return out;
+  out.push(
+    '',
+    `floor: direct GET p50 ${cell(floors.directGetP50Ms)} ms at ${results.latencyMs} ms per call = ${ratioCell(floors.directGetP50Ratio)} × one round trip ` +
+      `(the upstream's own p50/bound for a one-trip query; ${floors.directGetIterations} runs)`,
+  );
+  const graph = floors.networkGraph;
+  if (graph) {
+    const gateway = results.queries.find((q) => q.name === 'networkGraph')?.cpuMsPerQuery ?? null;
+    out.push(
+      `floor: networkGraph CPU ${graph.totalMs === null ? '– (in-process)' : `${cell(graph.totalMs)} ms`} per query = ` +
+        `${graph.upstreamCalls} calls' ${(graph.upstreamBytes / 1e6).toFixed(1)} MB received and parsed (${cpuCell(graph.receiveAndParseCpuMs)} ms, of which JSON.parse ${cpuCell(graph.parseCpuMs)}) + ` +
+        `${(graph.answerBytes / 1e6).toFixed(2)} MB answer stringified (${cpuCell(graph.stringifyMs)} ms); gateway ${cpuCell(gateway)} ms (rps phase)`,
+    );
+  }
+  return out;
 }
 
 /** A Markdown table: readable in a terminal and pastes unchanged into the README. */
@@ -75,6 +126,7 @@ export function formatTable(results: BenchResults): string {
           `gateway CPU ${pt.gatewayCpuMsPerRequest === null ? '– (in-process)' : `${pt.gatewayCpuMsPerRequest.toFixed(3)} ms`} per one-call request`
       : 'pass-through: not measured',
   );
+  out.push(...floorLines(results));
   for (const q of capped) {
     out.push(
       `† ${q.name} unbatched, capped for the run-time budget: p50 over ${q.unbatched.iterations} run(s), rps at concurrency ${q.unbatched.concurrency}`,

@@ -1,41 +1,24 @@
 /**
  * The benchmark's gateway child process (bench/gateway-child.ts): production mode and its CPU
- * clock over IPC. ts-jest cannot fork a .ts file, so the child is bundled with esbuild first
- * (packages stay external; the bundle lives under the project root, where the gateway finds
- * schema/).
+ * clock over IPC. ts-jest cannot fork a .ts file, so the child is bundled first (test/helpers/bench-bundle.ts).
  */
-import { build } from 'esbuild';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { cpuPerRequest, withGatewayCpu } from '../../bench/gateway-cpu';
 import { benchGatewayEnv, startGatewayChild, startGatewayProcess, type GatewayHandle } from '../../bench/gateway-launcher';
 import { createGraphQLClient, type GraphQLHttpClient } from '../../bench/graphql-client';
-import { packageRoot } from '../../bench/package-root';
-import { PASSTHROUGH_QUERY } from '../../bench/benchmark';
+import { PASSTHROUGH_QUERY } from '../../bench/passthrough';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox';
+import { bundleBenchEntry, type BenchBundle } from '../helpers/bench-bundle';
 
 describe('bench gateway child', () => {
-  let dir: string;
+  let bundle: BenchBundle;
   let sandbox: RunningSandbox;
   let gateway: GatewayHandle;
   let client: GraphQLHttpClient;
 
   beforeAll(async () => {
-    const tmp = join(packageRoot(), '.tmp');
-    mkdirSync(tmp, { recursive: true });
-    dir = mkdtempSync(join(tmp, 'bench-child-'));
-    await build({
-      entryPoints: [join(packageRoot(), 'bench', 'gateway-child.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      packages: 'external',
-      outfile: join(dir, 'gateway-child.js'),
-      logLevel: 'silent',
-    });
+    bundle = await bundleBenchEntry('gateway-child');
     sandbox = await startSandbox({ port: 0, seed: 'tiny' });
-    gateway = await startGatewayChild(join(dir, 'gateway-child.js'), benchGatewayEnv(sandbox, 'on'));
+    gateway = await startGatewayChild(bundle.script, benchGatewayEnv(sandbox, 'on'));
     client = createGraphQLClient(gateway.url, sandbox.tokens.admin, 2);
   }, 60_000);
 
@@ -43,7 +26,7 @@ describe('bench gateway child', () => {
     await client?.close();
     await gateway?.close();
     await sandbox?.close();
-    rmSync(dir, { recursive: true, force: true });
+    bundle?.remove();
   });
 
   it('runs in production mode', () => {

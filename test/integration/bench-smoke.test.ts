@@ -100,6 +100,31 @@ describe('bench smoke run (tiny data, latency 0, one iteration, scale series 1x/
     expect(lines.some((l) => l.startsWith('sandbox:'))).toBe(true);
   });
 
+  it('measures the floors beside the gateway: both pass-through floor servers, the direct GET\'s p50 and networkGraph\'s CPU floor', () => {
+    for (const kind of ['raw', 'apollo'] as const) {
+      const floor = results.passthrough?.floors?.[kind];
+      expect({ kind, ok: (floor?.rps ?? 0) > 0 && (floor?.ratioToDirect ?? 0) > 0 }).toEqual({ kind, ok: true });
+      // In-process, like the gateway's, the floor's CPU cannot be told apart.
+      expect(floor?.cpuMsPerRequest).toBeNull();
+    }
+    const floors = results.floors;
+    expect(floors?.directGetP50Ms).toBeGreaterThan(0);
+    expect(floors?.directGetP50Ratio).toBeNull(); // latency 0: no round-trip bound
+    expect(floors?.directGetIterations).toBe(1);
+    const graph = floors?.networkGraph;
+    // The calls replayed are the batched gateway's own: as many as the networkGraph row counts (whether or not its answer was right).
+    const row = results.queries.find((q) => q.name === 'networkGraph');
+    if (row) expect(graph?.upstreamCalls).toBe(row.upstreamCalls);
+    expect(graph?.upstreamCalls).toBe(results.scaleSeries[0]?.upstreamCalls);
+    expect(graph?.upstreamBytes).toBeGreaterThan(0);
+    expect(graph?.answerBytes).toBeGreaterThan(0);
+    expect(graph?.stringifyMs).toBeGreaterThanOrEqual(0);
+    expect(graph?.parseCpuMs).toBeGreaterThanOrEqual(0);
+    expect(graph).toMatchObject({ receiveAndParseCpuMs: null, totalMs: null });
+    expect(table).toContain('| floor: node:http + undici');
+    expect(table).toContain('floor: networkGraph CPU – (in-process) per query');
+  });
+
   it('runs networkGraph at 1x, 2x and 4x the data, checked at each scale, with calls growing with the records', () => {
     expect(results.scaleSeries.map((p) => p.scale)).toEqual([1, 2, 4]);
     const [one, two, four] = results.scaleSeries;

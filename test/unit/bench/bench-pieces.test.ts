@@ -35,7 +35,7 @@ describe('args', () => {
   });
 
   it('reads every flag, in both --flag value and --flag=value forms', () => {
-    const o = parseArgs(['--latency-ms', '0', '--seed=tiny', '--iterations', '3', '--duration', '500ms', '--only', 'a,b', '--only=c', '--out', '-', '--gateway', 'in-process', '--no-passthrough', '--concurrency', '4', '--scales', '1,3']);
+    const o = parseArgs(['--latency-ms', '0', '--seed=tiny', '--iterations', '3', '--duration', '500ms', '--only', 'a,b', '--only=c', '--out', '-', '--gateway', 'in-process', '--no-passthrough', '--no-floors', '--concurrency', '4', '--scales', '1,3']);
     expect(o).toEqual({
       seed: 'tiny',
       latencyMs: 0,
@@ -46,6 +46,7 @@ describe('args', () => {
       out: null,
       gateway: 'in-process',
       skipPassthrough: true,
+      skipFloors: true,
       scales: [1, 3],
     });
   });
@@ -160,7 +161,18 @@ describe('formatTable', () => {
       ],
       failed: [{ name: 'networkGraph', side: 'batched', error: 'endpoints: 3 ids, expected 4' }],
       passthroughRatio: 0.5,
-      passthrough: { gatewayRps: 1000, directRps: 2000, gatewayCpuMsPerRequest: 0.6543 },
+      passthrough: {
+        gatewayRps: 1000,
+        directRps: 2000,
+        gatewayCpuMsPerRequest: 0.6543,
+        floors: { raw: { rps: 1800, ratioToDirect: 0.9, cpuMsPerRequest: 0.241 }, apollo: { rps: 1400, ratioToDirect: 0.7, cpuMsPerRequest: 0.43 } },
+      },
+      floors: {
+        directGetP50Ms: 11.9,
+        directGetP50Ratio: 1.19,
+        directGetIterations: 50,
+        networkGraph: { upstreamCalls: 190, upstreamBytes: 9_000_000, receiveAndParseCpuMs: 73.2, parseCpuMs: 50.4, answerBytes: 1_400_000, stringifyMs: 11.1, totalMs: 84.3, repetitions: 7 },
+      },
       skipped: [{ name: 'topTalkers', reason: 'no events area' }],
       scaleSeries: [point(1, 2400, 183, 500, 450), point(2, 4800, 364, 950, 900)],
       scaleGrowth: null,
@@ -191,17 +203,32 @@ describe('formatTable', () => {
     expect(lines[header + 3]).toMatch(/^\| 2x /);
     expect(new Set(lines.slice(header, header + 4).map((l) => l.length)).size).toBe(1);
     expect(lines.join('\n')).toContain('growth: not measured');
+    // The floors: gateway, both floor servers and the direct GET in one aligned table, then the two floor lines.
+    const floors = lines.findIndex((l) => l.startsWith('| pass-through (same load)'));
+    expect(floors).toBeGreaterThan(2);
+    expect(lines.slice(floors + 2, floors + 6)).toEqual([
+      expect.stringMatching(/^\| gateway +\| +1000 \| +0\.50 \| +0\.654 \|$/),
+      expect.stringMatching(/^\| floor: node:http \+ undici +\| +1800 \| +0\.90 \| +0\.241 \|$/),
+      expect.stringMatching(/^\| floor: Apollo Server 5 +\| +1400 \| +0\.70 \| +0\.430 \|$/),
+      expect.stringMatching(/^\| direct GET \(no gateway\) +\| +2000 \| +1\.00 \| +– \|$/),
+    ]);
+    expect(new Set(lines.slice(floors, floors + 6).map((l) => l.length)).size).toBe(1);
+    expect(lines.join('\n')).toContain('floor: direct GET p50 11.9 ms at 10 ms per call = 1.19 × one round trip');
+    expect(lines.join('\n')).toContain(
+      "floor: networkGraph CPU 84.3 ms per query = 190 calls' 9.0 MB received and parsed (73.2 ms, of which JSON.parse 50.4) + 1.40 MB answer stringified (11.1 ms); gateway – ms (rps phase)",
+    );
   });
 
   it('prints no CPU figure in-process and no scale section without a series', () => {
     const results = formatTable({
       date: 'd', seed: 'tiny', latencyMs: 0, concurrency: 4, durationMs: 150, gatewayMode: 'in-process', nodeEnv: null,
-      queries: [], failed: [], passthroughRatio: 0.5, passthrough: { gatewayRps: 1, directRps: 2, gatewayCpuMsPerRequest: null },
+      queries: [], failed: [], passthroughRatio: 0.5, passthrough: { gatewayRps: 1, directRps: 2, gatewayCpuMsPerRequest: null, floors: null }, floors: null,
       skipped: [], scaleSeries: [], scaleGrowth: null, cpu: { model: 'cpu', cores: 2 }, node: 'v20', loadAverage: { start: 0, end: 0 }, elapsedMs: 1,
     });
     expect(results).toContain('gateway CPU – (in-process) per one-call request');
     expect(results).toContain('NODE_ENV unset');
     expect(results).not.toContain('| scale');
+    expect(results).not.toContain('floor');
   });
 });
 

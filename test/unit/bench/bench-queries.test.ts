@@ -1,6 +1,6 @@
 import { parse, validate } from 'graphql';
 import { BENCH_QUERIES } from '../../../bench/queries';
-import { PASSTHROUGH_QUERY } from '../../../bench/benchmark';
+import { PASSTHROUGH_QUERY } from '../../../bench/passthrough';
 import { buildSchema } from '../../../src/server/schema';
 
 describe('bench queries', () => {

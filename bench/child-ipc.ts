@@ -1,0 +1,51 @@
+/**
+ * The child side of a bench child process (see child-launcher.ts): starts a server, reports its
+ * URL (and NODE_ENV) over IPC, answers questions by id — `cpu-usage` (this process's CPU time so
+ * far, user + system µs, every thread: GC and the thread pool included) and any the entry adds —
+ * and stops when told to or when the parent goes away.
+ */
+import { isObject, type JsonObject } from '../src/upstream/parse';
+
+export interface ChildServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Answers one question (the message as sent, `type` and `id` included). */
+export type ChildQuestion = (message: JsonObject) => Promise<unknown>;
+
+const cpuUsage: ChildQuestion = () => {
+  const { user, system } = process.cpuUsage();
+  return Promise.resolve(user + system);
+};
+
+export function serveChild(name: string, start: () => Promise<ChildServer>, questions: Record<string, ChildQuestion> = {}): void {
+  const answers: Record<string, ChildQuestion> = { ...questions, 'cpu-usage': cpuUsage };
+  const run = async (): Promise<void> => {
+    const server = await start();
+    const stop = (): void => {
+      server.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    };
+    process.on('message', (message: unknown) => {
+      if (!isObject(message)) return;
+      const type = message['type'];
+      if (type === 'close') return stop();
+      const answer = typeof type === 'string' && Object.hasOwn(answers, type) ? answers[type] : undefined;
+      if (answer === undefined) return;
+      const id = message['id'];
+      answer(message).then(
+        (value) => process.send?.({ type: 'answer', id, value }),
+        (err: unknown) => process.send?.({ type: 'answer', id, error: err instanceof Error ? err.message : String(err) }),
+      );
+    });
+    process.on('disconnect', stop);
+    process.send?.({ type: 'ready', url: server.url, nodeEnv: process.env['NODE_ENV'] ?? null });
+  };
+  run().catch((err: unknown) => {
+    process.stderr.write(`${name}: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}

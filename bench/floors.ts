@@ -1,0 +1,103 @@
+/**
+ * The floors that are not pass-through load (those are in passthrough.ts):
+ *
+ * - the upstream's own latency for one round trip: sequential plain GETs of one network at the
+ *   latency phase's per-call latency, so a one-trip query's p50/bound has its floor beside it;
+ * - networkGraph's CPU floor: the calls the batched gateway makes for it, read from the sandbox's
+ *   call record, replayed and parsed by the raw floor server's process, plus JSON.stringify of the
+ *   gateway's answer (graph-floor.ts).
+ */
+import type { RecordedRequest, RunningSandbox } from '../src/sandbox';
+import type { BenchOptions } from './args';
+import { directGet } from './direct-get';
+import type { UpstreamFacts } from './facts';
+import { startFloorProcess } from './floor-launcher';
+import type { GraphFloorMeasure } from './graph-floor';
+import type { GraphQLHttpClient } from './graphql-client';
+import { measureLatency } from './load';
+import { networkGraph } from './queries/network-graph';
+import type { Floors, NetworkGraphFloor } from './results';
+import { ratioToBound, round } from './stats';
+
+/** Timed repetitions of each part of networkGraph's floor (after an untimed one). */
+export const GRAPH_FLOOR_REPETITIONS = 7;
+/** Longest the direct GET latency phase may run. */
+const DIRECT_LATENCY_CAP_MS = 15_000;
+
+/** A recorded call as a request target: its path and, when it had one, its query string. */
+export function requestTarget(call: Pick<RecordedRequest, 'method' | 'path' | 'query'>): string {
+  if (call.method !== 'GET') throw new Error(`networkGraph floor: the gateway sent ${call.method} ${call.path}; only GETs are replayed`);
+  const query = new URLSearchParams(Object.entries(call.query).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => [name, v])));
+  const search = query.toString();
+  return search === '' ? call.path : `${call.path}?${search}`;
+}
+
+/** results.json's figures from one measurement; in-process the receive CPU includes the sandbox's and is left out. */
+export function networkGraphFloor(upstreamCalls: number, answerBytes: number, measured: GraphFloorMeasure, inProcess: boolean): NetworkGraphFloor {
+  const receive = inProcess ? null : round(measured.receiveAndParseCpuMs, 1);
+  const stringifyMs = round(measured.stringifyCpuMs, 1);
+  return {
+    upstreamCalls,
+    upstreamBytes: measured.upstreamBytes,
+    receiveAndParseCpuMs: receive,
+    parseCpuMs: round(measured.parseCpuMs, 1),
+    answerBytes,
+    stringifyMs,
+    totalMs: receive === null ? null : round(receive + stringifyMs, 1),
+    repetitions: GRAPH_FLOOR_REPETITIONS,
+  };
+}
+
+async function measureNetworkGraphFloor(facts: UpstreamFacts, sandbox: RunningSandbox, client: GraphQLHttpClient, options: BenchOptions): Promise<NetworkGraphFloor> {
+  sandbox.control.setLatency(0);
+  sandbox.control.resetCalls();
+  const answer = JSON.stringify({ data: await client.execute(networkGraph.document, networkGraph.variables(facts)) });
+  const calls = sandbox.control.requests();
+  const total = sandbox.control.calls().total;
+  if (calls.length !== total) throw new Error(`networkGraph floor: the gateway made ${total} calls, the sandbox recorded the last ${calls.length}`);
+  const floor = await startFloorProcess(options.gateway, 'raw', new URL(sandbox.baseUrl).origin);
+  try {
+    const measured = await floor.measureGraph({
+      paths: calls.map(requestTarget),
+      authorization: `Bearer ${sandbox.tokens.admin}`,
+      answer,
+      repetitions: GRAPH_FLOOR_REPETITIONS,
+    });
+    return networkGraphFloor(total, Buffer.byteLength(answer), measured, floor.mode === 'in-process');
+  } finally {
+    await floor.close();
+  }
+}
+
+export async function benchFloors(
+  facts: UpstreamFacts,
+  sandbox: RunningSandbox,
+  batched: GraphQLHttpClient,
+  options: BenchOptions,
+  withGraph: boolean,
+  log: (line: string) => void,
+): Promise<Floors> {
+  const network = facts.networks[0];
+  if (!network) throw new Error('floors: no network');
+  const direct = directGet(sandbox, network.id, 1);
+  sandbox.control.setLatency(options.latencyMs);
+  let latency;
+  try {
+    latency = await measureLatency(direct.get, { iterations: options.iterations, maxMs: DIRECT_LATENCY_CAP_MS, warmup: Math.min(2, options.iterations) });
+  } finally {
+    sandbox.control.setLatency(0);
+    await direct.close();
+  }
+  const directGetP50Ratio = ratioToBound(latency.p50Ms, options.latencyMs);
+  log(`floor: direct GET p50 ${latency.p50Ms.toFixed(1)} ms over ${latency.count} at ${options.latencyMs} ms per call (${String(directGetP50Ratio)} of one round trip)`);
+
+  const graph = withGraph ? await measureNetworkGraphFloor(facts, sandbox, batched, options) : null;
+  if (graph) {
+    log(
+      `floor: networkGraph ${graph.upstreamCalls} calls, ${(graph.upstreamBytes / 1e6).toFixed(1)} MB received and parsed in ` +
+        `${graph.receiveAndParseCpuMs === null ? '– (in-process)' : `${graph.receiveAndParseCpuMs} ms`} CPU (the parse alone ${graph.parseCpuMs} ms), ` +
+        `${(graph.answerBytes / 1e6).toFixed(2)} MB answer stringified in ${graph.stringifyMs} ms: ${graph.totalMs === null ? '–' : `${graph.totalMs} ms`} per query`,
+    );
+  }
+  return { directGetP50Ms: round(latency.p50Ms), directGetP50Ratio, directGetIterations: latency.count, networkGraph: graph };
+}

@@ -1,0 +1,105 @@
+/**
+ * The pass-through baseline: `network(id:) { id name }` (one upstream call) through the batched
+ * gateway, the same record by a plain GET straight from the sandbox, and the same load on the two
+ * floor servers (floor-servers.ts: node:http + undici, and Apollo Server's pipeline), so the
+ * gateway's rps and CPU per request stand next to what this stack allows.
+ */
+import type { RunningSandbox } from '../src/sandbox';
+import type { BenchOptions } from './args';
+import { directGet } from './direct-get';
+import type { UpstreamFacts } from './facts';
+import { startFloorProcess } from './floor-launcher';
+import type { FloorKind } from './floor-kind';
+import { FLOOR_QUERY } from './floor-servers';
+import { cpuPerRequest, withGatewayCpu } from './gateway-cpu';
+import type { GatewayHandle } from './gateway-launcher';
+import { createGraphQLClient, type GraphQLHttpClient } from './graphql-client';
+import { measureThroughput } from './load';
+import type { PassthroughFloor, PassthroughResult } from './results';
+import { round } from './stats';
+
+export const PASSTHROUGH_QUERY = 'query passthrough($id: UUID!) { network(id: $id) { id name } }';
+
+type Log = (line: string) => void;
+
+interface PassthroughFigures {
+  rps: number;
+  cpuMsPerRequest: number | null;
+}
+
+/**
+ * A fresh floor server needs seconds of this load before V8 has optimized its hot paths (its CPU
+ * per request falls by half over the first ~3 s); the gateway has warmed up over the bench's
+ * earlier phases. So each floor gets an untimed run of the same load first, this long at most.
+ */
+export const FLOOR_WARMUP_MS = 4000;
+
+/** Checks one answer, then (after `warmupMs` of untimed load) the throughput phase with the server's CPU clock read around it. */
+async function passthroughLoad(
+  server: Pick<GatewayHandle, 'cpuMicros'>,
+  client: GraphQLHttpClient,
+  request: { document: string; id: string; warmupMs: number },
+  options: BenchOptions,
+  who: string,
+): Promise<PassthroughFigures> {
+  const { document, id, warmupMs } = request;
+  const data = await client.execute(document, { id });
+  const answered = data['network'];
+  if (typeof answered !== 'object' || answered === null || !('id' in answered) || answered.id !== id) {
+    throw new Error(`pass-through: ${who} answered ${JSON.stringify(data)} for network ${id}`);
+  }
+  const op = (): Promise<void> => client.executeUnchecked(document, { id });
+  if (warmupMs > 0) await measureThroughput(op, { concurrency: options.concurrency, durationMs: warmupMs });
+  const { value, cpuMs } = await withGatewayCpu(server, () => measureThroughput(op, options));
+  return { rps: value.rps, cpuMsPerRequest: cpuPerRequest(cpuMs, value.completed) };
+}
+
+/** The ratio of two rps figures (null when the reference completed nothing). */
+export function rpsRatio(rps: number, directRps: number): number | null {
+  return directRps > 0 ? round(rps / directRps, 3) : null;
+}
+
+export function passthroughFloor(figures: PassthroughFigures, directRps: number): PassthroughFloor {
+  return { rps: round(figures.rps, 1), ratioToDirect: rpsRatio(figures.rps, directRps), cpuMsPerRequest: figures.cpuMsPerRequest };
+}
+
+async function floorFigures(kind: FloorKind, sandbox: RunningSandbox, id: string, options: BenchOptions): Promise<PassthroughFigures> {
+  const floor = await startFloorProcess(options.gateway, kind, new URL(sandbox.baseUrl).origin);
+  const client = createGraphQLClient(floor.url, sandbox.tokens.admin, options.concurrency);
+  try {
+    const warmupMs = Math.min(options.durationMs, FLOOR_WARMUP_MS);
+    return await passthroughLoad(floor, client, { document: FLOOR_QUERY, id, warmupMs }, options, `the ${kind} floor`);
+  } finally {
+    await client.close();
+    await floor.close();
+  }
+}
+
+function cpuText(who: string, cpuMsPerRequest: number | null): string {
+  return cpuMsPerRequest === null ? '' : `, ${who} CPU ${cpuMsPerRequest.toFixed(3)} ms per request`;
+}
+
+export async function benchPassthrough(
+  facts: UpstreamFacts,
+  sandbox: RunningSandbox,
+  gateway: { handle: GatewayHandle; client: GraphQLHttpClient },
+  options: BenchOptions,
+  log: Log,
+): Promise<PassthroughResult> {
+  const network = facts.networks[0];
+  if (!network) throw new Error('pass-through: no network');
+  sandbox.control.setLatency(0);
+
+  const viaGateway = await passthroughLoad(gateway.handle, gateway.client, { document: PASSTHROUGH_QUERY, id: network.id, warmupMs: 0 }, options, 'the gateway');
+  const direct = directGet(sandbox, network.id, options.concurrency);
+  const directRun = await measureThroughput(direct.get, options).finally(() => direct.close());
+  log(`pass-through: gateway ${viaGateway.rps.toFixed(0)} rps, direct ${directRun.rps.toFixed(0)} rps${cpuText('gateway', viaGateway.cpuMsPerRequest)}`);
+
+  const measureFloor = async (kind: FloorKind): Promise<PassthroughFloor> => {
+    const floor = passthroughFloor(await floorFigures(kind, sandbox, network.id, options), directRun.rps);
+    log(`pass-through floor (${kind}): ${floor.rps.toFixed(0)} rps, ${String(floor.ratioToDirect)} of the direct GET${cpuText(kind, floor.cpuMsPerRequest)}`);
+    return floor;
+  };
+  const floors = options.skipFloors ? null : { raw: await measureFloor('raw'), apollo: await measureFloor('apollo') };
+  return { gatewayRps: round(viaGateway.rps, 1), directRps: round(directRun.rps, 1), gatewayCpuMsPerRequest: viaGateway.cpuMsPerRequest, floors };
+}

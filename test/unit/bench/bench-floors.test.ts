@@ -1,0 +1,71 @@
+import { networkGraphFloor, requestTarget, GRAPH_FLOOR_REPETITIONS } from '../../../bench/floors';
+import { isFloorKind } from '../../../bench/floor-kind';
+import { readGraphFloorMeasure, readGraphFloorRequest } from '../../../bench/graph-floor';
+import { passthroughFloor, rpsRatio } from '../../../bench/passthrough';
+import { median } from '../../../bench/stats';
+
+describe('requestTarget', () => {
+  it('rebuilds a recorded GET as path and query string, a repeated parameter once per value', () => {
+    expect(requestTarget({ method: 'GET', path: '/rest/v1/networks', query: {} })).toBe('/rest/v1/networks');
+    expect(requestTarget({ method: 'GET', path: '/rest/v1/networks/n%2F1/endpoints', query: { size: '2000', page: '1' } })).toBe(
+      '/rest/v1/networks/n%2F1/endpoints?size=2000&page=1',
+    );
+    expect(requestTarget({ method: 'GET', path: '/x', query: { id: ['a', 'b c'] } })).toBe('/x?id=a&id=b+c');
+  });
+
+  it('replays only GETs', () => {
+    expect(() => requestTarget({ method: 'POST', path: '/rest/v1/networks', query: {} })).toThrow(/POST \/rest\/v1\/networks/);
+  });
+});
+
+describe('networkGraphFloor', () => {
+  const measured = { upstreamBytes: 9_000_000, receiveAndParseCpuMs: 73.24, parseCpuMs: 50.44, stringifyCpuMs: 11.06 };
+
+  it('adds the receive-and-parse and the stringify CPU into the per-query floor', () => {
+    expect(networkGraphFloor(178, 1_400_000, measured, false)).toEqual({
+      upstreamCalls: 178,
+      upstreamBytes: 9_000_000,
+      receiveAndParseCpuMs: 73.2,
+      parseCpuMs: 50.4,
+      answerBytes: 1_400_000,
+      stringifyMs: 11.1,
+      totalMs: 84.3,
+      repetitions: GRAPH_FLOOR_REPETITIONS,
+    });
+  });
+
+  it('has no receive figure in-process, where the sandbox shares the CPU clock', () => {
+    expect(networkGraphFloor(178, 1_400_000, measured, true)).toMatchObject({ receiveAndParseCpuMs: null, stringifyMs: 11.1, totalMs: null });
+  });
+});
+
+describe('pass-through floors', () => {
+  it('rounds rps and gives its share of the direct GET', () => {
+    expect(passthroughFloor({ rps: 2999.94, cpuMsPerRequest: 0.241 }, 3667)).toEqual({ rps: 2999.9, ratioToDirect: 0.818, cpuMsPerRequest: 0.241 });
+    expect(rpsRatio(10, 0)).toBeNull();
+  });
+
+  it('knows its two kinds', () => {
+    expect(['raw', 'apollo', 'gateway', undefined].map(isFloorKind)).toEqual([true, true, false, false]);
+  });
+});
+
+describe('graph floor messages', () => {
+  it('reads a well-formed request and measure, and names what is wrong in a bad one', () => {
+    const request = { type: 'network-graph-floor', id: 3, paths: ['/a', '/b?x=1'], authorization: 'Bearer t', answer: '{"data":{}}', repetitions: 7 };
+    expect(readGraphFloorRequest(request)).toEqual({ paths: ['/a', '/b?x=1'], authorization: 'Bearer t', answer: '{"data":{}}', repetitions: 7 });
+    expect(() => readGraphFloorRequest({ ...request, paths: ['/a', 1] })).toThrow(/paths/);
+    expect(() => readGraphFloorRequest({ ...request, repetitions: 0 })).toThrow(/repetitions/);
+    expect(() => readGraphFloorRequest({ ...request, answer: null })).toThrow(/answer/);
+    const measure = { upstreamBytes: 1, receiveAndParseCpuMs: 2, parseCpuMs: 1.5, stringifyCpuMs: 3 };
+    expect(readGraphFloorMeasure({ ...measure, extra: true })).toEqual(measure);
+    expect(() => readGraphFloorMeasure({ upstreamBytes: 1 })).toThrow(/four numbers/);
+  });
+});
+
+describe('median', () => {
+  it('is an observed sample: the middle one, or the lower middle one of an even count', () => {
+    expect(median([5, 1, 3])).toBe(3);
+    expect(median([4, 1, 3, 2])).toBe(2);
+  });
+});
