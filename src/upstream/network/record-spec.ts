@@ -135,6 +135,20 @@ export function recordParser<S extends RecordSpec & { id: 'id' }, X extends obje
   };
 }
 
+/**
+ * The reader of a spec's `id` alone, with every check its full parser makes (an object, each id
+ * field a non-empty string, the same ShapeError), for lists of which only the ids are used: no
+ * record is built, so nothing keeps the upstream object alive.
+ */
+export function recordIdParser(spec: RecordSpec, what: string): (value: unknown) => string {
+  const ids = Object.keys(spec).filter((key) => spec[key] === 'id');
+  return (value) => {
+    const obj = asObject(value, what);
+    for (const key of ids) readId(obj, key, what);
+    return readId(obj, 'id', what);
+  };
+}
+
 /** The record's own fields without HAL (for `attributes: JSON` of records whose fields are not in the contract). */
 export function withoutHal(obj: JsonObject): JsonObject {
   const rest: JsonObject = {};
