@@ -77,10 +77,6 @@ export async function fetchWindow<T>(fetchPage: PageFetcher<T>, window: PageWind
   const totalCount = answer.page.totalElements ?? null;
   const totalPages = answer.page.totalPages ?? null;
 
-  // Collect items by absolute index so pages of any size stitch together.
-  const byIndex = new Map<number, T>();
-  answer.items.forEach((item, i) => byIndex.set(startIndex + i, item));
-
   // The last index that exists, as far as the upstream told us; with no totals, nothing to follow.
   const lastExisting =
     totalCount !== null
@@ -89,16 +85,26 @@ export async function fetchWindow<T>(fetchPage: PageFetcher<T>, window: PageWind
         ? totalPages * used - 1
         : startIndex + answer.items.length - 1;
   const lastWanted = Math.min(end - 1, lastExisting);
-  const missing = neededPages(window.offset, lastWanted, used, byIndex);
+  const missing = neededPages(window.offset, lastWanted, used, startIndex, answer.items.length);
   const pages = totalPages === null ? missing : missing.filter((p) => p < totalPages);
 
-  if (pages.length > 0 && used > 0) {
-    const more = await Promise.all(pages.map((p) => fetchPage(p, used)));
-    more.forEach((extra, k) => {
-      const base = (extra.page?.number ?? pages[k] ?? 0) * used;
-      extra.items.forEach((item, i) => byIndex.set(base + i, item));
-    });
+  // The usual case: the first page holds the whole window (a whole list of up to 1,000 items).
+  // Its items, from the window's first up to the first one missing, without a map of them all.
+  if (pages.length === 0 || used <= 0) {
+    const from = window.offset - startIndex;
+    const to = Math.min(lastWanted - startIndex + 1, answer.items.length);
+    const items = from < 0 ? [] : answer.items.slice(from, Math.max(from, to));
+    return { items, totalCount: totalCount ?? window.offset + items.length };
   }
+
+  // Collect items by absolute index so pages of any size stitch together.
+  const byIndex = new Map<number, T>();
+  answer.items.forEach((item, i) => byIndex.set(startIndex + i, item));
+  const more = await Promise.all(pages.map((p) => fetchPage(p, used)));
+  more.forEach((extra, k) => {
+    const base = (extra.page?.number ?? pages[k] ?? 0) * used;
+    extra.items.forEach((item, i) => byIndex.set(base + i, item));
+  });
 
   const items: T[] = [];
   for (let i = window.offset; i <= lastWanted; i++) {
@@ -130,12 +136,13 @@ function effectiveSize<T>(answer: UpstreamPage<T>, asked: number): number {
   return n > 0 ? Math.min(n, asked) : asked;
 }
 
-function neededPages<T>(from: number, to: number, size: number, have: Map<number, T>): number[] {
+/** Pages of `size` holding indexes `from`..`to` whose first wanted index the first page (`start`, `count` items) does not hold. */
+function neededPages(from: number, to: number, size: number, start: number, count: number): number[] {
   if (to < from || size <= 0) return [];
   const pages: number[] = [];
   for (let p = Math.floor(from / size); p <= Math.floor(to / size); p++) {
     const pageStart = Math.max(p * size, from);
-    if (!have.has(pageStart)) pages.push(p);
+    if (pageStart < start || pageStart >= start + count) pages.push(p);
   }
   return pages;
 }

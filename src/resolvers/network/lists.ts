@@ -45,10 +45,30 @@ export async function listConnection<T>(args: ConnectionArgs, fetch: (window: Pa
   return buildConnection(result.items, window, result.totalCount);
 }
 
+type LinkedRecord = { id: string; networkId: string | null; links: Readonly<Record<string, string>> };
+
+/**
+ * A record as a relation parent. Its links are read when a call needs them (`links` builds an
+ * object from the upstream's `_links`): most member lists are answered from the cache or the
+ * membership index, so the 2,400 endpoints of a large graph never need theirs.
+ */
+class RecordParent implements RelationParent {
+  constructor(
+    private readonly record: LinkedRecord,
+    readonly id: string,
+    readonly networkId: string,
+  ) {}
+
+  get links(): Readonly<Record<string, string>> {
+    return this.record.links;
+  }
+}
+
 /** A record as the parent of a member list; its network id is required to build paths. */
-export function relationParent(record: { id: string; networkId: string | null; links: Readonly<Record<string, string>> }): RelationParent {
-  if (record.networkId === null) throw new ShapeError(`record ${record.id}: networkId missing`);
-  return { id: record.id, networkId: record.networkId, links: record.links };
+export function relationParent(record: LinkedRecord): RelationParent {
+  const networkId = record.networkId;
+  if (networkId === null) throw new ShapeError(`record ${record.id}: networkId missing`);
+  return new RecordParent(record, record.id, networkId);
 }
 
 export { arrayConnection } from '../connection';

@@ -47,6 +47,12 @@ export interface RelationParent {
   links: Readonly<Record<string, string>>;
 }
 
+/** Where a relation's members are read: the parent's HAL href when it has one, the built path otherwise. */
+export function relationTarget(rel: RelationDef<ResourceKind>, parent: RelationParent): ListTarget {
+  const href = parent.links[rel.rel];
+  return href !== undefined ? hrefTarget(href) : { path: `${itemPath(rel.parent, parent.id, parent.networkId)}${rel.suffix}` };
+}
+
 export class RestV1Client {
   constructor(private readonly http: HttpClient) {}
 
@@ -94,8 +100,7 @@ export class RestV1Client {
   /** Every member of a relation: the parent's HAL href when it has one, the built path otherwise. */
   relationAll<C extends ResourceKind>(rel: RelationDef<C>, parent: RelationParent): Promise<RecordFor<C>[]> {
     const child = resources[rel.child];
-    const href = parent.links[rel.rel];
-    const target: ListTarget = href !== undefined ? hrefTarget(href) : { path: `${itemPath(rel.parent, parent.id, parent.networkId)}${rel.suffix}` };
+    const target = relationTarget(rel, parent);
     const parse = child.parse;
     return fetchAll((page, size) => this.listPage(target, child.embedded, parse, page, size));
   }

@@ -3,7 +3,8 @@
  * requests or callers). Resolvers use these; these use the clients; the clients use the HTTP layer.
  *
  * - `byId`: one DataLoader per resource kind, keyed `networkId/id` (or `id` for root kinds);
- *   every list and member list primes it, so a record seen once is never fetched again.
+ *   every list and member list primes it (not the endpoint lists the membership index reads
+ *   ids from), so a record seen once is never fetched again.
  * - `list`/`listAt`/`all`: windows of lists (paging.ts picks the upstream pages), cached by
  *   their full key (kind, parent, window, sort, filters).
  * - `members`: one member list of one parent (AppWAN endpoints, …), cached.
@@ -27,13 +28,14 @@ import type { LoaderOptions } from '../loader-options';
 import type { PagedResult, PageWindow } from '../paging';
 import { IdentityV1Client } from '../identity/client';
 import type { OrganizationRecord } from '../identity/records';
-import { RestV1Client, type ListTarget, type RelationParent, type SortSpec } from './client';
+import { relationTarget, RestV1Client, type ListTarget, type RelationParent, type SortSpec } from './client';
 import { hrefTarget } from './hal';
 import { createNetworkChanges, type NetworkChanges } from './changes';
 import { chooseGroupMemberPlan, chooseRelationPlan, type RelationPlan } from './plan';
 import { choosePrefetch } from './prefetch-plan';
 import { mergeProcesses, type ProcessRecord } from './processes';
 import {
+  parseEndpointId,
   parseVirtualWanSite,
   type AppWanRecord,
   type EndpointGroupRecord,
@@ -137,6 +139,11 @@ export function recordKey(id: string, networkId?: string | null): string {
   return networkId ? `${networkId}/${id}` : id;
 }
 
+const WHOLE: PageWindow = { offset: 0, count: Infinity };
+
+const listAtKey = (kind: ResourceKind, target: ListTarget, window: PageWindow): string => `listAt:${kind}:${JSON.stringify([target, window.offset, window.count])}`;
+const membersKey = (rel: RelationDef<ResourceKind>, parent: RelationParent): string => `members:${rel.parent}.${rel.rel}:${recordKey(parent.id, parent.networkId)}`;
+
 function splitKey(key: string): { id: string; networkId?: string } {
   const slash = key.indexOf('/');
   return slash < 0 ? { id: key } : { networkId: key.slice(0, slash), id: key.slice(slash + 1) };
@@ -153,10 +160,15 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
   const plans: PlanRecord[] = [];
   const listPlans: ListPlanRecord[] = [];
 
+  /** What `memo` cached under `key` (nothing with batching off). */
+  function cached<T>(key: string): Promise<T> | undefined {
+    return batching ? (cache.get(key) as Promise<T> | undefined) : undefined; // only `memo` writes this map, with the same key → same T
+  }
+
   /** Cached per request when batching; a fresh call every time otherwise. */
   function memo<T>(key: string, run: () => Promise<T>): Promise<T> {
     if (!batching) return run();
-    const hit = cache.get(key) as Promise<T> | undefined; // only `memo` writes this map, with the same key → same T
+    const hit = cached<T>(key);
     if (hit !== undefined) return hit;
     const started = run();
     cache.set(key, started);
@@ -214,8 +226,7 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
   }
 
   function listAt<K extends ResourceKind>(kind: K, target: ListTarget, window: PageWindow, networkId?: string): Promise<PagedResult<RecordFor<K>>> {
-    const key = `listAt:${kind}:${JSON.stringify([target, window.offset, window.count])}`;
-    return memo(key, async () => {
+    return memo(listAtKey(kind, target, window), async () => {
       const row = resources[kind];
       const result = await rest.listWindowAt(target, row.embedded, row.parse, window);
       prime(kind, result.items, networkId);
@@ -229,12 +240,34 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
   }
 
   function members<C extends ResourceKind>(rel: RelationDef<C>, parent: RelationParent): Promise<RecordFor<C>[]> {
-    return memo(`members:${rel.parent}.${rel.rel}:${recordKey(parent.id, parent.networkId)}`, async () => {
+    return memo(membersKey(rel, parent), async () => {
       const items = await rest.relationAll(rel, parent);
       prime(rel.child, items, parent.networkId);
       return items;
     });
   }
+
+  /**
+   * The ids of an endpoint list the membership index inverts (an AppWAN's endpoints, a group's
+   * members). Only the ids are read: no record is built, primed or kept, so the body dies young
+   * (these lists repeat endpoints the network's own list holds: a third of a large graph's
+   * bytes). Each item is still checked as `parseEndpoint` checks it. The full list, when a field
+   * has already asked it (`fullKey`), answers instead of a call; a field asking it later makes its own.
+   */
+  function endpointIds(target: ListTarget, fullKey: string, full: () => Promise<readonly EndpointRecord[]> | undefined): Promise<readonly string[]> {
+    const records = full();
+    if (records !== undefined) return records.then((items) => items.map((e) => e.id));
+    return memo(`ids:${fullKey}`, async () => (await rest.listWindowAt(target, resources.endpoint.embedded, parseEndpointId, WHOLE)).items);
+  }
+  const appWanEndpointIds = (parent: RelationParent): Promise<readonly string[]> => {
+    const key = membersKey(relations.appWanEndpoints, parent);
+    return endpointIds(relationTarget(relations.appWanEndpoints, parent), key, () => cached<EndpointRecord[]>(key));
+  };
+  const groupEndpointIds = (href: string): Promise<readonly string[]> => {
+    const target = hrefTarget(href);
+    const key = listAtKey('endpoint', target, WHOLE);
+    return endpointIds(target, key, () => cached<PagedResult<EndpointRecord>>(key)?.then((r) => r.items));
+  };
 
   /** Exactness of the indexes loaded so far in this request (absent while loading). */
   const indexExact = new Map<string, boolean>();
@@ -258,15 +291,17 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
       const parentOf = (a: AppWanRecord): RelationParent => ({ id: a.id, networkId, links: a.links });
       // `AppWan.services` is asked below: the same cached lists, a round trip before the executor asks them.
       if (side === 'endpoint' && servicesAhead.has(networkId)) for (const a of appWans) members(relations.appWanServices, parentOf(a)).catch(ignore);
-      const membersAt = async (href: string): Promise<readonly string[]> =>
-        (await listAt('endpoint', hrefTarget(href), { offset: 0, count: Infinity }, networkId)).items.map((e) => e.id);
       const prefetch = groupPlan === 'prefetch-all' ? networkGroups.flatMap((g) => linkedGroup(g.id, g.links['endpoints'])) : [];
       const [memberLists, groupLists, prefetched] = await Promise.all([
-        Promise.all(appWans.map((a) => members<'endpoint' | 'service'>(side === 'endpoint' ? relations.appWanEndpoints : relations.appWanServices, parentOf(a)))),
+        Promise.all(
+          appWans.map((a) =>
+            side === 'endpoint' ? appWanEndpointIds(parentOf(a)) : members(relations.appWanServices, parentOf(a)).then((services) => services.map((s) => s.id)),
+          ),
+        ),
         groupPlan === 'no-groups'
           ? Promise.resolve(appWans.map((): EndpointGroupRecord[] => []))
           : Promise.all(appWans.map((a) => members(relations.appWanEndpointGroups, parentOf(a)))),
-        Promise.all(prefetch.map(async ({ id, href }) => [id, await membersAt(href)] as const)),
+        Promise.all(prefetch.map(async ({ id, href }) => [id, await groupEndpointIds(href)] as const)),
       ]);
 
       // Each distinct group held, once, at its members link; none of them fetched if one has no link.
@@ -281,14 +316,14 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
       await Promise.all(
         [...hrefs].map(async ([groupId, href]) => {
           if (href === null || groupMembers.has(groupId)) return;
-          groupMembers.set(groupId, await membersAt(href));
+          groupMembers.set(groupId, await groupEndpointIds(href));
         }),
       );
 
       // In AppWAN list order, each AppWAN once per member however many ways it reaches it.
       const byMember = new Map<string, AppWanRecord[]>();
       appWans.forEach((appWan, i) => {
-        const reach = new Set((memberLists[i] ?? []).map((m) => m.id));
+        const reach = new Set(memberLists[i]);
         for (const group of groupLists[i] ?? []) for (const id of groupMembers.get(group.id) ?? []) reach.add(id);
         for (const id of reach) appendTo(byMember, id, appWan);
       });

@@ -57,9 +57,19 @@ export function parseLinks(obj: JsonObject): HalLinks {
   return links;
 }
 
-/** What every record holds: the upstream object its fields are read from. */
+/**
+ * What every record holds: the upstream object its fields are read from, and its id. Both are
+ * stored by the constructor (no class-field definitions, no property added later), so every
+ * record of a kind is made with its final shape: ~10,000 of them in a large graph.
+ */
 class WireRecord {
-  constructor(readonly wire: JsonObject) {}
+  declare readonly wire: JsonObject;
+  declare readonly id: string;
+
+  constructor(wire: JsonObject, id: string) {
+    this.wire = wire;
+    this.id = id;
+  }
 
   /** The record's fields as read (never the upstream object: it may hold fields the gateway leaves out on purpose). */
   toJSON(): JsonObject {
@@ -98,12 +108,12 @@ function defineField(proto: object, key: string, read: (obj: JsonObject) => unkn
  * Builds the parser of a spec (and of fields derived from the whole upstream object, read lazily
  * too). Id fields are read and checked at once; a record without its id is a ShapeError.
  */
-export function recordParser<S extends RecordSpec, X extends object = Record<never, never>>(
+export function recordParser<S extends RecordSpec & { id: 'id' }, X extends object = Record<never, never>>(
   spec: S,
   what: string,
   derived?: Derived<X>,
 ): (value: unknown) => RecordOf<S> & X {
-  const ids = Object.keys(spec).filter((key) => spec[key] === 'id');
+  const otherIds = Object.keys(spec).filter((key) => key !== 'id' && spec[key] === 'id');
   // One class per spec: records of a kind share their prototype, so property reads stay fast.
   const Parsed = class extends WireRecord {};
   for (const [key, kind] of Object.entries(spec)) {
@@ -117,11 +127,25 @@ export function recordParser<S extends RecordSpec, X extends object = Record<nev
 
   return (value) => {
     const obj = asObject(value, what);
-    const record = new Parsed(obj);
     // Ids are own properties: checked here, and read on every record in every list.
-    for (const key of ids) Reflect.set(record, key, readId(obj, key, what));
+    const record = new Parsed(obj, readId(obj, 'id', what));
+    for (const key of otherIds) Reflect.set(record, key, readId(obj, key, what));
     // The prototype defines every other field of the spec (and the derived ones) as a getter over `obj`.
     return record as unknown as RecordOf<S> & X;
+  };
+}
+
+/**
+ * The reader of a spec's `id` alone, with every check its full parser makes (an object, each id
+ * field a non-empty string, the same ShapeError), for lists of which only the ids are used: no
+ * record is built, so nothing keeps the upstream object alive.
+ */
+export function recordIdParser(spec: RecordSpec, what: string): (value: unknown) => string {
+  const ids = Object.keys(spec).filter((key) => spec[key] === 'id');
+  return (value) => {
+    const obj = asObject(value, what);
+    for (const key of ids) readId(obj, key, what);
+    return readId(obj, 'id', what);
   };
 }
 

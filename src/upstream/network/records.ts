@@ -4,7 +4,7 @@
  * happens in the field resolvers.
  */
 import { Fields, isObject, type JsonObject } from '../parse';
-import { recordParser, withoutHal, type RecordOf } from './record-spec';
+import { recordIdParser, recordParser, withoutHal, type RecordOf } from './record-spec';
 
 const stamps = { id: 'id', createdAt: 'str', updatedAt: 'str' } as const;
 
@@ -70,6 +70,8 @@ const endpointSpec = {
 } as const;
 export type EndpointRecord = RecordOf<typeof endpointSpec>;
 export const parseEndpoint = recordParser(endpointSpec, 'Endpoint');
+/** An endpoint list item's id, checked as `parseEndpoint` checks it (member lists the membership index inverts). */
+export const parseEndpointId = recordIdParser(endpointSpec, 'Endpoint');
 
 const serviceSpec = {
   ...stamps,

@@ -1,6 +1,6 @@
 import { hrefTarget, parseHalList } from '../../../src/upstream/network/hal';
 import { mergeProcesses, parseProcessList, processState } from '../../../src/upstream/network/processes';
-import { parseEndpoint, parseService, parseVirtualWanSite, opaqueParser } from '../../../src/upstream/network/records';
+import { parseEndpoint, parseEndpointId, parseService, parseVirtualWanSite, opaqueParser } from '../../../src/upstream/network/records';
 import { collectionPath, itemPath, resources, type NetworkScopedKind, type ResourceKind } from '../../../src/upstream/network/resources';
 import { ShapeError } from '../../../src/upstream/parse';
 
@@ -43,6 +43,22 @@ describe('records', () => {
     expect(JSON.parse(JSON.stringify(e))).toMatchObject({ id: 'e1', name: 'renamed', endpointType: null, links: { self: '/e1' } });
     expect(JSON.stringify(e)).not.toContain('secretThing');
     expect(() => parseEndpoint({ name: 'no id' })).toThrow(ShapeError);
+  });
+  it('reads an endpoint id alone with the same checks and errors as the whole record', () => {
+    expect(parseEndpointId({ id: 'e1', name: 'x' })).toBe('e1');
+    for (const bad of [{ name: 'no id' }, { id: '' }, { id: 7 }, null, 'e1', ['e1']]) {
+      const whole = (() => {
+        try {
+          parseEndpoint(bad);
+        } catch (err) {
+          return err;
+        }
+        return null;
+      })();
+      expect(whole).toBeInstanceOf(ShapeError);
+      expect(() => parseEndpointId(bad)).toThrow(ShapeError);
+      expect(() => parseEndpointId(bad)).toThrow((whole as ShapeError).message);
+    }
   });
   it('reads an endpoint leniently and keeps its links', () => {
     const e = parseEndpoint({ id: 'e1', name: 'gw', status: '300', currentState: 200, endpointType: 'NEWTYPE', registrationAttemptsLeft: null, _links: { network: { href: '/networks/n1' }, bad: 'x' } });

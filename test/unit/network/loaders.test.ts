@@ -47,15 +47,21 @@ describe('network loaders: AppWAN membership plan', () => {
     expect(http.calls).toEqual(['/networks/net-1/endpoints/ep-2/appWans']);
   });
 
-  it('reuses the cached member lists for AppWan.endpoints after the index', async () => {
-    const run = await endpointsWithAppWans(6, 3, true);
-    const before = run.http.calls.length;
-    const members = await run.loaders.members(
-      { parent: 'appWan', rel: 'endpoints', suffix: '/endpoints', child: 'endpoint' },
-      { id: 'aw-0', networkId: 'net-1', links: {} },
-    );
+  it('the index reads only ids: AppWan.endpoints asked after it makes its own call, asked before it answers the index', async () => {
+    const rel = { parent: 'appWan', rel: 'endpoints', suffix: '/endpoints', child: 'endpoint' } as const;
+    const after = await endpointsWithAppWans(6, 3, true);
+    const before = after.http.calls.length;
+    const members = await after.loaders.members(rel, { id: 'aw-0', networkId: 'net-1', links: {} });
     expect(members.map((e) => e.id)).toEqual(['ep-0', 'ep-3']);
-    expect(run.http.calls.length).toBe(before);
+    expect(after.http.calls.length).toBe(before + 1);
+
+    const http = fakeNetwork({ endpoints: 6, appWans: 3 });
+    const loaders = createNetworkLoaders(http, { batching: true });
+    await Promise.all(['aw-0', 'aw-1', 'aw-2'].map((id) => loaders.members(rel, { id, networkId: 'net-1', links: {} })));
+    const list = await loaders.all('endpoint', 'net-1');
+    const answers = await Promise.all(list.map((e) => loaders.appWansOf('endpoint', { id: e.id, networkId: 'net-1', links: e.links })));
+    expect(answers.map((a) => a.map((w) => w.id))).toEqual(after.answers.map((a) => a.map((w) => w.id)));
+    expect(http.count(/\/appWans\/aw-\d+\/endpoints$/)).toBe(3);
   });
 
   it('service AppWANs use the same rule on the service side', async () => {
