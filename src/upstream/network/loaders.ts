@@ -205,14 +205,20 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
     return loader;
   };
 
+  /** Keys of every record primed in this request, by kind: what a by-id load answers without a call. */
+  const primed = new Map<ResourceKind, Set<string>>();
   function prime<K extends ResourceKind>(kind: K, records: readonly RecordFor<K>[], networkId?: string): void {
     if (!batching || resources[kind].item === null) return;
     const loader = byIdLoader(kind);
     const scoped = resources[kind].scope === 'network';
+    let keys = primed.get(kind);
+    if (keys === undefined) primed.set(kind, (keys = new Set()));
     for (const record of records) {
       // Lists across networks (a group's endpoints) carry each record's own network id.
       const own = 'networkId' in record && typeof record.networkId === 'string' ? record.networkId : undefined;
-      loader.prime(recordKey(record.id, scoped ? (own ?? networkId) : undefined), record);
+      const key = recordKey(record.id, scoped ? (own ?? networkId) : undefined);
+      loader.prime(key, record);
+      keys.add(key);
     }
   }
 
@@ -240,7 +246,10 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
   }
 
   function members<C extends ResourceKind>(rel: RelationDef<C>, parent: RelationParent): Promise<RecordFor<C>[]> {
-    return memo(membersKey(rel, parent), async () => {
+    const key = membersKey(rel, parent);
+    return memo(key, async () => {
+      const known = await fromIds(rel.child, key, parent.networkId);
+      if (known !== null) return known;
       const items = await rest.relationAll(rel, parent);
       prime(rel.child, items, parent.networkId);
       return items;
@@ -248,11 +257,29 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
   }
 
   /**
+   * A list whose ids the membership index has read (`endpointIds`, cached as `ids:{key}`), answered
+   * from the by-id cache when every one of its records is there (the network's own list primed
+   * them): a query asking both `Endpoint.appWans` and `AppWan.endpoints` reads each member list
+   * once. Null when no ids are cached or a record is missing: the caller then reads the list.
+   */
+  async function fromIds<C extends ResourceKind>(kind: C, key: string, networkId: string | undefined): Promise<RecordFor<C>[] | null> {
+    const ids = await cached<readonly string[]>(`ids:${key}`)?.catch(() => null);
+    if (ids === undefined || ids === null) return null;
+    const scoped = resources[kind].scope === 'network';
+    const keys = ids.map((id) => recordKey(id, scoped ? networkId : undefined));
+    const known = primed.get(kind);
+    if (known === undefined || !keys.every((k) => known.has(k))) return null;
+    const loader = byIdLoader(kind);
+    return Promise.all(keys.map((k) => loader.load(k)));
+  }
+
+  /**
    * The ids of an endpoint list the membership index inverts (an AppWAN's endpoints, a group's
    * members). Only the ids are read: no record is built, primed or kept, so the body dies young
    * (these lists repeat endpoints the network's own list holds: a third of a large graph's
    * bytes). Each item is still checked as `parseEndpoint` checks it. The full list, when a field
-   * has already asked it (`fullKey`), answers instead of a call; a field asking it later makes its own.
+   * has already asked it (`fullKey`), answers instead of a call; a field asking it later is answered
+   * from these ids when the by-id cache knows every record (`fromIds`).
    */
   function endpointIds(target: ListTarget, fullKey: string, full: () => Promise<readonly EndpointRecord[]> | undefined): Promise<readonly string[]> {
     const records = full();
@@ -415,6 +442,7 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
     indexExact.clear();
     servicesAhead.clear();
     parentsByKey.clear();
+    primed.clear();
     for (const loader of Object.values(byIdTable)) loader?.clearAll();
     appWanLoaders.endpoint.clearAll();
     appWanLoaders.service.clearAll();

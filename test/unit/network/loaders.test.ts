@@ -47,13 +47,24 @@ describe('network loaders: AppWAN membership plan', () => {
     expect(http.calls).toEqual(['/networks/net-1/endpoints/ep-2/appWans']);
   });
 
-  it('the index reads only ids: AppWan.endpoints asked after it makes its own call, asked before it answers the index', async () => {
+  it('the index reads only ids; AppWan.endpoints asked after it answers from the records already known, asked before it answers the index', async () => {
     const rel = { parent: 'appWan', rel: 'endpoints', suffix: '/endpoints', child: 'endpoint' } as const;
     const after = await endpointsWithAppWans(6, 3, true);
     const before = after.http.calls.length;
     const members = await after.loaders.members(rel, { id: 'aw-0', networkId: 'net-1', links: {} });
     expect(members.map((e) => e.id)).toEqual(['ep-0', 'ep-3']);
-    expect(after.http.calls.length).toBe(before + 1);
+    expect(members.every((e) => after.list.includes(e))).toBe(true); // the network list's records
+    expect(after.http.calls.length).toBe(before);
+
+    // Records not known (the network's endpoint list was never read): the member list is read.
+    const cold = fakeNetwork({ endpoints: 6, appWans: 3 });
+    const coldLoaders = createNetworkLoaders(cold, { batching: true });
+    await Promise.all(['ep-0', 'ep-1', 'ep-2', 'ep-3'].map((id) => coldLoaders.appWansOf('endpoint', { id, networkId: 'net-1', links: {} })));
+    expect(coldLoaders.plans.map((p) => p.plan)).toEqual(['membership-index']);
+    const coldBefore = cold.count(/\/appWans\/aw-0\/endpoints$/);
+    expect(coldBefore).toBe(1); // the index's ids-only read
+    expect((await coldLoaders.members(rel, { id: 'aw-0', networkId: 'net-1', links: {} })).map((e) => e.id)).toEqual(['ep-0', 'ep-3']);
+    expect(cold.count(/\/appWans\/aw-0\/endpoints$/)).toBe(coldBefore + 1);
 
     const http = fakeNetwork({ endpoints: 6, appWans: 3 });
     const loaders = createNetworkLoaders(http, { batching: true });
