@@ -14,9 +14,9 @@ import { FLOOR_QUERY } from './floor-servers';
 import { cpuPerRequest, withGatewayCpu } from './gateway-cpu';
 import type { GatewayHandle } from './gateway-launcher';
 import { createGraphQLClient, type GraphQLHttpClient } from './graphql-client';
-import { measureThroughput } from './load';
+import { measureLatency, measureThroughput } from './load';
 import type { PassthroughFloor, PassthroughResult } from './results';
-import { round } from './stats';
+import { ratioToBound, round } from './stats';
 
 export const PASSTHROUGH_QUERY = 'query passthrough($id: UUID!) { network(id: $id) { id name } }';
 
@@ -25,7 +25,12 @@ type Log = (line: string) => void;
 interface PassthroughFigures {
   rps: number;
   cpuMsPerRequest: number | null;
+  /** One round trip at the latency phase's per-call latency, sequential (p50, ms). */
+  p50Ms: number;
 }
+
+/** The one-trip latency runs stop here (the sequential latency at 10 ms per call takes ~0.6 s for 50). */
+const LATENCY_CAP_MS = 10_000;
 
 /**
  * A fresh floor server needs seconds of this load before V8 has optimized its hot paths (its CPU
@@ -38,7 +43,7 @@ export const FLOOR_WARMUP_MS = 4000;
 async function passthroughLoad(
   server: Pick<GatewayHandle, 'cpuMicros'>,
   client: GraphQLHttpClient,
-  request: { document: string; id: string; warmupMs: number },
+  request: { document: string; id: string; warmupMs: number; sandbox: RunningSandbox },
   options: BenchOptions,
   who: string,
 ): Promise<PassthroughFigures> {
@@ -51,7 +56,12 @@ async function passthroughLoad(
   const op = (): Promise<void> => client.executeUnchecked(document, { id });
   if (warmupMs > 0) await measureThroughput(op, { concurrency: options.concurrency, durationMs: warmupMs });
   const { value, cpuMs } = await withGatewayCpu(server, () => measureThroughput(op, options));
-  return { rps: value.rps, cpuMsPerRequest: cpuPerRequest(cpuMs, value.completed) };
+  // The same one-call query one at a time at the per-call latency: its p50/bound beside the direct GET's (floors).
+  request.sandbox.control.setLatency(options.latencyMs);
+  const latency = await measureLatency(op, { iterations: options.iterations, maxMs: LATENCY_CAP_MS, warmup: Math.min(2, options.iterations) }).finally(() =>
+    request.sandbox.control.setLatency(0),
+  );
+  return { rps: value.rps, cpuMsPerRequest: cpuPerRequest(cpuMs, value.completed), p50Ms: latency.p50Ms };
 }
 
 /** The ratio of two rps figures (null when the reference completed nothing). */
@@ -59,8 +69,14 @@ export function rpsRatio(rps: number, directRps: number): number | null {
   return directRps > 0 ? round(rps / directRps, 3) : null;
 }
 
-export function passthroughFloor(figures: PassthroughFigures, directRps: number): PassthroughFloor {
-  return { rps: round(figures.rps, 1), ratioToDirect: rpsRatio(figures.rps, directRps), cpuMsPerRequest: figures.cpuMsPerRequest };
+export function passthroughFloor(figures: PassthroughFigures, directRps: number, latencyMs: number): PassthroughFloor {
+  return {
+    rps: round(figures.rps, 1),
+    ratioToDirect: rpsRatio(figures.rps, directRps),
+    cpuMsPerRequest: figures.cpuMsPerRequest,
+    p50Ms: round(figures.p50Ms),
+    p50Ratio: ratioToBound(figures.p50Ms, latencyMs),
+  };
 }
 
 async function floorFigures(kind: FloorKind, sandbox: RunningSandbox, id: string, options: BenchOptions): Promise<PassthroughFigures> {
@@ -68,7 +84,7 @@ async function floorFigures(kind: FloorKind, sandbox: RunningSandbox, id: string
   const client = createGraphQLClient(floor.url, sandbox.tokens.admin, options.concurrency);
   try {
     const warmupMs = Math.min(options.durationMs, FLOOR_WARMUP_MS);
-    return await passthroughLoad(floor, client, { document: FLOOR_QUERY, id, warmupMs }, options, `the ${kind} floor`);
+    return await passthroughLoad(floor, client, { document: FLOOR_QUERY, id, warmupMs, sandbox }, options, `the ${kind} floor`);
   } finally {
     await client.close();
     await floor.close();
@@ -90,16 +106,29 @@ export async function benchPassthrough(
   if (!network) throw new Error('pass-through: no network');
   sandbox.control.setLatency(0);
 
-  const viaGateway = await passthroughLoad(gateway.handle, gateway.client, { document: PASSTHROUGH_QUERY, id: network.id, warmupMs: 0 }, options, 'the gateway');
+  const viaGateway = await passthroughLoad(gateway.handle, gateway.client, { document: PASSTHROUGH_QUERY, id: network.id, warmupMs: 0, sandbox }, options, 'the gateway');
   const direct = directGet(sandbox, network.id, options.concurrency);
   const directRun = await measureThroughput(direct.get, options).finally(() => direct.close());
-  log(`pass-through: gateway ${viaGateway.rps.toFixed(0)} rps, direct ${directRun.rps.toFixed(0)} rps${cpuText('gateway', viaGateway.cpuMsPerRequest)}`);
+  log(
+    `pass-through: gateway ${viaGateway.rps.toFixed(0)} rps, direct ${directRun.rps.toFixed(0)} rps${cpuText('gateway', viaGateway.cpuMsPerRequest)}` +
+      `, p50 ${viaGateway.p50Ms.toFixed(1)} ms at ${options.latencyMs} ms per call`,
+  );
 
   const measureFloor = async (kind: FloorKind): Promise<PassthroughFloor> => {
-    const floor = passthroughFloor(await floorFigures(kind, sandbox, network.id, options), directRun.rps);
-    log(`pass-through floor (${kind}): ${floor.rps.toFixed(0)} rps, ${String(floor.ratioToDirect)} of the direct GET${cpuText(kind, floor.cpuMsPerRequest)}`);
+    const floor = passthroughFloor(await floorFigures(kind, sandbox, network.id, options), directRun.rps, options.latencyMs);
+    log(
+      `pass-through floor (${kind}): ${floor.rps.toFixed(0)} rps, ${String(floor.ratioToDirect)} of the direct GET${cpuText(kind, floor.cpuMsPerRequest)}` +
+        `, p50 ${floor.p50Ms.toFixed(1)} ms at ${options.latencyMs} ms per call`,
+    );
     return floor;
   };
   const floors = options.skipFloors ? null : { raw: await measureFloor('raw'), apollo: await measureFloor('apollo') };
-  return { gatewayRps: round(viaGateway.rps, 1), directRps: round(directRun.rps, 1), gatewayCpuMsPerRequest: viaGateway.cpuMsPerRequest, floors };
+  return {
+    gatewayRps: round(viaGateway.rps, 1),
+    directRps: round(directRun.rps, 1),
+    gatewayCpuMsPerRequest: viaGateway.cpuMsPerRequest,
+    gatewayP50Ms: round(viaGateway.p50Ms),
+    gatewayP50Ratio: ratioToBound(viaGateway.p50Ms, options.latencyMs),
+    floors,
+  };
 }

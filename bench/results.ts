@@ -53,6 +53,10 @@ export interface PassthroughResult {
   directRps: number;
   /** Gateway CPU ms per completed `network(id:) { id name }` request (one upstream call each); null in-process. */
   gatewayCpuMsPerRequest: number | null;
+  /** p50 of the same query at concurrency 1 with the latency phase's per-call latency (one round trip). */
+  gatewayP50Ms: number;
+  /** gatewayP50Ms ÷ the per-call latency (one round trip's bound); null at latency 0. */
+  gatewayP50Ratio: number | null;
   /** The same load on the two floor servers (bench/floor-servers.ts); null with --no-floors. */
   floors: Record<FloorKind, PassthroughFloor> | null;
 }
@@ -64,6 +68,10 @@ export interface PassthroughFloor {
   ratioToDirect: number | null;
   /** The floor process's CPU ms per completed request (null in-process). */
   cpuMsPerRequest: number | null;
+  /** p50 at concurrency 1 with the latency phase's per-call latency, as `gatewayP50Ms`. */
+  p50Ms: number;
+  /** p50Ms ÷ the per-call latency; null at latency 0. */
+  p50Ratio: number | null;
 }
 
 /**

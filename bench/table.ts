@@ -28,7 +28,7 @@ const COLUMNS = [
   'unb. CPU ms',
 ] as const;
 
-const FLOOR_COLUMNS = ['pass-through (same load)', 'rps', 'of direct', 'CPU ms per request'] as const;
+const FLOOR_COLUMNS = ['pass-through (same load)', 'rps', 'of direct', 'CPU ms per request', 'p50 ms, 1 trip', 'p50/bound'] as const;
 
 /** Who each pass-through floor is, for its table row. */
 const FLOOR_LABELS: Record<FloorKind, string> = {
@@ -70,10 +70,14 @@ export function floorLines(results: BenchResults): string[] {
   const pt = results.passthrough;
   const ptFloors = pt?.floors;
   if (pt && ptFloors) {
+    const direct = results.floors;
     const rows = [
-      ['gateway', pt.gatewayRps, ratioCell(results.passthroughRatio), requestCpuCell(pt.gatewayCpuMsPerRequest)],
-      ...FLOOR_KINDS.map((kind) => [FLOOR_LABELS[kind], ptFloors[kind].rps, ratioCell(ptFloors[kind].ratioToDirect), requestCpuCell(ptFloors[kind].cpuMsPerRequest)]),
-      ['direct GET (no gateway)', pt.directRps, ratioCell(1), '–'],
+      ['gateway', pt.gatewayRps, ratioCell(results.passthroughRatio), requestCpuCell(pt.gatewayCpuMsPerRequest), pt.gatewayP50Ms, ratioCell(pt.gatewayP50Ratio)],
+      ...FLOOR_KINDS.map((kind) => {
+        const floor = ptFloors[kind];
+        return [FLOOR_LABELS[kind], floor.rps, ratioCell(floor.ratioToDirect), requestCpuCell(floor.cpuMsPerRequest), floor.p50Ms, ratioCell(floor.p50Ratio)];
+      }),
+      ['direct GET (no gateway)', pt.directRps, ratioCell(1), '–', direct ? direct.directGetP50Ms : '–', direct ? ratioCell(direct.directGetP50Ratio) : '–'],
     ];
     out.push('', ...markdown(FLOOR_COLUMNS, rows.map((r) => r.map(cell))));
   }

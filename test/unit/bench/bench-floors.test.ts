@@ -41,7 +41,14 @@ describe('networkGraphFloor', () => {
 
 describe('pass-through floors', () => {
   it('rounds rps and gives its share of the direct GET', () => {
-    expect(passthroughFloor({ rps: 2999.94, cpuMsPerRequest: 0.241 }, 3667)).toEqual({ rps: 2999.9, ratioToDirect: 0.818, cpuMsPerRequest: 0.241 });
+    expect(passthroughFloor({ rps: 2999.94, cpuMsPerRequest: 0.241, p50Ms: 12.345 }, 3667, 10)).toEqual({
+      rps: 2999.9,
+      ratioToDirect: 0.818,
+      cpuMsPerRequest: 0.241,
+      p50Ms: 12.35,
+      p50Ratio: 1.23,
+    });
+    expect(passthroughFloor({ rps: 1, cpuMsPerRequest: null, p50Ms: 2 }, 3667, 0).p50Ratio).toBeNull();
     expect(rpsRatio(10, 0)).toBeNull();
   });
 

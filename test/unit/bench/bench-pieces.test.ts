@@ -165,7 +165,12 @@ describe('formatTable', () => {
         gatewayRps: 1000,
         directRps: 2000,
         gatewayCpuMsPerRequest: 0.6543,
-        floors: { raw: { rps: 1800, ratioToDirect: 0.9, cpuMsPerRequest: 0.241 }, apollo: { rps: 1400, ratioToDirect: 0.7, cpuMsPerRequest: 0.43 } },
+        gatewayP50Ms: 13.1,
+        gatewayP50Ratio: 1.31,
+        floors: {
+          raw: { rps: 1800, ratioToDirect: 0.9, cpuMsPerRequest: 0.241, p50Ms: 11.5, p50Ratio: 1.15 },
+          apollo: { rps: 1400, ratioToDirect: 0.7, cpuMsPerRequest: 0.43, p50Ms: 12.2, p50Ratio: 1.22 },
+        },
       },
       floors: {
         directGetP50Ms: 11.9,
@@ -207,10 +212,10 @@ describe('formatTable', () => {
     const floors = lines.findIndex((l) => l.startsWith('| pass-through (same load)'));
     expect(floors).toBeGreaterThan(2);
     expect(lines.slice(floors + 2, floors + 6)).toEqual([
-      expect.stringMatching(/^\| gateway +\| +1000 \| +0\.50 \| +0\.654 \|$/),
-      expect.stringMatching(/^\| floor: node:http \+ undici +\| +1800 \| +0\.90 \| +0\.241 \|$/),
-      expect.stringMatching(/^\| floor: Apollo Server 5 +\| +1400 \| +0\.70 \| +0\.430 \|$/),
-      expect.stringMatching(/^\| direct GET \(no gateway\) +\| +2000 \| +1\.00 \| +– \|$/),
+      expect.stringMatching(/^\| gateway +\| +1000 \| +0\.50 \| +0\.654 \| +13\.1 \| +1\.31 \|$/),
+      expect.stringMatching(/^\| floor: node:http \+ undici +\| +1800 \| +0\.90 \| +0\.241 \| +11\.5 \| +1\.15 \|$/),
+      expect.stringMatching(/^\| floor: Apollo Server 5 +\| +1400 \| +0\.70 \| +0\.430 \| +12\.2 \| +1\.22 \|$/),
+      expect.stringMatching(/^\| direct GET \(no gateway\) +\| +2000 \| +1\.00 \| +– \| +11\.9 \| +1\.19 \|$/),
     ]);
     expect(new Set(lines.slice(floors, floors + 6).map((l) => l.length)).size).toBe(1);
     expect(lines.join('\n')).toContain('floor: direct GET p50 11.9 ms at 10 ms per call = 1.19 × one round trip');
@@ -222,7 +227,7 @@ describe('formatTable', () => {
   it('prints no CPU figure in-process and no scale section without a series', () => {
     const results = formatTable({
       date: 'd', seed: 'tiny', latencyMs: 0, concurrency: 4, durationMs: 150, gatewayMode: 'in-process', nodeEnv: null,
-      queries: [], failed: [], passthroughRatio: 0.5, passthrough: { gatewayRps: 1, directRps: 2, gatewayCpuMsPerRequest: null, floors: null }, floors: null,
+      queries: [], failed: [], passthroughRatio: 0.5, passthrough: { gatewayRps: 1, directRps: 2, gatewayCpuMsPerRequest: null, gatewayP50Ms: 1, gatewayP50Ratio: null, floors: null }, floors: null,
       skipped: [], scaleSeries: [], scaleGrowth: null, cpu: { model: 'cpu', cores: 2 }, node: 'v20', loadAverage: { start: 0, end: 0 }, elapsedMs: 1,
     });
     expect(results).toContain('gateway CPU – (in-process) per one-call request');
