@@ -3,9 +3,11 @@
  *
  * - the upstream's own latency for one round trip: sequential plain GETs of one network at the
  *   latency phase's per-call latency, so a one-trip query's p50/bound has its floor beside it;
- * - networkGraph's CPU floor: the calls the batched gateway makes for it, read from the sandbox's
- *   call record, replayed and parsed by the raw floor server's process, plus JSON.stringify of the
- *   gateway's answer (graph-floor.ts).
+ * - each query's CPU floor (networkGraph's is the one the goals name): the calls the batched
+ *   gateway makes for it, read from the sandbox's call record, replayed and parsed by the raw floor
+ *   server's process, plus JSON.stringify of the gateway's answer (graph-floor.ts). A query with
+ *   calls the floor cannot send again (the search service's: a query body, its own credentials;
+ *   anything not a GET) is listed with the reason instead.
  */
 import type { RecordedRequest, RunningSandbox } from '../src/sandbox';
 import type { BenchOptions } from './args';
@@ -15,18 +17,18 @@ import { startFloorProcess } from './floor-launcher';
 import type { GraphFloorMeasure } from './graph-floor';
 import type { GraphQLHttpClient } from './graphql-client';
 import { measureLatency } from './load';
-import { networkGraph } from './queries/network-graph';
-import type { Floors, NetworkGraphFloor } from './results';
+import type { BenchQuery } from './queries/types';
+import type { Floors, NetworkGraphFloor, QueryFloor } from './results';
 import { ratioToBound, round } from './stats';
 
-/** Timed repetitions of each part of networkGraph's floor (after an untimed one). */
+/** Timed repetitions of each part of a query's CPU floor (after an untimed one). */
 export const GRAPH_FLOOR_REPETITIONS = 7;
 /** Longest the direct GET latency phase may run. */
 const DIRECT_LATENCY_CAP_MS = 15_000;
 
 /** A recorded call as a request target: its path and, when it had one, its query string. */
 export function requestTarget(call: Pick<RecordedRequest, 'method' | 'path' | 'query'>): string {
-  if (call.method !== 'GET') throw new Error(`networkGraph floor: the gateway sent ${call.method} ${call.path}; only GETs are replayed`);
+  if (call.method !== 'GET') throw new NotReplayable(`the gateway sent ${call.method} ${call.path}; only GETs are replayed`);
   const query = new URLSearchParams(Object.entries(call.query).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => [name, v])));
   const search = query.toString();
   return search === '' ? call.path : `${call.path}?${search}`;
@@ -48,22 +50,42 @@ export function networkGraphFloor(upstreamCalls: number, answerBytes: number, me
   };
 }
 
-async function measureNetworkGraphFloor(facts: UpstreamFacts, sandbox: RunningSandbox, client: GraphQLHttpClient, options: BenchOptions): Promise<NetworkGraphFloor> {
-  sandbox.control.setLatency(0);
-  sandbox.control.resetCalls();
-  const answer = JSON.stringify({ data: await client.execute(networkGraph.document, networkGraph.variables(facts)) });
-  const calls = sandbox.control.requests();
-  const total = sandbox.control.calls().total;
-  if (calls.length !== total) throw new Error(`networkGraph floor: the gateway made ${total} calls, the sandbox recorded the last ${calls.length}`);
+/** A query whose upstream calls the floor cannot send again as they were (not GETs). */
+export class NotReplayable extends Error {}
+
+/** Every measured query's CPU floor, in one raw floor process. */
+async function measureQueryFloors(
+  queries: readonly BenchQuery[],
+  facts: UpstreamFacts,
+  sandbox: RunningSandbox,
+  client: GraphQLHttpClient,
+  options: BenchOptions,
+): Promise<QueryFloor[]> {
   const floor = await startFloorProcess(options.gateway, 'raw', new URL(sandbox.baseUrl).origin);
+  const searchPath = new URL(sandbox.searchUrl).pathname.replace(/\/+$/, '');
   try {
-    const measured = await floor.measureGraph({
-      paths: calls.map(requestTarget),
-      authorization: `Bearer ${sandbox.tokens.admin}`,
-      answer,
-      repetitions: GRAPH_FLOOR_REPETITIONS,
-    });
-    return networkGraphFloor(total, Buffer.byteLength(answer), measured, floor.mode === 'in-process');
+    const out: QueryFloor[] = [];
+    for (const query of queries) {
+      sandbox.control.setLatency(0);
+      sandbox.control.resetCalls();
+      const answer = JSON.stringify({ data: await client.execute(query.document, query.variables(facts)) });
+      const calls = sandbox.control.requests();
+      const total = sandbox.control.calls().total;
+      if (calls.length !== total) throw new Error(`${query.name} floor: the gateway made ${total} calls, the sandbox recorded the last ${calls.length}`);
+      let paths: string[];
+      try {
+        const search = calls.find((call) => call.path === searchPath || call.path.startsWith(`${searchPath}/`));
+        if (search) throw new NotReplayable(`the search service's ${search.method} ${search.path} carries a query body and its own credentials; it is not replayed`);
+        paths = calls.map(requestTarget);
+      } catch (error) {
+        if (!(error instanceof NotReplayable)) throw error;
+        out.push({ name: query.name, floor: null, reason: error.message });
+        continue;
+      }
+      const measured = await floor.measureGraph({ paths, authorization: `Bearer ${sandbox.tokens.admin}`, answer, repetitions: GRAPH_FLOOR_REPETITIONS });
+      out.push({ name: query.name, floor: networkGraphFloor(total, Buffer.byteLength(answer), measured, floor.mode === 'in-process'), reason: null });
+    }
+    return out;
   } finally {
     await floor.close();
   }
@@ -74,7 +96,7 @@ export async function benchFloors(
   sandbox: RunningSandbox,
   batched: GraphQLHttpClient,
   options: BenchOptions,
-  withGraph: boolean,
+  measured: readonly BenchQuery[],
   log: (line: string) => void,
 ): Promise<Floors> {
   const network = facts.networks[0];
@@ -91,7 +113,11 @@ export async function benchFloors(
   const directGetP50Ratio = ratioToBound(latency.p50Ms, options.latencyMs);
   log(`floor: direct GET p50 ${latency.p50Ms.toFixed(1)} ms over ${latency.count} at ${options.latencyMs} ms per call (${String(directGetP50Ratio)} of one round trip)`);
 
-  const graph = withGraph ? await measureNetworkGraphFloor(facts, sandbox, batched, options) : null;
+  const queries = await measureQueryFloors(measured, facts, sandbox, batched, options);
+  for (const { name, floor, reason } of queries) {
+    log(`floor: ${name} ${floor === null ? `not measured (${reason ?? ''})` : `CPU ${floor.totalMs === null ? '– (in-process)' : `${floor.totalMs} ms`} per query (${floor.upstreamCalls} calls)`}`);
+  }
+  const graph = queries.find((q) => q.name === 'networkGraph')?.floor ?? null;
   if (graph) {
     log(
       `floor: networkGraph ${graph.upstreamCalls} calls, ${(graph.upstreamBytes / 1e6).toFixed(1)} MB received and parsed in ` +
@@ -99,5 +125,5 @@ export async function benchFloors(
         `${(graph.answerBytes / 1e6).toFixed(2)} MB answer stringified in ${graph.stringifyMs} ms: ${graph.totalMs === null ? '–' : `${graph.totalMs} ms`} per query`,
     );
   }
-  return { directGetP50Ms: round(latency.p50Ms), directGetP50Ratio, directGetIterations: latency.count, networkGraph: graph };
+  return { directGetP50Ms: round(latency.p50Ms), directGetP50Ratio, directGetIterations: latency.count, networkGraph: graph, queries };
 }

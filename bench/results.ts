@@ -104,6 +104,15 @@ export interface Floors {
   directGetIterations: number;
   /** Null when --only leaves out networkGraph. */
   networkGraph: NetworkGraphFloor | null;
+  /** The same CPU floor for every measured query (networkGraph's is the one above), in the order measured. */
+  queries: QueryFloor[];
+}
+
+/** One bench query's CPU floor, measured as networkGraph's; null with the reason when its calls cannot be replayed. */
+export interface QueryFloor {
+  name: string;
+  floor: NetworkGraphFloor | null;
+  reason: string | null;
 }
 
 /** networkGraph (batched) at one data scale: the seed's networks × `scale`. */

@@ -36,6 +36,8 @@ const FLOOR_LABELS: Record<FloorKind, string> = {
   apollo: 'floor: Apollo Server 5',
 };
 
+const QUERY_FLOOR_COLUMNS = ['CPU floor per query', 'calls', 'upstream KB', 'answer KB', 'floor CPU ms', 'gateway CPU ms'] as const;
+
 const SCALE_COLUMNS = ['scale', 'networks', 'endpoints', 'calls', 'bound', 'p50 ms', 'p99 ms', 'bound ms', 'p50/bound', 'CPU ms', 'runs'] as const;
 
 /** Markdown table lines, first column left-aligned, the others right-aligned. */
@@ -57,6 +59,11 @@ function cpuCell(value: number | null): string {
 /** A ratio with two decimals (0.82, 1.19): one decimal hides the differences the floors are about. */
 function ratioCell(value: number | null): string {
   return value === null ? '–' : value.toFixed(2);
+}
+
+/** Bytes as whole KB (the floors' bodies and answers). */
+function kiloBytes(bytes: number): string {
+  return (bytes / 1024).toFixed(0);
 }
 
 /** Per-request CPU ms of the pass-through (three decimals: the figures are a few tenths). */
@@ -88,6 +95,15 @@ export function floorLines(results: BenchResults): string[] {
     `floor: direct GET p50 ${cell(floors.directGetP50Ms)} ms at ${results.latencyMs} ms per call = ${ratioCell(floors.directGetP50Ratio)} × one round trip ` +
       `(the upstream's own p50/bound for a one-trip query; ${floors.directGetIterations} runs)`,
   );
+  if (floors.queries.length > 0) {
+    const rows = floors.queries.map(({ name, floor }) => {
+      const gateway = cpuCell(results.queries.find((q) => q.name === name)?.cpuMsPerQuery ?? null);
+      if (floor === null) return [name, '–', '–', '–', 'not replayed', gateway];
+      return [name, String(floor.upstreamCalls), kiloBytes(floor.upstreamBytes), kiloBytes(floor.answerBytes), cpuCell(floor.totalMs), gateway];
+    });
+    out.push('', ...markdown(QUERY_FLOOR_COLUMNS, rows));
+    for (const { name, reason } of floors.queries) if (reason !== null) out.push(`${name}: not replayed (${reason})`);
+  }
   const graph = floors.networkGraph;
   if (graph) {
     const gateway = results.queries.find((q) => q.name === 'networkGraph')?.cpuMsPerQuery ?? null;

@@ -121,6 +121,15 @@ describe('bench smoke run (tiny data, latency 0, one iteration, scale series 1x/
     expect(graph?.stringifyMs).toBeGreaterThanOrEqual(0);
     expect(graph?.parseCpuMs).toBeGreaterThanOrEqual(0);
     expect(graph).toMatchObject({ receiveAndParseCpuMs: null, totalMs: null });
+    // Every query that ran has its floor (the same measure), or the reason it cannot be replayed: only the search service's calls.
+    const ran = [...results.queries.map((q) => q.name), ...results.failed.map((f) => f.name)];
+    expect(new Set(floors?.queries.map((q) => q.name))).toEqual(new Set(ran));
+    for (const q of floors?.queries ?? []) {
+      expect({ name: q.name, replayed: q.floor !== null }).toEqual({ name: q.name, replayed: q.name !== 'topTalkers' });
+      if (q.floor) expect(q.floor.upstreamCalls).toBe(results.queries.find((r) => r.name === q.name)?.upstreamCalls ?? q.floor.upstreamCalls);
+    }
+    expect(floors?.queries.find((q) => q.name === 'networkGraph')?.floor).toEqual(graph);
+    expect(table).toContain('| CPU floor per query');
     expect(table).toContain('| floor: node:http + undici');
     expect(table).toContain('floor: networkGraph CPU – (in-process) per query');
   });

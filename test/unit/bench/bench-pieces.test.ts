@@ -177,6 +177,10 @@ describe('formatTable', () => {
         directGetP50Ratio: 1.19,
         directGetIterations: 50,
         networkGraph: { upstreamCalls: 190, upstreamBytes: 9_000_000, receiveAndParseCpuMs: 73.2, parseCpuMs: 50.4, answerBytes: 1_400_000, stringifyMs: 11.1, totalMs: 84.3, repetitions: 7 },
+        queries: [
+          { name: 'networkList', floor: { upstreamCalls: 1, upstreamBytes: 12_000, receiveAndParseCpuMs: 0.31, parseCpuMs: 0.05, answerBytes: 900, stringifyMs: 0.01, totalMs: 0.32, repetitions: 7 }, reason: null },
+          { name: 'topTalkers', floor: null, reason: 'the gateway sent POST /search/events/_search; only GETs are replayed' },
+        ],
       },
       skipped: [{ name: 'topTalkers', reason: 'no events area' }],
       scaleSeries: [point(1, 2400, 183, 500, 450), point(2, 4800, 364, 950, 900)],
@@ -219,6 +223,13 @@ describe('formatTable', () => {
     ]);
     expect(new Set(lines.slice(floors, floors + 6).map((l) => l.length)).size).toBe(1);
     expect(lines.join('\n')).toContain('floor: direct GET p50 11.9 ms at 10 ms per call = 1.19 × one round trip');
+    // Each query's CPU floor beside the gateway's CPU; a query that cannot be replayed says why.
+    const perQuery = lines.findIndex((l) => l.startsWith('| CPU floor per query'));
+    expect(lines.slice(perQuery + 2, perQuery + 4)).toEqual([
+      expect.stringMatching(/^\| networkList +\| +1 \| +12 \| +1 \| +0\.32 \| +0\.71 \|$/),
+      expect.stringMatching(/^\| topTalkers +\| +– \| +– \| +– \| not replayed \| +– \|$/),
+    ]);
+    expect(lines).toContain('topTalkers: not replayed (the gateway sent POST /search/events/_search; only GETs are replayed)');
     expect(lines.join('\n')).toContain(
       "floor: networkGraph CPU 84.3 ms per query = 190 calls' 9.0 MB received and parsed (73.2 ms, of which JSON.parse 50.4) + 1.40 MB answer stringified (11.1 ms); gateway – ms (rps phase)",
     );
