@@ -28,7 +28,7 @@ const DIRECT_LATENCY_CAP_MS = 15_000;
 
 /** A recorded call as a request target: its path and, when it had one, its query string. */
 export function requestTarget(call: Pick<RecordedRequest, 'method' | 'path' | 'query'>): string {
-  if (call.method !== 'GET') throw new NotReplayable(`the gateway sent ${call.method} ${call.path}; only GETs are replayed`);
+  if (call.method !== 'GET') throw new Error(`the gateway sent ${call.method} ${call.path}; only GETs are replayed`);
   const query = new URLSearchParams(Object.entries(call.query).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => [name, v])));
   const search = query.toString();
   return search === '' ? call.path : `${call.path}?${search}`;
@@ -50,8 +50,16 @@ export function networkGraphFloor(upstreamCalls: number, answerBytes: number, me
   };
 }
 
-/** A query whose upstream calls the floor cannot send again as they were (not GETs). */
-export class NotReplayable extends Error {}
+/**
+ * Why the floor cannot send these calls again as they were, or null when it can: the search
+ * service's carry a query body and its own credentials; anything but a GET might change data.
+ */
+function notReplayable(calls: readonly RecordedRequest[], searchPath: string): string | null {
+  const search = calls.find((call) => call.path === searchPath || call.path.startsWith(`${searchPath}/`));
+  if (search) return `the search service's ${search.method} ${search.path} carries a query body and its own credentials; it is not replayed`;
+  const change = calls.find((call) => call.method !== 'GET');
+  return change ? `the gateway sent ${change.method} ${change.path}; only GETs are replayed` : null;
+}
 
 /** Every measured query's CPU floor, in one raw floor process. */
 async function measureQueryFloors(
@@ -72,17 +80,12 @@ async function measureQueryFloors(
       const calls = sandbox.control.requests();
       const total = sandbox.control.calls().total;
       if (calls.length !== total) throw new Error(`${query.name} floor: the gateway made ${total} calls, the sandbox recorded the last ${calls.length}`);
-      let paths: string[];
-      try {
-        const search = calls.find((call) => call.path === searchPath || call.path.startsWith(`${searchPath}/`));
-        if (search) throw new NotReplayable(`the search service's ${search.method} ${search.path} carries a query body and its own credentials; it is not replayed`);
-        paths = calls.map(requestTarget);
-      } catch (error) {
-        if (!(error instanceof NotReplayable)) throw error;
-        out.push({ name: query.name, floor: null, reason: error.message });
+      const reason = notReplayable(calls, searchPath);
+      if (reason !== null) {
+        out.push({ name: query.name, floor: null, reason });
         continue;
       }
-      const measured = await floor.measureGraph({ paths, authorization: `Bearer ${sandbox.tokens.admin}`, answer, repetitions: GRAPH_FLOOR_REPETITIONS });
+      const measured = await floor.measureGraph({ paths: calls.map(requestTarget), authorization: `Bearer ${sandbox.tokens.admin}`, answer, repetitions: GRAPH_FLOOR_REPETITIONS });
       out.push({ name: query.name, floor: networkGraphFloor(total, Buffer.byteLength(answer), measured, floor.mode === 'in-process'), reason: null });
     }
     return out;

@@ -104,6 +104,11 @@ function defineField(proto: object, key: string, read: (obj: JsonObject) => unkn
   });
 }
 
+/** The spec's id fields: read and checked at parse, by the full parser and the id-only one alike. */
+function idKeys(spec: RecordSpec): string[] {
+  return Object.keys(spec).filter((key) => spec[key] === 'id');
+}
+
 /**
  * Builds the parser of a spec (and of fields derived from the whole upstream object, read lazily
  * too). Id fields are read and checked at once; a record without its id is a ShapeError.
@@ -113,7 +118,7 @@ export function recordParser<S extends RecordSpec & { id: 'id' }, X extends obje
   what: string,
   derived?: Derived<X>,
 ): (value: unknown) => RecordOf<S> & X {
-  const otherIds = Object.keys(spec).filter((key) => key !== 'id' && spec[key] === 'id');
+  const otherIds = idKeys(spec).filter((key) => key !== 'id');
   // One class per spec: records of a kind share their prototype, so property reads stay fast.
   const Parsed = class extends WireRecord {};
   for (const [key, kind] of Object.entries(spec)) {
@@ -141,7 +146,7 @@ export function recordParser<S extends RecordSpec & { id: 'id' }, X extends obje
  * record is built, so nothing keeps the upstream object alive.
  */
 export function recordIdParser(spec: RecordSpec, what: string): (value: unknown) => string {
-  const ids = Object.keys(spec).filter((key) => spec[key] === 'id');
+  const ids = idKeys(spec);
   return (value) => {
     const obj = asObject(value, what);
     for (const key of ids) readId(obj, key, what);
