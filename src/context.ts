@@ -11,6 +11,7 @@ import { createNetworkLoaders, type NetworkLoaders } from './upstream/network/lo
 import { createAuthLoaders, type AuthLoaders } from './upstream/auth/loaders';
 import { createCoreV2Loaders, type CoreV2Loaders } from './upstream/core-v2/loaders';
 import { createSearchLoaders, type SearchLoaders } from './upstream/search/loaders';
+import type { Cancellation } from './upstream/cancellation';
 import type { UpstreamCheck } from './upstream/probe';
 
 /** Facts about the running gateway that resolvers may show (nothing secret). */
@@ -63,8 +64,8 @@ export type GatewayContext = {
   /** Fresh per request: batching and caching never cross requests or callers. */
   loaders: { network: NetworkLoaders; auth: AuthLoaders; coreV2: CoreV2Loaders; search: SearchLoaders };
   options: LoaderOptions;
-  /** Aborted when the client goes away; pass it on to anything long-running. */
-  signal: AbortSignal;
+  /** Aborted when the client goes away; pass it (or its `abortSignal()`) on to anything long-running. */
+  cancellation: Cancellation;
   /** True when the caller sent an Authorization header (its value is only inside `http`). */
   authenticated: boolean;
   calls: CallCounter;
@@ -83,7 +84,7 @@ export type GatewayContext = {
 export interface ContextInput {
   http: HttpClient;
   options: LoaderOptions;
-  signal: AbortSignal;
+  cancellation: Cancellation;
   authenticated: boolean;
   calls: CallCounter;
   budget: OperationBudget;

@@ -1,16 +1,13 @@
 /**
  * One operation's running budget (DESIGN.md "Limits"): the one object the HTTP layer (upstream
- * calls, the deadline as an AbortSignal) and the executor (nodes and response bytes, counted by
+ * calls, the deadline as a Cancellation) and the executor (nodes and response bytes, counted by
  * the field wrapper in instrument.ts) both consult. The first budget crossed is remembered: from
  * then on every field not yet resolved answers OPERATION_BUDGET_EXCEEDED, and every read in flight
  * or queued is aborted, so the work stops while the data already resolved stays.
  */
-import { setMaxListeners } from 'node:events';
 import { BudgetExceededError, type BudgetLimit } from '../errors/codes';
+import { Cancellation } from '../upstream/cancellation';
 import type { BudgetLimits } from './limits';
-
-/** Listeners allowed on a budget's signal: each running or queued upstream call adds one. */
-const SIGNAL_LISTENERS = 10_000;
 
 export interface BudgetUsage {
   upstreamCalls: number;
@@ -24,29 +21,28 @@ export class OperationBudget {
   readonly usage: BudgetUsage = { upstreamCalls: 0, nodes: 0, responseBytes: 0 };
   /** The first budget crossed, or null. */
   exceeded: BudgetExceededError | null = null;
-  private readonly controller = new AbortController();
+  private readonly cancellation = new Cancellation();
   private timer: NodeJS.Timeout | null = null;
-  private readonly request: AbortSignal;
+  private readonly request: Cancellation;
   private readonly onRequestAbort: () => void;
 
-  /** `request`: the request's own signal (client gone); aborting it aborts this budget's signal too. */
-  constructor(limits: BudgetLimits, request: AbortSignal) {
+  /** `request`: the request's own cancellation (client gone); aborting it aborts this budget's signal too. */
+  constructor(limits: BudgetLimits, request: Cancellation) {
     this.limits = limits;
     this.request = request;
-    setMaxListeners(SIGNAL_LISTENERS, this.controller.signal);
-    this.onRequestAbort = () => this.controller.abort(request.reason);
-    if (request.aborted) this.controller.abort(request.reason);
-    else request.addEventListener('abort', this.onRequestAbort, { once: true });
+    this.onRequestAbort = () => this.cancellation.abort(request.reason);
+    if (request.aborted) this.cancellation.abort(request.reason);
+    else request.once('abort', this.onRequestAbort);
   }
 
   /** Aborted when the request is, or when a budget is crossed (its reason is then the BudgetExceededError). */
-  get signal(): AbortSignal {
-    return this.controller.signal;
+  get signal(): Cancellation {
+    return this.cancellation;
   }
 
   /** Starts the deadline (once). Subscriptions' long-lived source streams never start one; each event's execution does. */
   startDeadline(): void {
-    if (this.timer !== null || this.controller.signal.aborted) return;
+    if (this.timer !== null || this.cancellation.aborted) return;
     const ms = this.limits.deadlineMs;
     this.timer = setTimeout(() => this.cross('deadline', ms, `the operation ran out of time (${ms} ms, OPERATION_TIMEOUT_MS)`), ms);
     this.timer.unref();
@@ -87,14 +83,14 @@ export class OperationBudget {
   finish(): void {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
-    this.request.removeEventListener('abort', this.onRequestAbort);
+    this.request.removeListener('abort', this.onRequestAbort);
   }
 
   private cross(limit: BudgetLimit, max: number, message: string): BudgetExceededError {
     if (this.exceeded) return this.exceeded;
     this.exceeded = new BudgetExceededError(limit, max, message);
     this.finish();
-    this.controller.abort(this.exceeded);
+    this.cancellation.abort(this.exceeded);
     return this.exceeded;
   }
 }

@@ -3,7 +3,6 @@
  * browsers, subscriptions over WebSocket, and the health/metrics paths. Dependencies point one
  * way: server → resolvers → upstream.
  */
-import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ApolloServer } from '@apollo/server';
@@ -19,6 +18,7 @@ import { instrumentSchema } from '../limits/instrument';
 import { COST_HEADER, limitsPlugin } from '../limits/plugin';
 import { loadManifest } from '../persisted/trusted-documents';
 import { createTracer, type OperationSpan } from '../tracing';
+import { Cancellation } from '../upstream/cancellation';
 import { createHttpLayer } from '../upstream/http';
 import { probeUpstreams } from '../upstream/probe';
 import { handleGraphQL, sendPlain } from './graphql-http';
@@ -28,7 +28,7 @@ import { createMapHandler } from './map';
 import { packageVersion } from './project-root';
 import { createLogger, logRequest, requestIdOf, requestLogPlugin, type LogFn, type RequestFacts } from './request-log';
 import { createOperationMetrics, outcomeOf } from './operation-metrics';
-import { createOperationRunner, SIGNAL_LISTENERS } from './operations';
+import { createOperationRunner } from './operations';
 import { buildSchema } from './schema';
 import { createJitGateway, type ExecutorStats } from './executor';
 import { createSseHandler } from './sse';
@@ -139,7 +139,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     createPollerMetrics(registry),
   );
   const loaderOptions = { batching: config.batching };
-  const makeContext = (authorization: string | undefined, signal: AbortSignal, calls: { count: number }, trace?: OperationSpan): GatewayContext => {
+  const makeContext = (authorization: string | undefined, cancellation: Cancellation, calls: { count: number }, trace?: OperationSpan): GatewayContext => {
     // The token stays in this closure: pollers and background work see its fingerprint, resolvers see neither.
     let fingerprint: string | undefined;
     const owner: PollOwner<PollSession> = {
@@ -149,12 +149,12 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
       },
       session: (ownSignal) => createPollSession(httpLayer.forCaller({ authorization, signal: ownSignal }), loaderOptions),
     };
-    const budget = new OperationBudget(config.limits.budget, signal);
+    const budget = new OperationBudget(config.limits.budget, cancellation);
     return createContext({
-      http: httpLayer.forCaller({ authorization, signal, calls, budget, ...(trace ? { trace } : {}) }),
+      http: httpLayer.forCaller({ authorization, signal: cancellation, calls, budget, ...(trace ? { trace } : {}) }),
       budget,
       options: loaderOptions,
-      signal,
+      cancellation,
       authenticated: authorization !== undefined,
       calls,
       gateway: services,
@@ -214,19 +214,17 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
 
   async function serveGraphQL(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
-    const controller = new AbortController();
-    // Every upstream call (and each queued one) listens on this signal: far more than Node's default 10.
-    setMaxListeners(SIGNAL_LISTENERS, controller.signal);
+    const cancellation = new Cancellation();
     // The client went away before we answered: cancel its upstream calls.
     res.on('close', () => {
-      if (!res.writableFinished) controller.abort();
+      if (!res.writableFinished) cancellation.abort();
     });
     const calls = { count: 0 };
     const requestId = requestIdOf(req);
     res.setHeader('x-request-id', requestId);
     const authorization = req.headers.authorization;
     const trace = tracer?.startOperation(req.headers.traceparent);
-    const { status, facts: answered } = await handleGraphQL(apollo, req, res, async () => makeContext(authorization, controller.signal, calls, trace), {
+    const { status, facts: answered } = await handleGraphQL(apollo, req, res, async () => makeContext(authorization, cancellation, calls, trace), {
       documentLimits: { maxBytes: config.limits.price.maxDocumentBytes, maxTokens: config.limits.price.maxDocumentTokens },
       trusted,
     });

@@ -1,11 +1,10 @@
 /**
  * What both subscription transports (WebSocket: websocket.ts, Server-Sent Events: sse.ts) share:
- * one operation's life cycle. Each operation gets its own AbortSignal (aborted when it completes
+ * one operation's life cycle. Each operation gets its own Cancellation (aborted when it completes
  * or its connection closes), each subscription event runs with a fresh context (DataLoader caches
  * never span events), subscriptions per connection are bounded, and each operation ends with one
  * log line.
  */
-import { setMaxListeners } from 'node:events';
 import {
   createSourceEventStream,
   execute,
@@ -17,12 +16,10 @@ import {
 import { Gauge, type Registry } from 'prom-client';
 import type { GatewayContext } from '../context';
 import { LimitExceededError } from '../errors/codes';
+import { Cancellation } from '../upstream/cancellation';
 import { randomUUID } from 'node:crypto';
 import type { OperationMetrics } from './operation-metrics';
 import { errorCodes, logRequest, type Logger, type Transport } from './request-log';
-
-/** Listeners allowed on one request's AbortSignal: each running or queued upstream call adds one. */
-export const SIGNAL_LISTENERS = 10_000;
 
 /** A client connection: one WebSocket, or one SSE event stream. */
 export interface Connection {
@@ -34,7 +31,7 @@ export interface Connection {
 /** A result with its errors formatted for the client. */
 export type Formatted<R> = Omit<R, 'errors'> & { errors?: GraphQLFormattedError[] };
 
-export type MakeContext = (authorization: string | undefined, signal: AbortSignal, calls: { count: number }) => GatewayContext;
+export type MakeContext = (authorization: string | undefined, cancellation: Cancellation, calls: { count: number }) => GatewayContext;
 export type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 
 export interface OperationRunnerOptions {
@@ -58,14 +55,14 @@ export interface OperationRunner {
   /** A result as the client gets it (unexpected errors masked); its error codes go to the log line. */
   formatResult<R extends { errors?: readonly GraphQLError[] }>(context: unknown, result: R): Formatted<R>;
   formatErrors(context: unknown, errors: readonly GraphQLError[]): GraphQLFormattedError[];
-  /** The operation ended: abort its signal (its pollers and timers stop) and log it. Idempotent. */
+  /** The operation ended: abort its cancellation (its pollers and timers stop) and log it. Idempotent. */
   complete(context: unknown): void;
 }
 
 interface OperationState {
   requestId: string;
   connection: Connection;
-  controller: AbortController;
+  cancellation: Cancellation;
   calls: { count: number };
   started: number;
   operationName: string | null;
@@ -109,18 +106,17 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
 
   return {
     start(connection, authorization, operationName) {
-      const controller = new AbortController();
-      setMaxListeners(SIGNAL_LISTENERS, controller.signal);
+      const cancellation = new Cancellation();
       const calls = { count: 0 };
       const state: OperationState = {
         requestId: randomUUID(),
         connection,
-        controller,
+        cancellation,
         calls,
         started: performance.now(),
         operationName,
         codes: [],
-        make: () => options.createContext(authorization, controller.signal, calls),
+        make: () => options.createContext(authorization, cancellation, calls),
         done: false,
       };
       const context = state.make();
@@ -162,7 +158,7 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
       const state = stateOf(context);
       if (!state || state.done) return;
       state.done = true;
-      state.controller.abort();
+      state.cancellation.abort();
       options.metrics?.observe(state.connection.transport, { operationName: state.operationName, errorCodes: state.codes, limits: [] });
       logRequest(options.logger, {
         requestId: state.requestId,
@@ -178,7 +174,7 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
 
 /**
  * The source's events, each executed with a fresh context. `return()` (client complete,
- * connection closed) aborts the operation's signal first, so a source waiting for its next event
+ * connection closed) aborts the operation's cancellation first, so a source waiting for its next event
  * stops now instead of at its next tick; the connection's slot is released however it ends.
  */
 function withFreshContexts(source: AsyncIterable<unknown>, args: ExecutionArgs, state: OperationState, release: () => void): AsyncGenerator<ExecutionResult> {
@@ -195,12 +191,12 @@ function withFreshContexts(source: AsyncIterable<unknown>, args: ExecutionArgs, 
       }
     },
     return: (value) => {
-      state.controller.abort();
+      state.cancellation.abort();
       release();
       return events.return(value);
     },
     throw: (error: unknown) => {
-      state.controller.abort();
+      state.cancellation.abort();
       release();
       return events.throw(error);
     },

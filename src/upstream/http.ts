@@ -11,6 +11,7 @@ import { BudgetExceededError, ErrorCode, UpstreamError, type UpstreamCallInfo, t
 import type { HttpClient, UpstreamRequest, UpstreamResponse } from './http-types';
 import { codeForStatus, codeForTransportError, outcomeUnknown, transportErrorCode, upstreamErrorMessage } from './http-errors';
 import type { OperationSpan, UpstreamSpan } from '../tracing';
+import { onAbort, type CancelSignal } from './cancellation';
 import { backoffDelay, isRetryableErrorCode, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from './retry';
 
 export interface HttpLayerConfig {
@@ -31,7 +32,7 @@ export interface CallerOptions {
   /** The caller's Authorization header, forwarded verbatim to every service except search. */
   authorization?: string | undefined;
   /** The GraphQL request's signal: aborting it cancels queued and running upstream calls. */
-  signal: AbortSignal;
+  signal: CancelSignal;
   /** Incremented once per HTTP request sent (retries included). */
   calls?: { count: number };
   /** The operation's running budget (src/limits/budget.ts): calls counted against it, its deadline aborts reads. */
@@ -46,7 +47,7 @@ export interface CallerOptions {
  * stays known (and no change is ever sent twice): a change only checks the budget before it is sent.
  */
 export interface CallBudget {
-  readonly signal: AbortSignal;
+  readonly signal: CancelSignal;
   /** Counts one call; throws the budget's error (nothing is sent) when none is left. */
   spendCall(): void;
 }
@@ -111,20 +112,20 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
   function forCaller(caller: CallerOptions): HttpClient {
     const limit = createLimiter(config.maxConcurrentPerRequest);
     return {
-      send: (request) =>
-        limit(signalFor(request, caller), () => {
-          const base = bases.get(request.service);
-          if (!base) {
-            throw new UpstreamError(ErrorCode.NOT_CONFIGURED, `${request.service} is not configured on this gateway`, {
-              service: request.service,
-              method: request.method,
-              path: request.path.split('?')[0] ?? '',
-              status: null,
-            });
-          }
-          const authorization = request.service === 'search' ? searchAuth : (caller.authorization ?? null);
-          return sendWithRetries(request, base, authorization, caller);
-        }),
+      send: (request) => {
+        const signal = signalFor(request, caller);
+        return limit(
+          signal,
+          () => {
+            const base = bases.get(request.service);
+            if (!base) throw new UpstreamError(ErrorCode.NOT_CONFIGURED, `${request.service} is not configured on this gateway`, requestInfo(request));
+            const authorization = request.service === 'search' ? searchAuth : (caller.authorization ?? null);
+            return sendWithRetries(request, base, authorization, caller);
+          },
+          // A call still queued when the request stops fails as one stopped in flight does.
+          () => cancelled(requestInfo(request), signal),
+        );
+      },
     };
   }
 
@@ -166,7 +167,7 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
     return outcome;
   }
 
-  async function sendOnce(request: UpstreamRequest, target: Target, authorization: string | null, signal: AbortSignal, span: UpstreamSpan | undefined): Promise<Outcome> {
+  async function sendOnce(request: UpstreamRequest, target: Target, authorization: string | null, signal: CancelSignal, span: UpstreamSpan | undefined): Promise<Outcome> {
     const started = performance.now();
     const observe = (statusClass: string): void => {
       observeCall(request.service, request.method, statusClass, (performance.now() - started) / 1000);
@@ -349,18 +350,23 @@ function safeJson(text: string): unknown {
 }
 
 /** Reads stop with the operation's budget; changes only with the request itself (see CallBudget). */
-function signalFor(request: UpstreamRequest, caller: CallerOptions): AbortSignal {
+function signalFor(request: UpstreamRequest, caller: CallerOptions): CancelSignal {
   return request.method === 'GET' && caller.budget ? caller.budget.signal : caller.signal;
 }
 
 /** The error of a call stopped by `signal`: the budget's own error when a budget stopped it. */
-function cancelled(info: UpstreamCallInfo, signal: AbortSignal): UpstreamError | BudgetExceededError {
+function cancelled(info: UpstreamCallInfo, signal: CancelSignal): UpstreamError | BudgetExceededError {
   if (signal.reason instanceof BudgetExceededError) return signal.reason;
   return new UpstreamError(ErrorCode.UPSTREAM_UNAVAILABLE, 'the request was cancelled before the upstream answered', info);
 }
 
-/** A small semaphore: at most `max` tasks run at once; queued tasks leave when the signal aborts. */
-function createLimiter(max: number): <T>(signal: AbortSignal, task: () => Promise<T>) => Promise<T> {
+/** A call's info before it has a target: its path without the query string. */
+function requestInfo(request: UpstreamRequest): UpstreamCallInfo {
+  return { service: request.service, method: request.method, path: request.path.split('?')[0] ?? '', status: null };
+}
+
+/** A small semaphore: at most `max` tasks run at once; queued tasks leave, with `stopped()`'s error, when the signal aborts. */
+function createLimiter(max: number): <T>(signal: CancelSignal, task: () => Promise<T>, stopped: () => Error) => Promise<T> {
   let running = 0;
   const queue: Array<() => void> = [];
   // A finishing task hands its slot straight to the next queued one, so `running` never overshoots.
@@ -369,21 +375,20 @@ function createLimiter(max: number): <T>(signal: AbortSignal, task: () => Promis
     if (next) next();
     else running -= 1;
   };
-  return async (signal, task) => {
+  return async (signal, task, stopped) => {
     if (running < max) running += 1;
     else {
       await new Promise<void>((resolve, reject) => {
         const start = (): void => {
-          signal.removeEventListener('abort', onAbort);
+          stopListening();
           resolve();
         };
-        const onAbort = (): void => {
+        const stopListening = onAbort(signal, () => {
           const i = queue.indexOf(start);
           if (i >= 0) queue.splice(i, 1);
-          reject(signal.reason);
-        };
+          reject(stopped());
+        });
         queue.push(start);
-        signal.addEventListener('abort', onAbort, { once: true });
       });
     }
     try {

@@ -2,6 +2,7 @@
  * Retry policy of the HTTP layer: which outcomes of a GET are worth another attempt, and how
  * long to wait. Non-GET requests are never retried (a create must not be sent twice).
  */
+import { onAbort, type CancelSignal } from './cancellation';
 
 export interface RetryPolicy {
   /** Total attempts including the first (1 = no retries). */
@@ -51,20 +52,19 @@ export function parseRetryAfter(value: string | undefined, now: number = Date.no
 }
 
 /** Wait `ms`, or less when `signal` aborts (then reject with the signal's reason). */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+export function sleep(ms: number, signal: CancelSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(signal.reason);
       return;
     }
     const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
+      stopListening();
       resolve();
     }, ms);
-    function onAbort(): void {
+    const stopListening = onAbort(signal, () => {
       clearTimeout(timer);
       reject(signal.reason);
-    }
-    signal.addEventListener('abort', onAbort, { once: true });
+    });
   });
 }

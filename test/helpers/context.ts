@@ -7,18 +7,19 @@ import { OperationBudget } from '../../src/limits/budget';
 import { DEFAULT_LIMITS } from '../../src/limits/limits';
 import { createPollerRegistry, type PollOwner } from '../../src/pollers';
 import { createProvisioningJobs } from '../../src/resolvers/provisioning/jobs';
+import { Cancellation } from '../../src/upstream/cancellation';
 import type { HttpClient } from '../../src/upstream/http-types';
 
-export function inProcessContext(http: HttpClient, options: { batching?: boolean; signal?: AbortSignal } = {}): GatewayContext {
+export function inProcessContext(http: HttpClient, options: { batching?: boolean; cancellation?: Cancellation } = {}): GatewayContext {
   const batching = options.batching ?? true;
   const pollers = createPollerRegistry<PollSession>({ intervalMs: 10, maxIntervalMs: 10, maxErrors: 3, maxPollers: 10 });
   const owner: PollOwner<PollSession> = { fingerprint: 'test', session: () => createPollSession(http, { batching }) };
-  const signal = options.signal ?? new AbortController().signal;
+  const cancellation = options.cancellation ?? new Cancellation();
   return createContext({
     http,
     options: { batching },
-    signal,
-    budget: new OperationBudget(DEFAULT_LIMITS.budget, signal),
+    cancellation,
+    budget: new OperationBudget(DEFAULT_LIMITS.budget, cancellation),
     authenticated: true,
     calls: { count: 0 },
     gateway: {

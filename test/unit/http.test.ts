@@ -1,5 +1,6 @@
 import { Registry } from 'prom-client';
 import { ErrorCode, UpstreamError } from '../../src/errors/codes';
+import { Cancellation, type CancelSignal } from '../../src/upstream/cancellation';
 import { createHttpLayer, type HttpLayer, type HttpLayerConfig } from '../../src/upstream/http';
 import type { UpstreamRequest } from '../../src/upstream/http-types';
 import { json, startFakeUpstream, type FakeHandler, type FakeUpstream } from '../helpers/fake-upstream';
@@ -33,7 +34,7 @@ async function setup(handler: FakeHandler, overrides: Partial<HttpLayerConfig> =
   upstream = up;
   layer = createHttpLayer(config(up.url, overrides));
   const calls = { count: 0 };
-  const client = layer.forCaller({ authorization: TOKEN, signal: new AbortController().signal, calls });
+  const client = layer.forCaller({ authorization: TOKEN, signal: new Cancellation(), calls });
   const send = (r: Partial<UpstreamRequest>) => client.send({ service: 'rest-v1', method: 'GET', path: '/networks', ...r });
   return { up, calls, send };
 }
@@ -190,18 +191,44 @@ describe('timeouts and cancellation', () => {
     expect((await failure(send({}))).code).toBe(ErrorCode.UPSTREAM_TIMEOUT);
   });
 
-  it('aborts in-flight calls when the request signal aborts', async () => {
+  // The server passes a Cancellation; pollers pass an AbortController's signal: the layer honours both.
+  const signals: Array<[string, () => { signal: CancelSignal; abort(): void }]> = [
+    ['an AbortSignal', () => {
+      const controller = new AbortController();
+      return { signal: controller.signal, abort: () => controller.abort() };
+    }],
+    ['a Cancellation', () => {
+      const cancellation = new Cancellation();
+      return { signal: cancellation, abort: () => cancellation.abort() };
+    }],
+  ];
+
+  it.each(signals)('aborts in-flight calls when the request signal aborts (%s)', async (_kind, make) => {
     const up = await startFakeUpstream((_req, res) => void setTimeout(() => json(res, 200, {}), 3000).unref());
     upstream = up;
     layer = createHttpLayer(config(up.url));
-    const controller = new AbortController();
-    const client = layer.forCaller({ signal: controller.signal });
+    const { signal, abort } = make();
+    const client = layer.forCaller({ signal });
     const started = Date.now();
     const pending = client.send({ service: 'rest-v1', method: 'GET', path: '/slow' });
-    setTimeout(() => controller.abort(), 100);
-    await expect(pending).rejects.toBeInstanceOf(Error);
+    setTimeout(abort, 100);
+    await expect(pending).rejects.toMatchObject({ code: ErrorCode.UPSTREAM_UNAVAILABLE });
     expect(Date.now() - started).toBeLessThan(1500);
     expect(up.requests).toHaveLength(1);
+  });
+
+  it.each(signals)('drops queued calls unsent when the request signal aborts (%s)', async (_kind, make) => {
+    const up = await startFakeUpstream((_req, res) => void setTimeout(() => json(res, 200, {}), 3000).unref());
+    upstream = up;
+    layer = createHttpLayer(config(up.url, { maxConcurrentPerRequest: 1 }));
+    const { signal, abort } = make();
+    const client = layer.forCaller({ signal });
+    const running = client.send({ service: 'rest-v1', method: 'GET', path: '/first' });
+    const queued = client.send({ service: 'rest-v1', method: 'GET', path: '/second' });
+    setTimeout(abort, 100);
+    await expect(running).rejects.toMatchObject({ code: ErrorCode.UPSTREAM_UNAVAILABLE });
+    await expect(queued).rejects.toMatchObject({ code: ErrorCode.UPSTREAM_UNAVAILABLE, upstream: { path: '/second', status: null } });
+    expect(up.requests.map((r) => r.url)).toEqual(['/rest/v1/first']);
   });
 
   it('caps concurrent upstream calls per caller', async () => {

@@ -11,12 +11,12 @@ export const commonResolvers: Resolvers = {
     gatewayInfo: (_root, _args, ctx) => ctx.gateway.info,
   },
   Mutation: {
-    checkUpstreams: (_root, _args, ctx) => ctx.gateway.probeUpstreams(ctx.signal),
+    checkUpstreams: (_root, _args, ctx) => ctx.gateway.probeUpstreams(ctx.cancellation.abortSignal()),
   },
   Subscription: {
     heartbeat: {
       subscribe: async function* (_root, args, ctx) {
-        for await (const tick of heartbeat(args.intervalSeconds ?? 10, ctx.signal)) yield { heartbeat: tick };
+        for await (const tick of heartbeat(args.intervalSeconds ?? 10, ctx.cancellation.abortSignal())) yield { heartbeat: tick };
       },
     },
   },

@@ -64,7 +64,7 @@ export const provisioningResolvers: Resolvers = {
       subscribe: (_r, { id }, ctx) => {
         const { jobs } = ctx.gateway.provisioning;
         if (jobs.get(id, ctx.owner.fingerprint) === null) throw new GatewayError('NOT_FOUND', `no provisioning ${id} started with this token`);
-        return jobs.watch(id, ctx.owner.fingerprint, ctx.signal);
+        return jobs.watch(id, ctx.owner.fingerprint, ctx.cancellation.abortSignal());
       },
       resolve: (record: ProvisioningRecord) => record,
     },

@@ -30,12 +30,12 @@ export const workflowSubscriptionResolvers: Resolvers = {
     workflow: {
       subscribe: (_root, { businessKey }, ctx) => {
         const target = { businessKey: businessKeyOf(businessKey), notFoundGraceMs: ctx.gateway.polling.notFoundGraceMs };
-        return mapStream(ctx.pollers.follow(workflowPoll, target, ctx.signal), (workflow) => ({ workflow }));
+        return mapStream(ctx.pollers.follow(workflowPoll, target, ctx.cancellation.abortSignal()), (workflow) => ({ workflow }));
       },
     },
     resourceStatus: {
       subscribe: (_root, args, ctx) =>
-        mapStream(ctx.pollers.follow(resourceStatusPoll, statusTargetOf(args), ctx.signal), (resourceStatus) => ({ resourceStatus })),
+        mapStream(ctx.pollers.follow(resourceStatusPoll, statusTargetOf(args), ctx.cancellation.abortSignal()), (resourceStatus) => ({ resourceStatus })),
     },
   },
   StatusResource: {

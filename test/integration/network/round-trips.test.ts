@@ -10,7 +10,7 @@
  * many connections the pool keeps open (a level wider than the pool still counts as one wave).
  */
 import { graphql, type ExecutionResult } from 'graphql';
-import { setMaxListeners } from 'node:events';
+import { Cancellation } from '../../../src/upstream/cancellation';
 import { performance } from 'node:perf_hooks';
 import { loadDocument } from '../../../bench/queries/load-document';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox';
@@ -79,10 +79,9 @@ afterAll(async () => {
 });
 
 async function run(batching: boolean, source = GRAPH, variableValues: Record<string, unknown> = { first: 1000 }): Promise<{ result: ExecutionResult; http: TimedHttp }> {
-  const signal = new AbortController().signal;
-  setMaxListeners(0, signal); // one listener per call in flight, as the server allows
-  const http = new TimedHttp(layer.forCaller({ authorization: `Bearer ${sandbox.tokens.admin}`, signal }));
-  const result = await graphql({ schema, source, variableValues, contextValue: inProcessContext(http, { batching, signal }) });
+  const cancellation = new Cancellation();
+  const http = new TimedHttp(layer.forCaller({ authorization: `Bearer ${sandbox.tokens.admin}`, signal: cancellation }));
+  const result = await graphql({ schema, source, variableValues, contextValue: inProcessContext(http, { batching, cancellation }) });
   return { result, http };
 }
 
