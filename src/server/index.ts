@@ -251,7 +251,9 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const target = req.url ?? '/';
+    const query = target.indexOf('?');
+    const path = query < 0 ? target : target.slice(0, query);
     if (path === GRAPHQL_PATH || path.startsWith(`${GRAPHQL_PATH}/`)) {
       if (path === STREAM_PATH) return sse.handle(req, res);
       if (ide(req, res)) return;

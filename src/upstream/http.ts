@@ -280,6 +280,8 @@ function resolveTarget(request: UpstreamRequest, base: ServiceBase): Target {
   } else {
     const [path = '', query = ''] = request.path.split('?', 2);
     pathname = `${base.basePath}${path.startsWith('/') ? '' : '/'}${path}`;
+    // Most calls (a record by id) carry no query at all: no URLSearchParams to build and print.
+    if (query === '' && request.query === undefined) return { origin: base.origin, pathAndQuery: pathname, info: { service: request.service, method: request.method, path: pathname, status: null } };
     search = new URLSearchParams(query);
   }
   for (const [key, value] of Object.entries(request.query ?? {})) {
@@ -309,7 +311,7 @@ function rebaseForeignHref(pathname: string, service: UpstreamService, base: Ser
 }
 
 function buildHeaders(request: UpstreamRequest, authorization: string | null, traceparent: string | undefined): Record<string, string> {
-  const headers: Record<string, string> = { accept: 'application/json', ...lowerKeys(request.headers ?? {}) };
+  const headers: Record<string, string> = request.headers === undefined ? { accept: 'application/json' } : { accept: 'application/json', ...lowerKeys(request.headers) };
   delete headers['authorization'];
   if (authorization !== null) headers['authorization'] = authorization;
   if (traceparent !== undefined) headers['traceparent'] = traceparent;
@@ -329,7 +331,8 @@ function lowerKeys(headers: Record<string, string>): Record<string, string> {
 
 function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
   const flat: Record<string, string> = {};
-  for (const [key, value] of Object.entries(headers)) {
+  for (const key in headers) {
+    const value = headers[key];
     if (value === undefined) continue;
     flat[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
