@@ -46,7 +46,7 @@ import {
   type VirtualWanSiteRecord,
 } from './records';
 import { ALL_NETWORKS, groupNetworksDef, networkEndpointsDef } from './shared-list-defs';
-import { createSharedListLoader, type ListPlanRecord } from './shared-lists';
+import { createSharedListLoader, type ListPlanRecord, type SharedListLoader } from './shared-lists';
 import { relations, resources, type RecordFor, type RelationDef, type ResourceKind } from './resources';
 
 export interface ListOptions {
@@ -407,16 +407,21 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
       return keys.map((key) => results.get(key) ?? new Error(`no AppWAN answer for ${key}`));
     }, dlOptions);
   }
-  const appWanLoaders = { endpoint: appWansLoader('endpoint'), service: appWansLoader('service') };
-
-  const sharedLists = {
-    networks: createSharedListLoader(groupNetworksDef({ list, listAt }), batching, listPlans),
-    endpoints: createSharedListLoader(networkEndpointsDef({ list, listAt }), batching, listPlans),
-  };
+  // The loaders below are made on first use, like the by-id ones: a one-record query needs none of them.
+  type AppWanLoaders = Record<MemberSide, DataLoader<string, AppWanRecord[]>>;
+  let appWanLoaders: AppWanLoaders | null = null;
+  const appWansOf = (): AppWanLoaders => (appWanLoaders ??= { endpoint: appWansLoader('endpoint'), service: appWansLoader('service') });
+  type SharedLists = { networks: SharedListLoader<NetworkGroupRecord, NetworkRecord>; endpoints: SharedListLoader<NetworkRecord, EndpointRecord> };
+  let shared: SharedLists | null = null;
+  const sharedLists = (): SharedLists =>
+    (shared ??= {
+      networks: createSharedListLoader(groupNetworksDef({ list, listAt }), batching, listPlans),
+      endpoints: createSharedListLoader(networkEndpointsDef({ list, listAt }), batching, listPlans),
+    });
 
   const prefetch: NetworkPrefetch = {
     groupNetworks(sort, groups) {
-      if (choosePrefetch({ batching, parentWindow: groups })) sharedLists.networks.prefetch(ALL_NETWORKS, sort);
+      if (choosePrefetch({ batching, parentWindow: groups })) sharedLists().networks.prefetch(ALL_NETWORKS, sort);
     },
     endpointAppWans(networkId, endpoints) {
       if (!choosePrefetch({ batching, parentWindow: endpoints })) return;
@@ -444,21 +449,24 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
     parentsByKey.clear();
     primed.clear();
     for (const loader of Object.values(byIdTable)) loader?.clearAll();
-    appWanLoaders.endpoint.clearAll();
-    appWanLoaders.service.clearAll();
-    sharedLists.networks.clearAll();
-    sharedLists.endpoints.clearAll();
+    appWanLoaders?.endpoint.clearAll();
+    appWanLoaders?.service.clearAll();
+    shared?.networks.clearAll();
+    shared?.endpoints.clearAll();
     prime(kind, records);
   }
 
+  let changes: NetworkChanges | null = null;
   return {
     rest,
-    changes: createNetworkChanges(rest, afterChange),
+    get changes() {
+      return (changes ??= createNetworkChanges(rest, afterChange));
+    },
     plans,
     listPlans,
     prefetch,
-    networksOf: (group, sort, window) => sharedLists.networks.load(group, sort, window),
-    endpointsOf: (network, sort, window) => sharedLists.endpoints.load(network, sort, window),
+    networksOf: (group, sort, window) => sharedLists().networks.load(group, sort, window),
+    endpointsOf: (network, sort, window) => sharedLists().endpoints.load(network, sort, window),
     byId: (kind, id, networkId) => byIdLoader(kind).load(recordKey(id, resources[kind].scope === 'network' ? networkId : undefined)),
     list,
     listAt,
@@ -467,7 +475,7 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
     appWansOf(side, parent) {
       const key = recordKey(parent.id, parent.networkId);
       parentsByKey.set(`${side}:${key}`, parent);
-      return appWanLoaders[side].load(key);
+      return appWansOf()[side].load(key);
     },
     sites: (subscriptionId, window) =>
       memo(`sites:${JSON.stringify([subscriptionId, window.offset, window.count])}`, () =>
