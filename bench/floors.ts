@@ -24,6 +24,7 @@ import { latencyPhase, measureLatency, type LatencyRun } from './load';
 import type { BenchQuery } from './queries/types';
 import type { Floors, NetworkGraphFloor, QueryFloor } from './results';
 import { ratioToBound, round } from './stats';
+import type { ReplayScript } from './wave-replay';
 
 /** Timed repetitions of each part of a query's CPU floor (after an untimed one). */
 export const GRAPH_FLOOR_REPETITIONS = 7;
@@ -109,10 +110,9 @@ async function measureP50Floor(
   facts: UpstreamFacts,
   sandbox: RunningSandbox,
   options: BenchOptions,
-  script: { waves: string[][]; answer: string },
+  script: ReplayScript,
 ): Promise<LatencyRun> {
-  const authorization = `Bearer ${sandbox.tokens.admin}`;
-  await floor.setReplay({ ...script, authorization });
+  await floor.setReplay(script);
   // The gateway's own request (document, variables, token), sent by the same client, so only what happens behind it differs.
   const client = createGraphQLClient(floor.replayUrl, sandbox.tokens.admin, 1);
   const variables = query.variables(facts);
@@ -138,6 +138,7 @@ async function measureQueryFloors(
 ): Promise<QueryFloor[]> {
   const floor = await startFloorProcess(options.gateway, 'raw', new URL(sandbox.baseUrl).origin);
   const searchPath = new URL(sandbox.searchUrl).pathname.replace(/\/+$/, '');
+  const authorization = `Bearer ${sandbox.tokens.admin}`;
   try {
     const out: QueryFloor[] = [];
     for (const query of queries) {
@@ -152,8 +153,8 @@ async function measureQueryFloors(
         out.push({ name: query.name, floor: null, reason, ...wavesFigures, p50Ms: null, p50Ratio: null, iterations: null });
         continue;
       }
-      const measured = await floor.measureGraph({ paths: calls.map(requestTarget), authorization: `Bearer ${sandbox.tokens.admin}`, answer, repetitions: GRAPH_FLOOR_REPETITIONS });
-      const latency = await measureP50Floor(floor, query, facts, sandbox, options, { waves: waveTargets(calls, waves), answer });
+      const measured = await floor.measureGraph({ paths: calls.map(requestTarget), authorization, answer, repetitions: GRAPH_FLOOR_REPETITIONS });
+      const latency = await measureP50Floor(floor, query, facts, sandbox, options, { waves: waveTargets(calls, waves), authorization, answer });
       out.push({
         name: query.name,
         floor: networkGraphFloor(calls.length, Buffer.byteLength(answer), measured, floor.mode === 'in-process'),
