@@ -196,7 +196,7 @@ export async function benchFloors(
   const queries = await measureQueryFloors(measured, facts, sandbox, batched, options, log);
   for (const { name, floor, reason, waves, p50Ms, p50Ratio, iterations } of queries) {
     log(`floor: ${name} ${floor === null ? `not measured (${reason ?? ''})` : `CPU ${floor.totalMs === null ? '– (in-process)' : `${floor.totalMs} ms`} per query (${floor.upstreamCalls} calls)`}`);
-    if (p50Ms !== null) log(`floor: ${name} p50 ${p50Ms.toFixed(1)} ms over ${String(iterations)} at ${options.latencyMs} ms per call, ${waves} waves replayed (${String(p50Ratio)} of the bound)`);
+    if (p50Ms !== null) log(`floor: ${name} p50 ${p50Ms.toFixed(1)} ms over ${String(iterations)} at ${options.latencyMs} ms per call, ${waves} wave${waves === 1 ? '' : 's'} replayed (${String(p50Ratio)} of the bound)`);
   }
   const graph = queries.find((q) => q.name === 'networkGraph')?.floor ?? null;
   if (graph) {
