@@ -23,7 +23,7 @@ export interface BenchOptions {
   gateway: GatewayMode;
   /** Skip the pass-through baseline. */
   skipPassthrough: boolean;
-  /** Skip the floors (pass-through floor servers, direct GET latency, networkGraph's CPU floor). */
+  /** Skip the floors (pass-through floor servers, direct GET latency, each query's CPU and p50 floors). */
   skipFloors: boolean;
   /**
    * Data scales of the networkGraph scale series (the seed's networks × each; empty: no series).
@@ -56,7 +56,7 @@ export const USAGE = `usage: npm run bench -- [flags]
   --out PATH               results file (default bench/results.json; "-" to skip)
   --gateway child|in-process  where the gateway runs (default child)
   --no-passthrough         skip the pass-through baseline (and its floor servers)
-  --no-floors              skip the floors (floor servers, direct GET latency, networkGraph's CPU floor)
+  --no-floors              skip the floors (floor servers, direct GET latency, each query's CPU and p50 floors)
   --scales N[,N]           networkGraph scale series at these data scales (default 1,2,4)
   --no-scale               skip the scale series`;
 

@@ -11,16 +11,13 @@ import { withGatewayCpu, cpuPerRequest } from './gateway-cpu';
 import { benchGatewayEnv, startGatewayProcess, type GatewayHandle } from './gateway-launcher';
 import { createGraphQLClient, type GraphQLHttpClient } from './graphql-client';
 import { benchFloors } from './floors';
-import { measureLatency, measureThroughput, type Operation } from './load';
+import { latencyPhase, measureLatency, measureThroughput, type Operation } from './load';
 import { benchPassthrough, rpsRatio } from './passthrough';
 import { BENCH_QUERIES } from './queries';
 import type { BenchQuery } from './queries/types';
 import { loadAverage1m, machineInfo, type BenchResults, type FailedQuery, type QueryResult } from './results';
 import { runScaleSeries } from './scale-series';
 import { ratioToBound, round } from './stats';
-
-/** Longest a latency phase may run; queries with unbatchedCaps use theirs for the unbatched one. */
-const LATENCY_PHASE_CAP_MS = 15_000;
 
 /** Queries the contract names that this build cannot run yet, reported as not measured. */
 const NOT_YET_AVAILABLE: { name: string; reason: string }[] = [];
@@ -163,7 +160,7 @@ async function benchQuery(
     const capped = side.label === 'unbatched' ? query.unbatchedCaps : undefined;
     const caps = capped
       ? { iterations: Math.min(options.iterations, capped.iterations), maxMs: capped.maxMs, warmup: 0 }
-      : { iterations: options.iterations, maxMs: LATENCY_PHASE_CAP_MS, warmup: Math.min(2, options.iterations) };
+      : latencyPhase(options.iterations);
     const concurrency = capped ? Math.min(options.concurrency, capped.concurrency) : options.concurrency;
     const counted = calls.get(side.label);
     const upstreamCalls = counted?.total ?? 0;

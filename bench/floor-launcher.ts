@@ -1,5 +1,5 @@
 /**
- * Starts a floor server (floor-servers.ts) for the benchmark the way gateway-launcher.ts starts a
+ * Starts a floor (floor-instance.ts) for the benchmark the way gateway-launcher.ts starts a
  * gateway: in a child process (floor-child.js: production mode, the gateway's V8 flags, its CPU
  * clock over IPC) or, for the smoke test and runs from sources, in this process, where its CPU
  * cannot be told apart and reads null.
@@ -7,33 +7,44 @@
 import type { GatewayMode } from './args';
 import { startChild } from './child-launcher';
 import { compiledChild } from './compiled-child';
+import { startFloorInstance } from './floor-instance';
 import type { FloorKind } from './floor-kind';
-import { createFloorUpstream, startFloorServer } from './floor-servers';
-import { measureGraphFloor, readGraphFloorMeasure, type GraphFloorMeasure, type GraphFloorRequest } from './graph-floor';
+import { readGraphFloorMeasure, type GraphFloorMeasure, type GraphFloorRequest } from './graph-floor';
+import { REPLAY_PATH, type ReplayScript } from './wave-replay';
 
 export interface FloorHandle {
   kind: FloorKind;
+  /** The pass-through query's endpoint. */
   url: string;
+  /** The p50 floor's replay route (wave-replay.ts): POST replays the script last set. */
+  replayUrl: string;
   mode: GatewayMode;
   /** The floor process's CPU time so far (user + system, µs); null in-process. */
   cpuMicros(): Promise<number | null>;
-  /** networkGraph's floor, measured where the floor runs (graph-floor.ts). */
+  /** A query's CPU floor, measured where the floor runs (graph-floor.ts). */
   measureGraph(request: GraphFloorRequest): Promise<GraphFloorMeasure>;
+  /** Sets what the replay route replays (resolves once the floor has it). */
+  setReplay(script: ReplayScript): Promise<void>;
   close(): Promise<void>;
+}
+
+function replayUrl(url: string): string {
+  return new URL(REPLAY_PATH, url).href;
 }
 
 export async function startFloorProcess(mode: GatewayMode, kind: FloorKind, upstreamOrigin: string): Promise<FloorHandle> {
   const script = compiledChild('floor-child');
   if (mode === 'child' && script !== null) return startFloorChild(script, kind, upstreamOrigin);
-  const upstream = createFloorUpstream(upstreamOrigin);
-  const server = await startFloorServer(kind, upstream);
+  const floor = await startFloorInstance(kind, upstreamOrigin);
   return {
     kind,
-    url: server.url,
+    url: floor.url,
+    replayUrl: replayUrl(floor.url),
     mode: 'in-process',
     cpuMicros: () => Promise.resolve(null),
-    measureGraph: (request) => measureGraphFloor(upstream, request),
-    close: () => server.close().then(() => upstream.close()),
+    measureGraph: (request) => floor.measureGraph(request),
+    setReplay: async (replay) => floor.setReplay(replay),
+    close: () => floor.close(),
   };
 }
 
@@ -43,9 +54,11 @@ export async function startFloorChild(script: string, kind: FloorKind, upstreamO
   return {
     kind,
     url: child.url,
+    replayUrl: replayUrl(child.url),
     mode: 'child',
     cpuMicros: () => child.cpuMicros(),
     measureGraph: async (request) => readGraphFloorMeasure(await child.ask('network-graph-floor', { ...request })),
+    setReplay: async (replay) => void (await child.ask('replay-script', { ...replay })),
     close: () => child.close(),
   };
 }

@@ -48,7 +48,7 @@ async function getNetwork(upstream: FloorUpstream, id: unknown, authorization: s
 }
 
 /** The request body as text (data events, as graphql-http.ts reads it). */
-function readText(req: IncomingMessage): Promise<string> {
+export function readText(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -57,7 +57,7 @@ function readText(req: IncomingMessage): Promise<string> {
   });
 }
 
-type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+export type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 function rawHandler(upstream: FloorUpstream): Handler {
   return async (req, res) => {
@@ -112,11 +112,15 @@ function listen(server: Server): Promise<string> {
   });
 }
 
-/** A floor server of `kind` on 127.0.0.1 (port 0) over `upstream` (which it does not close). */
-export async function startFloorServer(kind: FloorKind, upstream: FloorUpstream): Promise<ChildServer> {
+/**
+ * A floor server of `kind` on 127.0.0.1 (port 0) over `upstream` (which it does not close); a
+ * request to one of `routes`' paths goes to that handler instead (the p50 floor's replay).
+ */
+export async function startFloorServer(kind: FloorKind, upstream: FloorUpstream, routes: Record<string, Handler> = {}): Promise<ChildServer> {
   const { handle, stop } = kind === 'raw' ? { handle: rawHandler(upstream), stop: () => Promise.resolve() } : await apolloHandler(upstream);
   const server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
+    const route = req.url !== undefined && Object.hasOwn(routes, req.url) ? routes[req.url] : undefined;
+    (route ?? handle)(req, res).catch((err: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
       res.end(err instanceof Error ? err.message : String(err));
     });

@@ -7,19 +7,24 @@
  *   gateway makes for it, read from the sandbox's call record, replayed and parsed by the raw floor
  *   server's process, plus JSON.stringify of the gateway's answer (graph-floor.ts). A query with
  *   calls the floor cannot send again (the search service's: a query body, its own credentials;
- *   anything not a GET) is listed with the reason instead.
+ *   anything not a GET) is listed with the reason instead;
+ * - each query's p50 floor: the same calls in the gateway's sequential round trips (call-waves.ts),
+ *   replayed by the raw floor server's replay route (wave-replay.ts), timed from this process like
+ *   the gateway's latency phase, at the same per-call latency.
  */
-import type { RecordedRequest, RunningSandbox } from '../src/sandbox';
+import type { CallTiming, RecordedRequest, RunningSandbox } from '../src/sandbox';
 import type { BenchOptions } from './args';
+import { callWaves, WAVE_LATENCY_MS } from './call-waves';
 import { directGet } from './direct-get';
 import type { UpstreamFacts } from './facts';
-import { startFloorProcess } from './floor-launcher';
+import { startFloorProcess, type FloorHandle } from './floor-launcher';
 import type { GraphFloorMeasure } from './graph-floor';
-import type { GraphQLHttpClient } from './graphql-client';
-import { measureLatency } from './load';
+import { createGraphQLClient, type GraphQLHttpClient } from './graphql-client';
+import { latencyPhase, measureLatency, type LatencyRun } from './load';
 import type { BenchQuery } from './queries/types';
 import type { Floors, NetworkGraphFloor, QueryFloor } from './results';
 import { ratioToBound, round } from './stats';
+import type { ReplayScript } from './wave-replay';
 
 /** Timed repetitions of each part of a query's CPU floor (after an untimed one). */
 export const GRAPH_FLOOR_REPETITIONS = 7;
@@ -61,32 +66,104 @@ function notReplayable(calls: readonly RecordedRequest[], searchPath: string): s
   return change ? `the gateway sent ${change.method} ${change.path}; only GETs are replayed` : null;
 }
 
-/** Every measured query's CPU floor, in one raw floor process. */
+/** One run of a query through the batched gateway: its answer, its calls and their waves. */
+interface RecordedRun {
+  answer: string;
+  calls: RecordedRequest[];
+  waves: CallTiming[][];
+}
+
+/**
+ * Runs the query once at WAVE_LATENCY_MS per call, so that calls sent side by side overlap and the
+ * timings show its waves; the calls are the same at any latency.
+ */
+async function recordRun(query: BenchQuery, facts: UpstreamFacts, sandbox: RunningSandbox, client: GraphQLHttpClient): Promise<RecordedRun> {
+  sandbox.control.setLatency(WAVE_LATENCY_MS);
+  sandbox.control.resetCalls();
+  try {
+    const answer = JSON.stringify({ data: await client.execute(query.document, query.variables(facts)) });
+    const calls = sandbox.control.requests();
+    const total = sandbox.control.calls().total;
+    if (calls.length !== total) throw new Error(`${query.name} floor: the gateway made ${total} calls, the sandbox recorded the last ${calls.length}`);
+    return { answer, calls, waves: callWaves(sandbox.control.timings()) };
+  } finally {
+    sandbox.control.setLatency(0);
+  }
+}
+
+/** Each wave's calls as request targets, matched to the recorded requests by seq. */
+export function waveTargets(calls: readonly RecordedRequest[], waves: readonly (readonly Pick<CallTiming, 'seq'>[])[]): string[][] {
+  const bySeq = new Map(calls.map((call) => [call.seq, call]));
+  return waves.map((wave) =>
+    wave.map(({ seq }) => {
+      const call = bySeq.get(seq);
+      if (call === undefined) throw new Error(`call ${seq} has a timing but no recorded request`);
+      return requestTarget(call);
+    }),
+  );
+}
+
+/** The replay's p50 at the latency phase's per-call latency, timed as the gateway's latency phase, after checking it answers the gateway's answer. */
+async function measureP50Floor(
+  floor: FloorHandle,
+  query: BenchQuery,
+  facts: UpstreamFacts,
+  sandbox: RunningSandbox,
+  options: BenchOptions,
+  script: ReplayScript,
+): Promise<LatencyRun> {
+  await floor.setReplay(script);
+  // The gateway's own request (document, variables, token), sent by the same client, so only what happens behind it differs.
+  const client = createGraphQLClient(floor.replayUrl, sandbox.tokens.admin, 1);
+  const variables = query.variables(facts);
+  try {
+    const replayed = JSON.stringify({ data: await client.execute(query.document, variables) });
+    if (replayed !== script.answer) throw new Error(`${query.name} p50 floor: the replay answered ${replayed.slice(0, 200)}, not the gateway's answer`);
+    sandbox.control.setLatency(options.latencyMs);
+    return await measureLatency(() => client.executeUnchecked(query.document, variables), latencyPhase(options.iterations));
+  } finally {
+    sandbox.control.setLatency(0);
+    await client.close();
+  }
+}
+
+/** Every measured query's CPU floor and p50 floor, in one raw floor process. */
 async function measureQueryFloors(
   queries: readonly BenchQuery[],
   facts: UpstreamFacts,
   sandbox: RunningSandbox,
   client: GraphQLHttpClient,
   options: BenchOptions,
+  log: (line: string) => void,
 ): Promise<QueryFloor[]> {
   const floor = await startFloorProcess(options.gateway, 'raw', new URL(sandbox.baseUrl).origin);
   const searchPath = new URL(sandbox.searchUrl).pathname.replace(/\/+$/, '');
+  const authorization = `Bearer ${sandbox.tokens.admin}`;
   try {
     const out: QueryFloor[] = [];
     for (const query of queries) {
-      sandbox.control.setLatency(0);
-      sandbox.control.resetCalls();
-      const answer = JSON.stringify({ data: await client.execute(query.document, query.variables(facts)) });
-      const calls = sandbox.control.requests();
-      const total = sandbox.control.calls().total;
-      if (calls.length !== total) throw new Error(`${query.name} floor: the gateway made ${total} calls, the sandbox recorded the last ${calls.length}`);
+      const { answer, calls, waves } = await recordRun(query, facts, sandbox, client);
+      const trips = query.roundTrips(facts).value;
+      const wavesFigures = { waves: waves.length, wavesMatchBound: waves.length === trips };
+      if (!wavesFigures.wavesMatchBound) {
+        log(`floor: ${query.name}: the gateway's calls went in ${waves.length} waves, the bound is ${trips} round trips (the p50 floor replays the gateway's waves)`);
+      }
       const reason = notReplayable(calls, searchPath);
       if (reason !== null) {
-        out.push({ name: query.name, floor: null, reason });
+        out.push({ name: query.name, floor: null, reason, ...wavesFigures, p50Ms: null, p50Ratio: null, iterations: null });
         continue;
       }
-      const measured = await floor.measureGraph({ paths: calls.map(requestTarget), authorization: `Bearer ${sandbox.tokens.admin}`, answer, repetitions: GRAPH_FLOOR_REPETITIONS });
-      out.push({ name: query.name, floor: networkGraphFloor(total, Buffer.byteLength(answer), measured, floor.mode === 'in-process'), reason: null });
+      const measured = await floor.measureGraph({ paths: calls.map(requestTarget), authorization, answer, repetitions: GRAPH_FLOOR_REPETITIONS });
+      const latency = await measureP50Floor(floor, query, facts, sandbox, options, { waves: waveTargets(calls, waves), authorization, answer });
+      out.push({
+        name: query.name,
+        floor: networkGraphFloor(calls.length, Buffer.byteLength(answer), measured, floor.mode === 'in-process'),
+        reason: null,
+        ...wavesFigures,
+        p50Ms: round(latency.p50Ms),
+        p50Ratio: ratioToBound(latency.p50Ms, trips * options.latencyMs),
+        iterations: latency.count,
+      });
     }
     return out;
   } finally {
@@ -116,9 +193,10 @@ export async function benchFloors(
   const directGetP50Ratio = ratioToBound(latency.p50Ms, options.latencyMs);
   log(`floor: direct GET p50 ${latency.p50Ms.toFixed(1)} ms over ${latency.count} at ${options.latencyMs} ms per call (${String(directGetP50Ratio)} of one round trip)`);
 
-  const queries = await measureQueryFloors(measured, facts, sandbox, batched, options);
-  for (const { name, floor, reason } of queries) {
+  const queries = await measureQueryFloors(measured, facts, sandbox, batched, options, log);
+  for (const { name, floor, reason, waves, p50Ms, p50Ratio, iterations } of queries) {
     log(`floor: ${name} ${floor === null ? `not measured (${reason ?? ''})` : `CPU ${floor.totalMs === null ? '– (in-process)' : `${floor.totalMs} ms`} per query (${floor.upstreamCalls} calls)`}`);
+    if (p50Ms !== null) log(`floor: ${name} p50 ${p50Ms.toFixed(1)} ms over ${String(iterations)} at ${options.latencyMs} ms per call, ${waves} wave${waves === 1 ? '' : 's'} replayed (${String(p50Ratio)} of the bound)`);
   }
   const graph = queries.find((q) => q.name === 'networkGraph')?.floor ?? null;
   if (graph) {

@@ -67,8 +67,8 @@ async function medianCpu(repetitions: number, work: () => Promise<void> | void):
   return median(samples);
 }
 
-/** Every path GET-ed and its body parsed, IN_FLIGHT at a time; `onBody` sees each body's text. */
-async function receiveAll(upstream: FloorUpstream, paths: readonly string[], authorization: string, onBody: (text: string) => void): Promise<void> {
+/** Every path GET-ed and its body parsed, IN_FLIGHT at a time; `onBody` sees each body's text. Also each wave of the p50 floor's replay (wave-replay.ts). */
+export async function receiveAll(upstream: FloorUpstream, paths: readonly string[], authorization: string, onBody: (text: string) => void = () => undefined): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < paths.length) {
@@ -86,7 +86,7 @@ export async function measureGraphFloor(upstream: FloorUpstream, request: GraphF
   const bodies: string[] = [];
   await receiveAll(upstream, request.paths, request.authorization, (text) => bodies.push(text));
   const upstreamBytes = bodies.reduce((sum, text) => sum + Buffer.byteLength(text), 0);
-  const receiveAndParseCpuMs = await medianCpu(request.repetitions, () => receiveAll(upstream, request.paths, request.authorization, () => undefined));
+  const receiveAndParseCpuMs = await medianCpu(request.repetitions, () => receiveAll(upstream, request.paths, request.authorization));
   const parseCpuMs = await medianCpu(request.repetitions, () => bodies.forEach((text) => JSON.parse(text)));
   const answer: unknown = JSON.parse(request.answer);
   JSON.stringify(answer);

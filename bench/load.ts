@@ -15,6 +15,14 @@ export interface LatencyOptions {
   warmup?: number;
 }
 
+/** Longest a latency phase may run; queries with unbatchedCaps use theirs for the unbatched one. */
+export const LATENCY_PHASE_CAP_MS = 15_000;
+
+/** A query's latency phase: `iterations` timed runs after 2 untimed ones, LATENCY_PHASE_CAP_MS at most (the gateway's, and its p50 floor's). */
+export function latencyPhase(iterations: number): LatencyOptions {
+  return { iterations, maxMs: LATENCY_PHASE_CAP_MS, warmup: Math.min(2, iterations) };
+}
+
 export interface LatencyRun extends LatencySummary {
   /** True when maxMs cut the run short of `iterations`. */
   capped: boolean;

@@ -108,11 +108,24 @@ export interface Floors {
   queries: QueryFloor[];
 }
 
-/** One bench query's CPU floor, measured as networkGraph's; null with the reason when its calls cannot be replayed. */
+/**
+ * One bench query's CPU floor, measured as networkGraph's, and its p50 floor (its calls replayed in
+ * the gateway's waves, bench/wave-replay.ts); both null with the reason when its calls cannot be replayed.
+ */
 export interface QueryFloor {
   name: string;
   floor: NetworkGraphFloor | null;
   reason: string | null;
+  /** Sequential round trips of the batched gateway's calls for one run (bench/call-waves.ts). */
+  waves: number;
+  /** Whether `waves` equals the query's round-trip bound (`queries[].roundTrips`); the p50 floor replays the waves either way. */
+  wavesMatchBound: boolean;
+  /** p50 of the replay at the latency phase's per-call latency, timed like the gateway's latency phase; null when not replayed. */
+  p50Ms: number | null;
+  /** p50Ms ÷ the query's bound (round trips × per-call latency), as `queries[].p50Ratio`; null when not replayed or at latency 0. */
+  p50Ratio: number | null;
+  /** Timed runs behind p50Ms; null when not replayed. */
+  iterations: number | null;
 }
 
 /** networkGraph (batched) at one data scale: the seed's networks × `scale`. */

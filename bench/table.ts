@@ -2,7 +2,7 @@
  * The human-readable table printed at the end of a run (and pasted into the README).
  */
 import { FLOOR_KINDS, type FloorKind } from './floor-kind';
-import type { BenchResults } from './results';
+import type { BenchResults, QueryFloor } from './results';
 import { describeGrowth } from './scale-growth';
 
 function cell(value: number | string | null): string {
@@ -37,6 +37,8 @@ const FLOOR_LABELS: Record<FloorKind, string> = {
 };
 
 const QUERY_FLOOR_COLUMNS = ['CPU floor per query', 'calls', 'upstream KB', 'answer KB', 'floor CPU ms', 'gateway CPU ms'] as const;
+
+const P50_FLOOR_COLUMNS = ['p50 floor per query', 'trips', 'waves', 'bound ms', 'gateway p50 ms', 'gateway p50/bound', 'floor p50 ms', 'floor p50/bound'] as const;
 
 const SCALE_COLUMNS = ['scale', 'networks', 'endpoints', 'calls', 'bound', 'p50 ms', 'p99 ms', 'bound ms', 'p50/bound', 'CPU ms', 'runs'] as const;
 
@@ -103,6 +105,7 @@ export function floorLines(results: BenchResults): string[] {
     });
     out.push('', ...markdown(QUERY_FLOOR_COLUMNS, rows));
     for (const { name, reason } of floors.queries) if (reason !== null) out.push(`${name}: not replayed (${reason})`);
+    out.push('', ...p50FloorLines(results, floors.queries));
   }
   const graph = floors.networkGraph;
   if (graph) {
@@ -114,6 +117,17 @@ export function floorLines(results: BenchResults): string[] {
     );
   }
   return out;
+}
+
+/** Each query's p50 floor (its calls replayed in the gateway's waves) beside the gateway's p50, both against the query's bound. */
+function p50FloorLines(results: BenchResults, queries: readonly QueryFloor[]): string[] {
+  const rows = queries.map(({ name, waves, p50Ms, p50Ratio }) => {
+    const gateway = results.queries.find((q) => q.name === name);
+    const replay = p50Ms === null ? ['not replayed', '–'] : [cell(p50Ms), ratioCell(p50Ratio)];
+    return [name, cell(gateway?.roundTrips ?? null), String(waves), cell(gateway?.boundMs ?? null), cell(gateway?.p50Ms ?? null), ratioCell(gateway?.p50Ratio ?? null), ...replay];
+  });
+  const unlike = queries.filter((q) => !q.wavesMatchBound).map((q) => q.name);
+  return [...markdown(P50_FLOOR_COLUMNS, rows), ...(unlike.length > 0 ? [`waves ≠ trips (the gateway's calls in more or fewer round trips than the bound): ${unlike.join(', ')}`] : [])];
 }
 
 /** A Markdown table: readable in a terminal and pastes unchanged into the README. */

@@ -26,7 +26,7 @@ export type { SandboxControl, SandboxFacts } from './core/control';
 export type { FaultRule } from './core/faults';
 export type { AsyncFailureRule } from './core/async-failures';
 export type { AsyncChangeKind } from './core/types';
-export type { CallCounts, RecordedRequest } from './core/call-log';
+export type { CallCounts, CallTiming, RecordedRequest } from './core/call-log';
 export type { RestV1Facts } from './rest-v1';
 export type { Clock, SeedSize } from './core/types';
 export { ManualClock } from './core/clock';

@@ -1,13 +1,9 @@
 /**
- * Sequential upstream round trips ("waves") of one operation, from the sandbox's call timings
- * (`sandbox.control.timings()`): a call is in wave 1 when no other call of the operation was
- * answered before it arrived, else in 1 + the highest wave of the calls answered before it
- * arrived. The operation's round trips are its highest wave: the length of its longest chain of
- * calls each sent after the previous one's answer. Structural, not a timing threshold: with a
- * per-call latency set (tens of ms), calls sent side by side overlap whatever the CPU does, and
- * a call that waited for an answer starts after it.
+ * The gateway's sequential upstream round trips ("waves") as the round-trip test prints them: the
+ * grouping is bench/call-waves.ts's, shared with the benchmark's p50 floor.
  */
-import type { CallTiming } from '../../src/sandbox/core/call-log';
+import { callWaves as waveCalls } from '../../bench/call-waves';
+import type { CallTiming } from '../../src/sandbox';
 
 export interface Wave {
   /** 1-based. */
@@ -17,22 +13,5 @@ export interface Wave {
 }
 
 export function callWaves(timings: readonly CallTiming[]): Wave[] {
-  const sorted = [...timings].sort((a, b) => a.receivedMs - b.receivedMs);
-  const waveOf = new Map<number, number>();
-  for (const call of sorted) {
-    let wave = 1;
-    for (const before of sorted) {
-      if (before === call || before.answeredMs === null || before.answeredMs > call.receivedMs) continue;
-      wave = Math.max(wave, (waveOf.get(before.seq) ?? 1) + 1);
-    }
-    waveOf.set(call.seq, wave);
-  }
-  const waves: Wave[] = [];
-  for (const call of sorted) {
-    const n = waveOf.get(call.seq) ?? 1;
-    while (waves.length < n) waves.push({ wave: waves.length + 1, calls: [] });
-    waves[n - 1]?.calls.push(`${call.method} ${call.route}`);
-  }
-  for (const w of waves) w.calls.sort();
-  return waves;
+  return waveCalls(timings).map((calls, i) => ({ wave: i + 1, calls: calls.map((call) => `${call.method} ${call.route}`).sort() }));
 }

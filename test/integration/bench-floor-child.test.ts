@@ -1,14 +1,15 @@
 /**
  * The benchmark's floor servers (bench/floor-servers.ts) in their child process (floor-child.ts,
  * bundled first: test/helpers/bench-bundle.ts) and in-process: each answers the pass-through query
- * like the gateway, reports its CPU clock (the child only), and measures networkGraph's floor
- * from a list of calls.
+ * like the gateway, reports its CPU clock (the child only), measures networkGraph's floor
+ * from a list of calls, and replays a script of calls in waves on its replay route (the p50 floor).
  */
 import { FLOOR_KINDS } from '../../bench/floor-kind';
 import { startFloorChild, startFloorProcess, type FloorHandle } from '../../bench/floor-launcher';
 import { FLOOR_QUERY } from '../../bench/floor-servers';
 import { cpuPerRequest, withGatewayCpu } from '../../bench/gateway-cpu';
 import { createGraphQLClient } from '../../bench/graphql-client';
+import { request } from 'undici';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox';
 import { bundleBenchEntry, type BenchBundle } from '../helpers/bench-bundle';
 
@@ -82,6 +83,46 @@ describe('bench floor servers', () => {
         await expect(floor.measureGraph({ paths: ['/rest/v1/no-such-list'], authorization: 'Bearer x', answer: '{}', repetitions: 1 })).rejects.toThrow(
           /network-graph-floor: GET \/rest\/v1\/no-such-list: the sandbox answered 40\d/,
         );
+      },
+    );
+  });
+
+  it('replays a script wave by wave on its replay route and answers the script\'s answer, in the child and in-process', async () => {
+    const first = ['/rest/v1/network-groups', `/rest/v1/networks/${network}`];
+    const second = [`/rest/v1/networks/${network}/endpoints?page=0&size=2000`];
+    const answer = JSON.stringify({ data: { network: { id: network, endpoints: [1, 2, 3] } } });
+    for (const start of [() => startFloorChild(bundle.script, 'raw', sandbox.baseUrl), () => startFloorProcess('in-process', 'raw', sandbox.baseUrl)]) {
+      await withFloor(start, async (floor) => {
+        await floor.setReplay({ waves: [first, second], authorization: `Bearer ${sandbox.tokens.admin}`, answer });
+        sandbox.control.setLatency(50);
+        sandbox.control.resetCalls();
+        try {
+          const res = await request(floor.replayUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ x }"}' });
+          expect({ status: res.statusCode, text: await res.body.text() }).toEqual({ status: 200, text: answer });
+        } finally {
+          sandbox.control.setLatency(0);
+        }
+        const timings = sandbox.control.timings();
+        expect(timings.map((t) => t.path).sort()).toEqual([...first, ...second].map((target) => target.split('?')[0]).sort());
+        const inWave = (paths: string[]) => timings.filter((t) => paths.some((p) => p.split('?')[0] === t.path));
+        const firstAnswered = Math.max(...inWave(first).map((t) => t.answeredMs ?? Infinity));
+        const secondReceived = Math.min(...inWave(second).map((t) => t.receivedMs));
+        // The second wave waits for the whole first one; the first wave's calls go side by side.
+        expect(secondReceived).toBeGreaterThanOrEqual(firstAnswered);
+        const [a, b] = inWave(first);
+        expect(Math.abs((a?.receivedMs ?? 0) - (b?.receivedMs ?? Infinity))).toBeLessThan(50);
+      });
+    }
+  });
+
+  it('refuses a bad replay script over IPC, and answers 500 before any script is set', async () => {
+    await withFloor(
+      () => startFloorChild(bundle.script, 'raw', sandbox.baseUrl),
+      async (floor) => {
+        const res = await request(floor.replayUrl, { method: 'POST', body: '{}' });
+        expect({ status: res.statusCode, text: await res.body.text() }).toEqual({ status: 500, text: 'replay: no script set' });
+        await expect(floor.setReplay({ waves: [['/a'], []], authorization: 'x', answer: '{}' })).rejects.toThrow(/replay-script: wave 2 has no calls/);
+        await expect(floor.setReplay({ waves: [['/a']], authorization: 'x', answer: '{' })).rejects.toThrow(/replay-script: the answer is not JSON/);
       },
     );
   });

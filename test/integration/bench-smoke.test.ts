@@ -100,7 +100,7 @@ describe('bench smoke run (tiny data, latency 0, one iteration, scale series 1x/
     expect(lines.some((l) => l.startsWith('sandbox:'))).toBe(true);
   });
 
-  it('measures the floors beside the gateway: both pass-through floor servers, the direct GET\'s p50 and networkGraph\'s CPU floor', () => {
+  it('measures the floors beside the gateway: both pass-through floor servers, the direct GET\'s p50, each query\'s CPU and p50 floors', () => {
     for (const kind of ['raw', 'apollo'] as const) {
       const floor = results.passthrough?.floors?.[kind];
       expect({ kind, ok: (floor?.rps ?? 0) > 0 && (floor?.ratioToDirect ?? 0) > 0 }).toEqual({ kind, ok: true });
@@ -127,9 +127,14 @@ describe('bench smoke run (tiny data, latency 0, one iteration, scale series 1x/
     for (const q of floors?.queries ?? []) {
       expect({ name: q.name, replayed: q.floor !== null }).toEqual({ name: q.name, replayed: q.name !== 'topTalkers' });
       if (q.floor) expect(q.floor.upstreamCalls).toBe(results.queries.find((r) => r.name === q.name)?.upstreamCalls ?? q.floor.upstreamCalls);
+      // Its p50 floor: the replay timed like the gateway's latency phase (one run here, latency 0: no bound), or nothing with the reason.
+      const p50 = q.floor ? { timed: true, iterations: 1 } : { timed: false, iterations: null };
+      expect({ name: q.name, timed: q.p50Ms !== null && q.p50Ms > 0, iterations: q.iterations, ratio: q.p50Ratio }).toEqual({ name: q.name, ...p50, ratio: null });
+      expect(q.waves).toBeGreaterThan(0);
     }
     expect(floors?.queries.find((q) => q.name === 'networkGraph')?.floor).toEqual(graph);
     expect(table).toContain('| CPU floor per query');
+    expect(table).toContain('| p50 floor per query');
     expect(table).toContain('| floor: node:http + undici');
     expect(table).toContain('floor: networkGraph CPU – (in-process) per query');
   });

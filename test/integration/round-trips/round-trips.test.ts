@@ -2,17 +2,15 @@
  * Each small bench query makes exactly its bound of sequential upstream round trips
  * (bench/README.md "The bounds"): the bench's own documents and variables run through the real
  * gateway against the sandbox with a per-call latency, and the sandbox's call timings are
- * grouped into waves (test/helpers/round-trips.ts). Structure only: how long a wave takes is
+ * grouped into waves (bench/call-waves.ts, via test/helpers/round-trips.ts). Structure only: how long a wave takes is
  * the benchmark's business.
  */
+import { WAVE_LATENCY_MS } from '../../../bench/call-waves';
 import { readFacts, type UpstreamFacts } from '../../../bench/facts';
 import { BENCH_QUERIES } from '../../../bench/queries';
 import type { BenchQuery } from '../../../bench/queries/types';
 import { callWaves, type Wave } from '../../helpers/round-trips';
 import { startStack, type Stack } from '../../helpers/stack';
-
-/** Long enough that calls sent side by side always overlap, even on a loaded machine. */
-const LATENCY_MS = 100;
 
 const NAMES = ['endpointDetail', 'networkList', 'authTree', 'topTalkers', 'v2Reach', 'networkMap'];
 
@@ -34,7 +32,7 @@ afterAll(() => stack.close());
 
 async function waves(q: BenchQuery): Promise<{ waves: Wave[]; errors: unknown }> {
   const { control } = stack.sandbox;
-  control.setLatency(LATENCY_MS);
+  control.setLatency(WAVE_LATENCY_MS);
   control.resetCalls();
   try {
     const res = await stack.gql(q.document, q.variables(facts));

@@ -1,8 +1,11 @@
-import { networkGraphFloor, requestTarget, GRAPH_FLOOR_REPETITIONS } from '../../../bench/floors';
+import { callWaves } from '../../../bench/call-waves';
+import type { FloorUpstream } from '../../../bench/floor-servers';
+import { networkGraphFloor, requestTarget, waveTargets, GRAPH_FLOOR_REPETITIONS } from '../../../bench/floors';
 import { isFloorKind } from '../../../bench/floor-kind';
 import { readGraphFloorMeasure, readGraphFloorRequest } from '../../../bench/graph-floor';
 import { passthroughFloor, rpsRatio } from '../../../bench/passthrough';
 import { median } from '../../../bench/stats';
+import { createWaveReplay, readReplayScript } from '../../../bench/wave-replay';
 
 describe('requestTarget', () => {
   it('rebuilds a recorded GET as path and query string, a repeated parameter once per value', () => {
@@ -74,5 +77,54 @@ describe('median', () => {
   it('is an observed sample: the middle one, or the lower middle one of an even count', () => {
     expect(median([5, 1, 3])).toBe(3);
     expect(median([4, 1, 3, 2])).toBe(2);
+  });
+});
+
+describe('callWaves (bench)', () => {
+  const call = (seq: number, receivedMs: number, answeredMs: number | null) => ({ seq, method: 'GET', route: `/r${seq}`, path: `/r${seq}`, receivedMs, answeredMs });
+
+  it('gives each wave its calls in the order they arrived, so the floor can replay them', () => {
+    const waves = callWaves([call(3, 12, 22), call(1, 0, 10), call(4, 9, 30), call(2, 1, 11)]);
+    expect(waves.map((wave) => wave.map((c) => c.seq))).toEqual([[1, 2, 4], [3]]);
+  });
+
+  it('leaves an unanswered call out of every later wave', () => {
+    expect(callWaves([call(1, 0, null), call(2, 5, 8)]).map((wave) => wave.map((c) => c.seq))).toEqual([[1, 2]]);
+  });
+});
+
+describe('waveTargets', () => {
+  const recorded = (seq: number, path: string, query: Record<string, string> = {}) => ({ seq, method: 'GET', route: path, path, query, contentType: null, body: null });
+
+  it('turns each wave into the request targets of its recorded calls, matched by seq', () => {
+    const calls = [recorded(1, '/a'), recorded(2, '/b', { page: '1' }), recorded(3, '/c')];
+    expect(waveTargets(calls, [[{ seq: 3 }, { seq: 1 }], [{ seq: 2 }]])).toEqual([['/c', '/a'], ['/b?page=1']]);
+    expect(() => waveTargets(calls, [[{ seq: 9 }]])).toThrow(/call 9/);
+  });
+});
+
+describe('the replay script', () => {
+  const script = { type: 'replay-script', id: 1, waves: [['/a', '/b?x=1'], ['/c']], authorization: 'Bearer t', answer: '{"data":{"a":1}}' };
+
+  it('reads a well-formed script, leaving the IPC fields out', () => {
+    expect(readReplayScript(script)).toEqual({ waves: [['/a', '/b?x=1'], ['/c']], authorization: 'Bearer t', answer: '{"data":{"a":1}}' });
+    expect(readReplayScript({ ...script, waves: [] }).waves).toEqual([]);
+  });
+
+  it.each([
+    ['not an object', 'x', /expected an object/],
+    ['waves not a list', { ...script, waves: '/a' }, /waves must be lists/],
+    ['a wave not a list', { ...script, waves: ['/a'] }, /waves must be lists/],
+    ['a target not a string', { ...script, waves: [['/a', 2]] }, /waves must be lists/],
+    ['an empty wave', { ...script, waves: [['/a'], []] }, /wave 2 has no calls/],
+    ['no authorization', { ...script, authorization: undefined }, /authorization and answer/],
+    ['an answer not text', { ...script, answer: { data: {} } }, /authorization and answer/],
+  ])('refuses %s with an error naming what is wrong', (_, value, error) => {
+    expect(() => readReplayScript(value)).toThrow(error);
+  });
+
+  it('refuses an answer that is not JSON when the script is set', () => {
+    const upstream: FloorUpstream = { getText: () => Promise.resolve('{}'), close: () => Promise.resolve() };
+    expect(() => createWaveReplay(upstream).set({ waves: [], authorization: 'x', answer: '{"data":' })).toThrow(/replay-script: the answer is not JSON/);
   });
 });

@@ -178,8 +178,8 @@ describe('formatTable', () => {
         directGetIterations: 50,
         networkGraph: { upstreamCalls: 190, upstreamBytes: 9_000_000, receiveAndParseCpuMs: 73.2, parseCpuMs: 50.4, answerBytes: 1_400_000, stringifyMs: 11.1, totalMs: 84.3, repetitions: 7 },
         queries: [
-          { name: 'networkList', floor: { upstreamCalls: 1, upstreamBytes: 12_000, receiveAndParseCpuMs: 0.31, parseCpuMs: 0.05, answerBytes: 900, stringifyMs: 0.01, totalMs: 0.32, repetitions: 7 }, reason: null },
-          { name: 'topTalkers', floor: null, reason: 'the gateway sent POST /search/events/_search; only GETs are replayed' },
+          { name: 'networkList', floor: { upstreamCalls: 1, upstreamBytes: 12_000, receiveAndParseCpuMs: 0.31, parseCpuMs: 0.05, answerBytes: 900, stringifyMs: 0.01, totalMs: 0.32, repetitions: 7 }, reason: null, waves: 1, wavesMatchBound: true, p50Ms: 11.44, p50Ratio: 1.14, iterations: 50 },
+          { name: 'topTalkers', floor: null, reason: 'the gateway sent POST /search/events/_search; only GETs are replayed', waves: 3, wavesMatchBound: false, p50Ms: null, p50Ratio: null, iterations: null },
         ],
       },
       skipped: [{ name: 'topTalkers', reason: 'no events area' }],
@@ -230,6 +230,14 @@ describe('formatTable', () => {
       expect.stringMatching(/^\| topTalkers +\| +– \| +– \| +– \| not replayed \| +– \|$/),
     ]);
     expect(lines).toContain('topTalkers: not replayed (the gateway sent POST /search/events/_search; only GETs are replayed)');
+    // Each query's p50 floor beside the gateway's p50, both against the bound; waves that differ from the trips are named.
+    const p50 = lines.findIndex((l) => l.startsWith('| p50 floor per query'));
+    expect(lines.slice(p50 + 2, p50 + 4)).toEqual([
+      expect.stringMatching(/^\| networkList +\| +1 \| +1 \| +10 \| +12\.3 \| +1\.23 \| +11\.4 \| +1\.14 \|$/),
+      expect.stringMatching(/^\| topTalkers +\| +– \| +3 \| +– \| +– \| +– \| not replayed \| +– \|$/),
+    ]);
+    expect(new Set(lines.slice(p50, p50 + 4).map((l) => l.length)).size).toBe(1);
+    expect(lines).toContain("waves ≠ trips (the gateway's calls in more or fewer round trips than the bound): topTalkers");
     expect(lines.join('\n')).toContain(
       "floor: networkGraph CPU 84.3 ms per query = 190 calls' 9.0 MB received and parsed (73.2 ms, of which JSON.parse 50.4) + 1.40 MB answer stringified (11.1 ms); gateway – ms (rps phase)",
     );
