@@ -94,32 +94,40 @@ export interface ContextInput {
 }
 
 /**
- * Each area's loaders are made when a resolver first asks for them: most operations touch one
- * area, and a one-record query would otherwise build ~30 DataLoaders it never uses.
+ * Each area's loaders, made when a resolver first asks for them: most operations touch one area,
+ * and a one-record query would otherwise build ~30 DataLoaders it never uses. A class rather than
+ * an object literal with getters, which would make its four accessors anew for every request.
  */
+class AreaLoaders {
+  private networkLoaders: NetworkLoaders | undefined;
+  private authLoaders: AuthLoaders | undefined;
+  private coreV2Loaders: CoreV2Loaders | undefined;
+  private searchLoaders: SearchLoaders | undefined;
+
+  constructor(private readonly input: ContextInput) {}
+
+  get network(): NetworkLoaders {
+    return (this.networkLoaders ??= createNetworkLoaders(this.input.http, this.input.options));
+  }
+
+  get auth(): AuthLoaders {
+    return (this.authLoaders ??= createAuthLoaders(this.input.http, this.input.options));
+  }
+
+  get coreV2(): CoreV2Loaders {
+    return (this.coreV2Loaders ??= createCoreV2Loaders(this.input.http, this.input.options));
+  }
+
+  get search(): SearchLoaders {
+    return (this.searchLoaders ??= createSearchLoaders({
+      http: this.input.http,
+      configured: this.input.gateway.info.searchConfigured,
+      authenticated: this.input.authenticated,
+      organization: () => this.network.myOrganization(),
+    }));
+  }
+}
+
 export function createContext(input: ContextInput): GatewayContext {
-  let network: NetworkLoaders | undefined;
-  let auth: AuthLoaders | undefined;
-  let coreV2: CoreV2Loaders | undefined;
-  let search: SearchLoaders | undefined;
-  const loaders: GatewayContext['loaders'] = {
-    get network() {
-      return (network ??= createNetworkLoaders(input.http, input.options));
-    },
-    get auth() {
-      return (auth ??= createAuthLoaders(input.http, input.options));
-    },
-    get coreV2() {
-      return (coreV2 ??= createCoreV2Loaders(input.http, input.options));
-    },
-    get search() {
-      return (search ??= createSearchLoaders({
-        http: input.http,
-        configured: input.gateway.info.searchConfigured,
-        authenticated: input.authenticated,
-        organization: () => loaders.network.myOrganization(),
-      }));
-    },
-  };
-  return { ...input, loaders };
+  return { ...input, loaders: new AreaLoaders(input) };
 }

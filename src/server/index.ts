@@ -9,9 +9,9 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config';
-import { createContext, createPollSession, type GatewayContext, type GatewayInfo, type GatewayServices, type PollSession } from '../context';
+import { createContext, type GatewayContext, type GatewayInfo, type GatewayServices, type PollSession } from '../context';
 import { createFormatError } from '../errors/format-error';
-import { createPollerMetrics, createPollerRegistry, credentialFingerprint, type PollOwner } from '../pollers';
+import { createPollerMetrics, createPollerRegistry } from '../pollers';
 import { createProvisioningJobs } from '../resolvers/provisioning/jobs';
 import { OperationBudget } from '../limits/budget';
 import { instrumentSchema } from '../limits/instrument';
@@ -28,6 +28,7 @@ import { createMapHandler } from './map';
 import { packageVersion } from './project-root';
 import { createLogger, logRequest, requestIdOf, requestLogPlugin, type LogFn, type RequestFacts } from './request-log';
 import { createOperationMetrics, outcomeOf } from './operation-metrics';
+import { CallerOwner } from './caller-owner';
 import { createOperationRunner } from './operations';
 import { buildSchema } from './schema';
 import { createJitGateway, type ExecutorStats } from './executor';
@@ -140,15 +141,8 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
   );
   const loaderOptions = { batching: config.batching };
   const makeContext = (authorization: string | undefined, cancellation: Cancellation, calls: { count: number }, trace?: OperationSpan): GatewayContext => {
-    // The token stays in this closure: pollers and background work see its fingerprint, resolvers see neither.
-    let fingerprint: string | undefined;
-    const owner: PollOwner<PollSession> = {
-      // Hashed when background work first asks (most requests start none).
-      get fingerprint() {
-        return (fingerprint ??= credentialFingerprint(authorization));
-      },
-      session: (ownSignal) => createPollSession(httpLayer.forCaller({ authorization, signal: ownSignal }), loaderOptions),
-    };
+    // The token stays private to the owner: pollers and background work see its fingerprint, resolvers see neither.
+    const owner = new CallerOwner(authorization, httpLayer, loaderOptions);
     const budget = new OperationBudget(config.limits.budget, cancellation);
     return createContext({
       http: httpLayer.forCaller({ authorization, signal: cancellation, calls, budget, ...(trace ? { trace } : {}) }),

@@ -1,0 +1,32 @@
+/**
+ * The caller of one request as the owner of background work (a subscription's shared poller, a
+ * provisioning run): a credential fingerprint, and fresh loaders with the caller's credentials on
+ * a signal of the work's own. The token is a private field: resolvers, which see this object in
+ * their context, can read neither it nor anything made from it but the fingerprint.
+ */
+import { createPollSession, type PollSession } from '../context';
+import { credentialFingerprint, type PollOwner } from '../pollers';
+import type { HttpLayer } from '../upstream/http';
+import type { LoaderOptions } from '../upstream/loader-options';
+
+export class CallerOwner implements PollOwner<PollSession> {
+  readonly #authorization: string | undefined;
+  readonly #http: HttpLayer;
+  readonly #options: LoaderOptions;
+  #fingerprint: string | undefined;
+
+  constructor(authorization: string | undefined, http: HttpLayer, options: LoaderOptions) {
+    this.#authorization = authorization;
+    this.#http = http;
+    this.#options = options;
+  }
+
+  /** Hashed when background work first asks (most requests start none). */
+  get fingerprint(): string {
+    return (this.#fingerprint ??= credentialFingerprint(this.#authorization));
+  }
+
+  session(signal: AbortSignal): PollSession {
+    return createPollSession(this.#http.forCaller({ authorization: this.#authorization, signal }), this.#options);
+  }
+}
