@@ -83,7 +83,7 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: config.registry ? [config.registry] : [],
   });
-  // One child per label combination, kept: prom-client would hash the label object on every call.
+  // One child per label combination, kept: labels() builds and validates the label object each time it is called.
   const observers = new Map<string, { observe(seconds: number): void }>();
   const observeCall = (service: string, method: string, statusClass: string, seconds: number): void => {
     const key = `${service} ${method} ${statusClass}`;
