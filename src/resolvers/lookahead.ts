@@ -146,6 +146,9 @@ function argumentsOf(def: GraphQLField<unknown, unknown>, node: FieldNode, varia
 /** Starts the load one child field will make, from that field's arguments. */
 export type ChildStarter = (args: Readonly<Record<string, unknown>>) => unknown;
 
+/** The starter of a child field by its name, undefined for a field that starts nothing: looked up only for the fields a query selects. */
+export type ChildStarters = (field: string) => ChildStarter | undefined;
+
 /**
  * Prefetch by arguments: a root field that fetches a record by ids from its arguments starts,
  * alongside that call, the loads of the selected child fields that need only those ids (a
@@ -154,11 +157,11 @@ export type ChildStarter = (args: Readonly<Record<string, unknown>>) => unknown;
  * resolver finds it in the request's loader cache. No-op with batching off (nothing is cached,
  * a prefetch would only double the calls). Failures are left to the fields, which ask again.
  */
-export function prefetchChildren(batching: boolean, selection: Selection, starters: Readonly<Record<string, ChildStarter>>): void {
+export function prefetchChildren(batching: boolean, selection: Selection, starters: ChildStarters): void {
   if (!batching) return;
   // Walk the selected fields (usually a few), not the starters: a one-record query starts nothing.
   for (const [name, occurrences] of selection) {
-    const start = starters[name];
+    const start = starters(name);
     if (start === undefined) continue;
     for (const { args } of occurrences) {
       try {

@@ -12,7 +12,7 @@ import type { AppWanRecord, EndpointGroupRecord, EndpointRecord, ServiceRecord }
 import type { PagedResult, PageWindow } from '../../upstream/paging';
 import { ShapeError } from '../../upstream/parse';
 import { arrayConnection, buildConnection, pageWindow, type Connection, type ConnectionArgs } from '../connection';
-import type { ChildStarter } from '../lookahead';
+import type { ChildStarters } from '../lookahead';
 
 export interface SortArg {
   field: string;
@@ -145,11 +145,18 @@ export const appWanMembers = {
     arrayConnection(args, () => loaders.members(relations.appWanEndpointGroups, parent)),
 } as const;
 
-/** Starters for `prefetchChildren`: each field of `table` applied to one parent known from the arguments. */
-export function startersFor<P>(
-  table: Readonly<Record<string, (loaders: NetworkLoaders, parent: P, args: ListArgs) => unknown>>,
-  loaders: NetworkLoaders,
-  parent: P,
-): Record<string, ChildStarter> {
-  return Object.fromEntries(Object.entries(table).map(([field, load]) => [field, (raw: Readonly<Record<string, unknown>>) => load(loaders, parent, listArgs(raw))]));
+/** A table of child loads by field name, each for one parent (networkLists, endpointMembers, …). */
+type ChildLoads<P> = Readonly<Record<string, (loaders: NetworkLoaders, parent: P, args: ListArgs) => unknown>>;
+
+/**
+ * Starters for `prefetchChildren`: a selected field's load from the first table that has it,
+ * applied to one parent known from the arguments. A starter is made only for a field the query
+ * selects, so a one-record query makes none.
+ */
+export function startersFor<P>(loaders: NetworkLoaders, parent: P, ...tables: ReadonlyArray<ChildLoads<P>>): ChildStarters {
+  return (field) => {
+    const table = tables.find((t) => Object.hasOwn(t, field));
+    const load = table?.[field];
+    return load === undefined ? undefined : (raw) => load(loaders, parent, listArgs(raw));
+  };
 }

@@ -2,14 +2,14 @@
 import type { QueryResolvers } from '../../generated/graphql';
 import type { RelationParent } from '../../upstream/network/client';
 import type { NetworkLoaders } from '../../upstream/network/loaders';
-import { nodesSelectionOf, prefetchChildren, selectionOf, type ChildStarter } from '../lookahead';
+import { nodesSelectionOf, prefetchChildren, selectionOf } from '../lookahead';
 import { appWanMembers, endpointMembers, listConnection, networkLists, serviceMembers, SORTABLE, sortSpecs, startersFor } from './lists';
 
 /** A member-list parent known only from the arguments: its lists are read at their built paths. */
 const builtParent = (networkId: string, id: string): RelationParent => ({ id, networkId, links: {} });
 
 /** The `network` link of a network-scoped record, whose network id is an argument (`Endpoint.network` and the like). */
-const networkOf = (loaders: NetworkLoaders, networkId: string): Record<string, ChildStarter> => ({ network: () => loaders.byId('network', networkId) });
+const networkLink = { network: (loaders: NetworkLoaders, parent: RelationParent) => loaders.byId('network', parent.networkId) };
 import { prefetchBelow, prefetchingNetworks } from './prefetch';
 
 export const networkQueries: QueryResolvers = {
@@ -30,20 +30,20 @@ export const networkQueries: QueryResolvers = {
   // (lookahead.ts), and so do the reads further down that the prefetch plan brings forward (prefetch.ts).
   network: (_root, { id }, { loaders, options }, info) => {
     const selection = selectionOf(info);
-    prefetchChildren(options.batching, selection, startersFor(networkLists, loaders.network, id));
+    prefetchChildren(options.batching, selection, startersFor(loaders.network, id, networkLists));
     prefetchBelow('networks', loaders.network, selection, { ids: [id] });
     return loaders.network.byId('network', id);
   },
   endpoint: (_root, { networkId, id }, { loaders, options }, info) => {
-    prefetchChildren(options.batching, selectionOf(info), { ...startersFor(endpointMembers, loaders.network, builtParent(networkId, id)), ...networkOf(loaders.network, networkId) });
+    prefetchChildren(options.batching, selectionOf(info), startersFor(loaders.network, builtParent(networkId, id), endpointMembers, networkLink));
     return loaders.network.byId('endpoint', id, networkId);
   },
   service: (_root, { networkId, id }, { loaders, options }, info) => {
-    prefetchChildren(options.batching, selectionOf(info), { ...startersFor(serviceMembers, loaders.network, builtParent(networkId, id)), ...networkOf(loaders.network, networkId) });
+    prefetchChildren(options.batching, selectionOf(info), startersFor(loaders.network, builtParent(networkId, id), serviceMembers, networkLink));
     return loaders.network.byId('service', id, networkId);
   },
   appWan: (_root, { networkId, id }, { loaders, options }, info) => {
-    prefetchChildren(options.batching, selectionOf(info), { ...startersFor(appWanMembers, loaders.network, builtParent(networkId, id)), ...networkOf(loaders.network, networkId) });
+    prefetchChildren(options.batching, selectionOf(info), startersFor(loaders.network, builtParent(networkId, id), appWanMembers, networkLink));
     return loaders.network.byId('appWan', id, networkId);
   },
 
