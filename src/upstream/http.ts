@@ -262,6 +262,11 @@ interface Target {
 
 /** Where a request goes. An absolute URL (a HAL href) must stay on the service's origin. */
 function resolveTarget(request: UpstreamRequest, base: ServiceBase): Target {
+  const target = (pathname: string, query: string): Target => ({
+    origin: base.origin,
+    pathAndQuery: query === '' ? pathname : `${pathname}?${query}`,
+    info: { service: request.service, method: request.method, path: pathname, status: null },
+  });
   let pathname: string;
   let search: URLSearchParams;
   if (/^https?:\/\//i.test(request.path)) {
@@ -281,7 +286,7 @@ function resolveTarget(request: UpstreamRequest, base: ServiceBase): Target {
     const [path = '', query = ''] = request.path.split('?', 2);
     pathname = `${base.basePath}${path.startsWith('/') ? '' : '/'}${path}`;
     // Most calls (a record by id) carry no query at all: no URLSearchParams to build and print.
-    if (query === '' && request.query === undefined) return { origin: base.origin, pathAndQuery: pathname, info: { service: request.service, method: request.method, path: pathname, status: null } };
+    if (query === '' && request.query === undefined) return target(pathname, '');
     search = new URLSearchParams(query);
   }
   for (const [key, value] of Object.entries(request.query ?? {})) {
@@ -289,12 +294,7 @@ function resolveTarget(request: UpstreamRequest, base: ServiceBase): Target {
     if (Array.isArray(value)) for (const v of value) search.append(key, String(v));
     else search.set(key, String(value));
   }
-  const query = search.toString();
-  return {
-    origin: base.origin,
-    pathAndQuery: query === '' ? pathname : `${pathname}?${query}`,
-    info: { service: request.service, method: request.method, path: pathname, status: null },
-  };
+  return target(pathname, search.toString());
 }
 
 /**
