@@ -33,10 +33,15 @@ export interface GraphFloorMeasure {
 /** The gateway's own limit of upstream calls in flight per request (UPSTREAM_MAX_CONCURRENCY's default). */
 const IN_FLIGHT = 64;
 
+/** A list of strings (request targets, in the floors' IPC messages). */
+export function isStringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
 export function readGraphFloorRequest(value: unknown): GraphFloorRequest {
   if (!isObject(value)) throw new Error('network-graph-floor: expected an object');
   const { paths, authorization, answer, repetitions } = value;
-  if (!Array.isArray(paths) || !paths.every((p): p is string => typeof p === 'string')) throw new Error('network-graph-floor: paths must be strings');
+  if (!isStringList(paths)) throw new Error('network-graph-floor: paths must be strings');
   if (typeof authorization !== 'string' || typeof answer !== 'string') throw new Error('network-graph-floor: authorization and answer must be strings');
   if (typeof repetitions !== 'number' || !Number.isInteger(repetitions) || repetitions < 1) throw new Error('network-graph-floor: repetitions must be a whole number ≥ 1');
   return { paths, authorization, answer, repetitions };

@@ -9,7 +9,7 @@
  */
 import { isObject } from '../src/upstream/parse';
 import { readText, type FloorUpstream, type Handler } from './floor-servers';
-import { receiveAll } from './graph-floor';
+import { isStringList, receiveAll } from './graph-floor';
 
 /** Where a floor server serves the replay. */
 export const REPLAY_PATH = '/replay';
@@ -28,10 +28,6 @@ export interface WaveReplay {
   /** Replaces the script; the answer is parsed here, once, so each request pays only its stringify. */
   set(script: ReplayScript): void;
   handle: Handler;
-}
-
-function isStringList(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
 export function readReplayScript(value: unknown): ReplayScript {

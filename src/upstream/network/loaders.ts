@@ -410,7 +410,7 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
   // The loaders below are made on first use, like the by-id ones: a one-record query needs none of them.
   type AppWanLoaders = Record<MemberSide, DataLoader<string, AppWanRecord[]>>;
   let appWanLoaders: AppWanLoaders | null = null;
-  const appWansOf = (): AppWanLoaders => (appWanLoaders ??= { endpoint: appWansLoader('endpoint'), service: appWansLoader('service') });
+  const relationLoaders = (): AppWanLoaders => (appWanLoaders ??= { endpoint: appWansLoader('endpoint'), service: appWansLoader('service') });
   type SharedLists = { networks: SharedListLoader<NetworkGroupRecord, NetworkRecord>; endpoints: SharedListLoader<NetworkRecord, EndpointRecord> };
   let shared: SharedLists | null = null;
   const sharedLists = (): SharedLists =>
@@ -475,7 +475,7 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
     appWansOf(side, parent) {
       const key = recordKey(parent.id, parent.networkId);
       parentsByKey.set(`${side}:${key}`, parent);
-      return appWansOf()[side].load(key);
+      return relationLoaders()[side].load(key);
     },
     sites: (subscriptionId, window) =>
       memo(`sites:${JSON.stringify([subscriptionId, window.offset, window.count])}`, () =>
