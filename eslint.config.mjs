@@ -17,6 +17,14 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      // V8 gives each object made by a literal with an accessor a map of its own in old space, and
+      // that map keeps the accessor's closure, and all it reaches, alive through every young
+      // collection until the next full one: made per request, the whole request's graph is
+      // promoted. Getters and setters belong on classes (or on a prototype, defined once).
+      'no-restricted-syntax': [
+        'error',
+        { selector: "ObjectExpression > Property[kind='get'], ObjectExpression > Property[kind='set']", message: 'No getters or setters in object literals (eslint.config.mjs says why): use a method or a class.' },
+      ],
     },
   },
 );

@@ -126,8 +126,22 @@ class AreaLoaders {
       organization: () => this.network.myOrganization(),
     }));
   }
+
+  /** Lets go of the loaders made so far (a later read makes fresh ones). */
+  release(): void {
+    this.networkLoaders = this.authLoaders = this.coreV2Loaders = this.searchLoaders = undefined;
+  }
 }
 
 export function createContext(input: ContextInput): GatewayContext {
   return { ...input, loaders: new AreaLoaders(input) };
+}
+
+/**
+ * The request is answered: let go of its loaders, their caches and the upstream records in them.
+ * Whatever still holds the context (Apollo's gateway path keeps it reachable until V8's next full
+ * collection, see src/server/README.md) then holds a few small objects, not the request's data.
+ */
+export function releaseContext(context: GatewayContext): void {
+  if (context.loaders instanceof AreaLoaders) context.loaders.release();
 }

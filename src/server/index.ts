@@ -9,7 +9,7 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config';
-import { createContext, type GatewayContext, type GatewayInfo, type GatewayServices, type PollSession } from '../context';
+import { createContext, releaseContext, type GatewayContext, type GatewayInfo, type GatewayServices, type PollSession } from '../context';
 import { createFormatError } from '../errors/format-error';
 import { createPollerMetrics, createPollerRegistry } from '../pollers';
 import { createProvisioningJobs } from '../resolvers/provisioning/jobs';
@@ -21,7 +21,7 @@ import { createTracer, type OperationSpan } from '../tracing';
 import { Cancellation } from '../upstream/cancellation';
 import { createHttpLayer } from '../upstream/http';
 import { probeUpstreams } from '../upstream/probe';
-import { handleGraphQL, sendPlain } from './graphql-http';
+import { handleGraphQL, sendPlain, type Handled } from './graphql-http';
 import { createHealthRoutes, sendJson } from './health';
 import { createIdeHandler } from './ide';
 import { createMapHandler } from './map';
@@ -218,10 +218,17 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     res.setHeader('x-request-id', requestId);
     const authorization = req.headers.authorization;
     const trace = tracer?.startOperation(req.headers.traceparent);
-    const { status, facts: answered } = await handleGraphQL(apollo, req, res, async () => makeContext(authorization, cancellation, calls, trace), {
-      documentLimits: { maxBytes: config.limits.price.maxDocumentBytes, maxTokens: config.limits.price.maxDocumentTokens },
-      trusted,
-    });
+    let context: GatewayContext | undefined;
+    let handled: Handled;
+    try {
+      handled = await handleGraphQL(apollo, req, res, async () => (context = makeContext(authorization, cancellation, calls, trace)), {
+        documentLimits: { maxBytes: config.limits.price.maxDocumentBytes, maxTokens: config.limits.price.maxDocumentTokens },
+        trusted,
+      });
+    } finally {
+      if (context) releaseContext(context);
+    }
+    const { status, facts: answered } = handled;
     const facts = answered ?? requestFacts.get(calls);
     if (facts) operationMetrics.observe('http', facts);
     requestDuration.observe({ status_class: `${Math.floor(status / 100)}xx` }, (performance.now() - started) / 1000);

@@ -28,6 +28,24 @@ export interface SseHandler {
   close(): void;
 }
 
+/** An operation on a reserved stream: its count is the stream's, shared by every operation on it. */
+class ReservedStream implements Connection {
+  readonly transport = 'sse';
+  constructor(
+    private readonly running: Map<string, number>,
+    private readonly token: string,
+  ) {}
+
+  get subscriptions(): number {
+    return this.running.get(this.token) ?? 0;
+  }
+
+  set subscriptions(count: number) {
+    if (count > 0) this.running.set(this.token, count);
+    else this.running.delete(this.token);
+  }
+}
+
 export function createSseHandler(options: SseHandlerOptions): SseHandler {
   const { runner } = options;
   // Subscriptions running per reserved stream (single connection mode), by stream token; a
@@ -39,16 +57,7 @@ export function createSseHandler(options: SseHandlerOptions): SseHandler {
     const token = streamToken(req);
     // A request that is itself the event stream (distinct connections mode) is its own connection.
     if (token === null || (req.headers.accept ?? '') === 'text/event-stream') return { transport: 'sse', subscriptions: 0 };
-    return {
-      transport: 'sse',
-      get subscriptions() {
-        return running.get(token) ?? 0;
-      },
-      set subscriptions(count) {
-        if (count > 0) running.set(token, count);
-        else running.delete(token);
-      },
-    };
+    return new ReservedStream(running, token);
   }
 
   const handler = createHandler<GatewayContext>({

@@ -1,7 +1,7 @@
 /**
  * rest/v1 mutations (schema/network-changes.graphql). Thin: each checks its input through the
  * kind's spec (change-input.ts, csv-input.ts; a bad input costs zero calls), then hands the
- * change to `loaders.network.changes` (upstream/network/changes.ts), which sends it once and
+ * change to `loaders.network.changes()` (upstream/network/changes.ts), which sends it once and
  * makes the loaders forget what it touched.
  */
 import { load as loadYaml, YAMLException } from 'js-yaml';
@@ -13,7 +13,7 @@ import { isObject } from '../../upstream/parse';
 import { createBody, inputSpecs, memberIds, updateBody } from './change-input';
 import { checkCsv } from './csv-input';
 
-const changesOf = (ctx: GatewayContext) => ctx.loaders.network.changes;
+const changesOf = (ctx: GatewayContext) => ctx.loaders.network.changes();
 
 /** Checks the update first (no call on bad input), then reads, merges and PUTs. */
 function update<K extends WritableKind>(ctx: GatewayContext, kind: K, target: ChangeTarget, input: object) {

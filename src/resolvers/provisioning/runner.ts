@@ -110,7 +110,7 @@ type EditStep = (edit: (step: StepRecord) => void) => void;
 
 /** One step: send its change, note what it created, then wait until it is done. */
 async function runStep(action: StepAction, made: Made, deps: ProvisioningDeps, signal: AbortSignal, edit: EditStep): Promise<void> {
-  const changes: NetworkChanges = deps.loaders(signal).changes;
+  const changes: NetworkChanges = deps.loaders(signal).changes();
   const needNetwork = (): string => need(made.networkId, 'network');
   /**
    * Notes what a create made. An answer that names no id (the contract does not show 202 bodies)
@@ -206,7 +206,7 @@ async function rollback(handle: RunHandle, deps: ProvisioningDeps, signal: Abort
     if (kind === undefined || step.resourceId === null) continue;
     const networkId = step.task === 'network' ? undefined : (handle.record.networkId ?? undefined);
     try {
-      await deps.loaders(signal).changes.destroy(kind, networkId === undefined ? { id: step.resourceId } : { id: step.resourceId, networkId });
+      await deps.loaders(signal).changes().destroy(kind, networkId === undefined ? { id: step.resourceId } : { id: step.resourceId, networkId });
       handle.change(() => (step.rollback = 'DELETED'));
     } catch (error) {
       const record = errorRecord(error);

@@ -99,8 +99,8 @@ export interface NetworkPrefetch {
 
 export interface NetworkLoaders {
   readonly rest: RestV1Client;
-  /** rest/v1 changes; each one makes these loaders forget what they cached (changes.ts). */
-  readonly changes: NetworkChanges;
+  /** rest/v1 changes (made on first use); each one makes these loaders forget what they cached (changes.ts). */
+  changes(): NetworkChanges;
   byId<K extends ResourceKind>(kind: K, id: string, networkId?: string): Promise<RecordFor<K>>;
   list<K extends ResourceKind>(kind: K, window: PageWindow, opts?: ListOptions): Promise<PagedResult<RecordFor<K>>>;
   /** A window of a list at a followed HAL href (or any built path), items of `kind`. */
@@ -459,9 +459,9 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
   let changes: NetworkChanges | null = null;
   return {
     rest,
-    get changes() {
-      return (changes ??= createNetworkChanges(rest, afterChange));
-    },
+    // A method, not a getter: an accessor in an object literal gives every request's object a map
+    // of its own, which keeps the whole request alive through young collections (eslint.config.mjs).
+    changes: () => (changes ??= createNetworkChanges(rest, afterChange)),
     plans,
     listPlans,
     prefetch,
