@@ -275,10 +275,13 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
   }
 
   const sockets = new Set<Socket>();
-  const inFlight = new Set<ServerResponse>();
+  // A count, not a Set of responses: a Set that every request adds to and deletes from leaves its
+  // retired tables (promoted to old space) holding the responses they held, and through them
+  // whole requests, alive across young collections (src/server/README.md).
+  let inFlight = 0;
   const server = createServer((req, res) => {
-    inFlight.add(res);
-    res.on('close', () => inFlight.delete(res));
+    inFlight += 1;
+    res.once('close', () => (inFlight -= 1));
     handle(req, res).catch((error: unknown) => {
       logger.error({ error: error instanceof Error ? error.message : String(error) }, 'gateway error');
       if (!res.headersSent) sendPlain(res, 500, 'internal error');
@@ -326,7 +329,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
         await pollers.close();
         // Drain: let in-flight requests finish, then cut whatever is left.
         const deadline = Date.now() + (options.drainTimeoutMs ?? 5000);
-        while (inFlight.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
         server.closeAllConnections();
         for (const socket of sockets) socket.destroy();
         await stopped;
