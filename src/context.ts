@@ -96,7 +96,7 @@ export interface ContextInput {
 /**
  * Each area's loaders, made when a resolver first asks for them: most operations touch one area,
  * and a one-record query would otherwise build ~30 DataLoaders it never uses. A class rather than
- * an object literal with getters, which would make its four accessors anew for every request.
+ * an object literal with getters (eslint.config.mjs says why).
  */
 class AreaLoaders {
   private networkLoaders: NetworkLoaders | undefined;

@@ -6,7 +6,7 @@
  * or queued is aborted, so the work stops while the data already resolved stays.
  */
 import { BudgetExceededError, type BudgetLimit } from '../errors/codes';
-import { Cancellation } from '../upstream/cancellation';
+import { Cancellation, onAbort } from '../upstream/cancellation';
 import type { BudgetLimits } from './limits';
 
 export interface BudgetUsage {
@@ -16,6 +16,9 @@ export interface BudgetUsage {
   responseBytes: number;
 }
 
+/** What `stopFollowing` is while nothing is followed (the request was aborted before the budget was made). */
+const followingNothing = (): void => undefined;
+
 export class OperationBudget {
   readonly limits: BudgetLimits;
   readonly usage: BudgetUsage = { upstreamCalls: 0, nodes: 0, responseBytes: 0 };
@@ -24,15 +27,15 @@ export class OperationBudget {
   private readonly cancellation = new Cancellation();
   private timer: NodeJS.Timeout | null = null;
   private readonly request: Cancellation;
-  private readonly onRequestAbort: () => void;
+  /** Stops following the request's cancellation (set while it is followed). */
+  private stopFollowing: () => void = followingNothing;
 
   /** `request`: the request's own cancellation (client gone); aborting it aborts this budget's signal too. */
   constructor(limits: BudgetLimits, request: Cancellation) {
     this.limits = limits;
     this.request = request;
-    this.onRequestAbort = () => this.cancellation.abort(request.reason);
     if (request.aborted) this.cancellation.abort(request.reason);
-    else request.once('abort', this.onRequestAbort);
+    else this.stopFollowing = onAbort(request, () => this.cancellation.abort(request.reason));
   }
 
   /** Aborted when the request is, or when a budget is crossed (its reason is then the BudgetExceededError). */
@@ -83,7 +86,7 @@ export class OperationBudget {
   finish(): void {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
-    this.request.removeListener('abort', this.onRequestAbort);
+    this.stopFollowing();
   }
 
   private cross(limit: BudgetLimit, max: number, message: string): BudgetExceededError {
