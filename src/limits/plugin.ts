@@ -29,6 +29,11 @@ export function requestErrorStatus(accept: string | undefined, status = 400): nu
   return /application\/json/i.test(accept) ? 200 : status;
 }
 
+/** Whether the client asked for `extensions.cost`: the request extension `"cost": true`, or the header. */
+export function costAsked(extensions: Readonly<Record<string, unknown>> | undefined, header: string | undefined): boolean {
+  return extensions?.['cost'] === true || /^(1|true)$/i.test(header ?? '');
+}
+
 export function costReport(estimate: CostEstimate | null, budget: OperationBudget, limits: PriceLimits): Record<string, unknown> {
   return {
     estimated: estimate,
@@ -58,8 +63,7 @@ export function limitsPlugin<C extends WithBudget>(limits: PriceLimits): ApolloS
         async willSendResponse({ request, response }) {
           const budget = contextValue.budget;
           budget.finish();
-          const asked = request.extensions?.['cost'] === true || /^(1|true)$/i.test(request.http?.headers.get(COST_HEADER) ?? '');
-          if (!asked || response.body.kind !== 'single') return;
+          if (!costAsked(request.extensions, request.http?.headers.get(COST_HEADER)) || response.body.kind !== 'single') return;
           const result = response.body.singleResult;
           result.extensions = { ...result.extensions, cost: costReport(estimate, budget, limits) };
         },

@@ -31,7 +31,6 @@ import { createSerializeErrorMemory, lineStartsOf, toGraphQLJsErrors, type Seria
 
 type GatewayInterface = ApolloServerOptionsWithGateway<BaseContext>['gateway'];
 type GatewayExecutor = NonNullable<Awaited<ReturnType<GatewayInterface['load']>>['executor']>;
-type GatewayRequestContext = Parameters<GatewayExecutor>[0];
 type SchemaListener = Parameters<GatewayInterface['onSchemaLoadOrUpdate']>[0];
 
 /** Compiled (document, operation) pairs kept at once: documents come from callers, so the cache is bounded. */
@@ -87,6 +86,8 @@ export interface ExecutorStats {
 export interface JitGateway {
   /** Pass as Apollo Server's `gateway` option. */
   gateway: GatewayInterface;
+  /** Runs a resolved query or mutation as the gateway's executor does (known queries use it). */
+  run: RunOperation;
   stats(): ExecutorStats;
 }
 
@@ -95,15 +96,28 @@ export interface JitGatewayOptions {
   maxCompiled?: number;
 }
 
+/** One resolved operation to execute: what Apollo's gateway executor and known queries (known-queries.ts) both hand over. */
+export interface OperationRun {
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  /** The resolved operation's name (null when it is anonymous). */
+  operationName: string | null;
+  /** Apollo's hash of the document's text: with the operation name, the compiled query's cache key. */
+  queryHash: string;
+  contextValue: unknown;
+  variableValues: Record<string, unknown> | undefined;
+}
+
+export type RunOperation = (run: OperationRun) => Promise<ExecutionResult> | ExecutionResult;
+
 /** graphql-js `execute`, as Apollo runs it without a gateway. */
-function executeWithGraphQLJs(schema: GraphQLSchema, request: GatewayRequestContext): Promise<ExecutionResult> | ExecutionResult {
-  return execute({
-    schema,
-    document: request.document,
-    contextValue: request.context,
-    variableValues: request.request.variables,
-    operationName: request.request.operationName,
-  });
+function executeWithGraphQLJs(schema: GraphQLSchema, op: Pick<OperationRun, 'document' | 'operationName' | 'contextValue' | 'variableValues'>): Promise<ExecutionResult> | ExecutionResult {
+  return execute({ schema, document: op.document, contextValue: op.contextValue, variableValues: op.variableValues, operationName: op.operationName });
+}
+
+/** The graphql-js executor (`NETGRAPH_EXECUTOR=graphql-js`) for known queries. */
+export function graphqlJsRunner(schema: GraphQLSchema): RunOperation {
+  return (op) => executeWithGraphQLJs(schema, op);
 }
 
 /**
@@ -199,31 +213,27 @@ export function createJitGateway(schema: GraphQLSchema, options: JitGatewayOptio
   const counts = { compiled: 0, fallback: 0 };
   const uncompilable = recursiveInputTypes(schema);
 
-  const executor: GatewayExecutor = async (request) => {
-    const { operation, document } = request;
-    if (!operation || operation.operation === 'subscription') {
-      counts.fallback += 1;
-      return executeWithGraphQLJs(schema, request);
-    }
-    // Apollo's query hash is the document text's SHA-256; the operation name picks one of its operations.
-    const key = `${request.operationName ?? ''}\n${request.queryHash}`;
+  /** A resolved query or mutation, compiled on first sight (graphql-js for what does not compile). */
+  const run: RunOperation = async (op) => {
+    const { operation, document } = op;
+    const key = `${op.operationName ?? ''}\n${op.queryHash}`;
     let entry = cache.get(key);
     if (entry === undefined) {
       const compilable = !hasVariableOf(operation, uncompilable) && expandedFieldCount(document, operation) <= MAX_EXPANDED_FIELDS;
-      const query = compilable ? compile(schema, document, request.operationName, memory) : null;
+      const query = compilable ? compile(schema, document, op.operationName, memory) : null;
       entry = { query, lineStarts: lineStartsOf(document) };
       cache.set(key, entry);
     }
     if (entry.query === null) {
       counts.fallback += 1;
-      return executeWithGraphQLJs(schema, request);
+      return executeWithGraphQLJs(schema, op);
     }
-    const result = await entry.query.query(undefined, request.context, request.request.variables);
+    const result = await entry.query.query(undefined, op.contextValue, op.variableValues);
     // No data: the variables did not coerce, before any resolver ran. graphql-js words those errors
     // (and Apollo recognizes them as BAD_USER_INPUT by their variable nodes).
     if (result.data === undefined) {
       counts.fallback += 1;
-      return executeWithGraphQLJs(schema, request);
+      return executeWithGraphQLJs(schema, op);
     }
     if (operation.operation === 'query' && result.errors?.some(isNonNullViolation)) {
       // graphql-jit completes every item of a list that a non-null violation nulls, graphql-js
@@ -231,11 +241,22 @@ export function createJitGateway(schema: GraphQLSchema, options: JitGatewayOptio
       // reads are cached in this request's loaders, so running it again on graphql-js costs CPU,
       // not calls, and the answer is graphql-js's exactly. (A mutation is never run twice.)
       counts.fallback += 1;
-      return executeWithGraphQLJs(schema, request);
+      return executeWithGraphQLJs(schema, op);
     }
     counts.compiled += 1;
     if (!result.errors || result.errors.length === 0) return { data: result.data };
     return { data: result.data, errors: toGraphQLJsErrors(result.errors, document, entry.lineStarts, memory) };
+  };
+
+  const executor: GatewayExecutor = async (request) => {
+    const { operation, document } = request;
+    const op = { document, operationName: request.operationName, contextValue: request.context, variableValues: request.request.variables };
+    if (!operation || operation.operation === 'subscription') {
+      counts.fallback += 1;
+      return executeWithGraphQLJs(schema, op);
+    }
+    // Apollo's query hash is the document text's SHA-256; the operation name picks one of its operations.
+    return run({ ...op, operation, queryHash: request.queryHash });
   };
 
   const gateway: GatewayInterface = {
@@ -255,5 +276,5 @@ export function createJitGateway(schema: GraphQLSchema, options: JitGatewayOptio
       cache.clear();
     },
   };
-  return { gateway, stats: () => ({ ...counts, cached: cache.size }) };
+  return { gateway, run, stats: () => ({ ...counts, cached: cache.size }) };
 }

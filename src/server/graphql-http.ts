@@ -10,6 +10,7 @@ import { toGraphQLError } from '../errors/to-graphql-error';
 import { checkDocument, type DocumentLimits } from '../limits/document-check';
 import { applyTrustedDocuments, type TrustedDocuments } from '../persisted/trusted-documents';
 import { requestErrorStatus } from '../limits/plugin';
+import type { KnownQueries } from './known-queries';
 import { errorCodes, limitsOf, type RequestFacts } from './request-log';
 
 /** What handleGraphQL answered: the status, and the facts of a response it wrote itself (refused before Apollo). */
@@ -101,14 +102,17 @@ export interface HandleOptions {
   documentLimits: DocumentLimits;
   /** The trusted documents manifest, when configured. */
   trusted: TrustedDocuments | null;
+  /** Queries answered without Apollo's pipeline once Apollo has run them (known-queries.ts). */
+  known: KnownQueries;
 }
 
 export async function handleGraphQL(
   apollo: ApolloServer<GatewayContext>,
   req: IncomingMessage,
   res: ServerResponse,
-  context: () => Promise<GatewayContext>,
-  { documentLimits, trusted }: HandleOptions,
+  /** The request's context, made on first call (the same one every call). */
+  context: () => GatewayContext,
+  { documentLimits, trusted, known }: HandleOptions,
 ): Promise<Handled> {
   let text: string;
   try {
@@ -142,9 +146,18 @@ export async function handleGraphQL(
       return sendErrors(res, requestErrorStatus(req.headers.accept), [{ message: error.message, extensions: formatted ? { ...formatted.extensions } : { code: error.code } }]);
     }
   }
+  if (req.method === 'POST') {
+    const answer = await known.serve(body, req.headers, context);
+    if (answer !== null) {
+      for (const [key, value] of answer.headers) res.setHeader(key, value);
+      res.statusCode = answer.status;
+      res.end(answer.body);
+      return { status: answer.status, facts: answer.facts };
+    }
+  }
   const response = await apollo.executeHTTPGraphQLRequest({
     httpGraphQLRequest: { method: req.method ?? 'GET', headers: headerMap(req), search: parsedUrl?.search ?? searchOf(req.url), body },
-    context,
+    context: async () => context(),
   });
   await writeResponse(res, response);
   return { status: res.statusCode };

@@ -31,7 +31,8 @@ import { createOperationMetrics, outcomeOf } from './operation-metrics';
 import { CallerOwner } from './caller-owner';
 import { createOperationRunner } from './operations';
 import { buildSchema } from './schema';
-import { createJitGateway, type ExecutorStats } from './executor';
+import { createJitGateway, graphqlJsRunner, type ExecutorStats } from './executor';
+import { createKnownQueries, type KnownQueryStats } from './known-queries';
 import { createSseHandler } from './sse';
 import { startWebSocketServer } from './websocket';
 
@@ -69,6 +70,8 @@ export interface RunningGateway {
   pollerStats(): { pollers: number; subscribers: number };
   /** The compiled executor's counts (NETGRAPH_EXECUTOR=jit), null with graphql-js. */
   executorStats(): ExecutorStats | null;
+  /** Queries known, and requests answered without Apollo's pipeline (known-queries.ts). */
+  knownQueryStats(): KnownQueryStats;
   close(): Promise<void>;
 }
 
@@ -164,6 +167,14 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
   const requestFacts = new WeakMap<GatewayContext['calls'], RequestFacts>();
   // NETGRAPH_EXECUTOR=jit: queries and mutations run compiled (executor.ts), served to Apollo as a gateway.
   const executor = config.executor === 'jit' ? createJitGateway(schema) : null;
+  // Queries Apollo has resolved once are answered again without its per-request pipeline (known-queries.ts).
+  const known = createKnownQueries({
+    schema,
+    run: executor?.run ?? graphqlJsRunner(schema),
+    limits: config.limits.price,
+    formatError,
+    includeStacktrace: config.development,
+  });
   const apollo = new ApolloServer<GatewayContext>({
     ...(executor ? { gateway: executor.gateway } : { schema }),
     // Compact JSON: Apollo's default pretty-prints every response.
@@ -178,7 +189,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     persistedQueries: config.apq ? {} : false,
     // Cache control is off: no response is cacheable across callers, and its per-field hook wraps
     // every resolver (measurable on large graphs).
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), limitsPlugin(config.limits.price), requestLogPlugin(requestFacts)],
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), limitsPlugin(config.limits.price), requestLogPlugin(requestFacts), known.plugin],
   });
   await apollo.start();
 
@@ -221,9 +232,10 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     let context: GatewayContext | undefined;
     let handled: Handled;
     try {
-      handled = await handleGraphQL(apollo, req, res, async () => (context = makeContext(authorization, cancellation, calls, trace)), {
+      handled = await handleGraphQL(apollo, req, res, () => (context ??= makeContext(authorization, cancellation, calls, trace)), {
         documentLimits: { maxBytes: config.limits.price.maxDocumentBytes, maxTokens: config.limits.price.maxDocumentTokens },
         trusted,
+        known,
       });
     } finally {
       if (context) releaseContext(context);
@@ -316,6 +328,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     streamUrl: `http://${host}:${port}${STREAM_PATH}`,
     pollerStats: () => pollers.stats(),
     executorStats: () => executor?.stats() ?? null,
+    knownQueryStats: () => known.stats(),
     close() {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
