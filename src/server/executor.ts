@@ -250,13 +250,14 @@ export function createJitGateway(schema: GraphQLSchema, options: JitGatewayOptio
 
   const executor: GatewayExecutor = async (request) => {
     const { operation, document } = request;
-    const op = { document, operationName: request.operationName, contextValue: request.context, variableValues: request.request.variables };
+    const op = { document, contextValue: request.context, variableValues: request.request.variables };
     if (!operation || operation.operation === 'subscription') {
       counts.fallback += 1;
-      return executeWithGraphQLJs(schema, op);
+      // The name as the client sent it: graphql-js words why it resolves to no operation.
+      return executeWithGraphQLJs(schema, { ...op, operationName: request.request.operationName ?? null });
     }
     // Apollo's query hash is the document text's SHA-256; the operation name picks one of its operations.
-    return run({ ...op, operation, queryHash: request.queryHash });
+    return run({ ...op, operation, operationName: request.operationName, queryHash: request.queryHash });
   };
 
   const gateway: GatewayInterface = {
