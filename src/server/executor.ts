@@ -39,6 +39,8 @@ export const DEFAULT_MAX_COMPILED = 1000;
 /** A map that forgets its least recently used entry beyond `max` entries. */
 export class LruMap<K, V> {
   private readonly entries = new Map<K, V>();
+  /** The most recently used key: a hit on it needs no reordering (a delete and a set churn the Map's table). */
+  private newest: K | undefined;
   constructor(private readonly max: number) {}
 
   get size(): number {
@@ -47,9 +49,10 @@ export class LruMap<K, V> {
 
   get(key: K): V | undefined {
     const value = this.entries.get(key);
-    if (value !== undefined) {
+    if (value !== undefined && key !== this.newest) {
       this.entries.delete(key);
       this.entries.set(key, value);
+      this.newest = key;
     }
     return value;
   }
@@ -57,6 +60,7 @@ export class LruMap<K, V> {
   set(key: K, value: V): void {
     this.entries.delete(key);
     this.entries.set(key, value);
+    this.newest = key;
     if (this.entries.size <= this.max) return;
     const oldest = this.entries.keys().next();
     if (!oldest.done) this.entries.delete(oldest.value);
@@ -64,6 +68,7 @@ export class LruMap<K, V> {
 
   clear(): void {
     this.entries.clear();
+    this.newest = undefined;
   }
 }
 
