@@ -255,14 +255,15 @@ export function createJitGateway(schema: GraphQLSchema, options: JitGatewayOptio
 
   const executor: GatewayExecutor = async (request) => {
     const { operation, document } = request;
-    const op = { document, contextValue: request.context, variableValues: request.request.variables };
+    const contextValue = request.context;
+    const variableValues = request.request.variables;
     if (!operation || operation.operation === 'subscription') {
       counts.fallback += 1;
       // The name as the client sent it: graphql-js words why it resolves to no operation.
-      return executeWithGraphQLJs(schema, { ...op, operationName: request.request.operationName ?? null });
+      return executeWithGraphQLJs(schema, { document, operationName: request.request.operationName ?? null, contextValue, variableValues });
     }
     // Apollo's query hash is the document text's SHA-256; the operation name picks one of its operations.
-    return run({ ...op, operation, operationName: request.operationName, queryHash: request.queryHash });
+    return run({ document, operation, operationName: request.operationName, queryHash: request.queryHash, contextValue, variableValues });
   };
 
   const gateway: GatewayInterface = {

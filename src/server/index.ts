@@ -148,7 +148,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     const owner = new CallerOwner(authorization, httpLayer, loaderOptions);
     const budget = new OperationBudget(config.limits.budget, cancellation);
     return createContext({
-      http: httpLayer.forCaller({ authorization, signal: cancellation, calls, budget, ...(trace ? { trace } : {}) }),
+      http: httpLayer.forCaller({ authorization, signal: cancellation, calls, budget, trace }),
       budget,
       options: loaderOptions,
       cancellation,

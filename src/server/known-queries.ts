@@ -199,7 +199,7 @@ export function createKnownQueries(options: KnownQueriesOptions): KnownQueries {
     budget.startDeadline();
     let result;
     try {
-      result = await run({ ...query, contextValue, variableValues: request.variables });
+      result = await run({ document: query.document, operation: query.operation, operationName: query.operationName, queryHash: query.queryHash, contextValue, variableValues: request.variables });
     } catch {
       // Not an answer (executors return errors, they do not throw): Apollo answers it as it would.
       return null;
