@@ -35,16 +35,40 @@ type SchemaListener = Parameters<GatewayInterface['onSchemaLoadOrUpdate']>[0];
 
 /** Compiled (document, operation) pairs kept at once: documents come from callers, so the cache is bounded. */
 export const DEFAULT_MAX_COMPILED = 1000;
+/**
+ * Document text, in characters, that a cache of documents (compiled queries here, known queries in
+ * known-queries.ts) keeps at once: what a parsed document and its compiled code weigh grows with
+ * its text, and callers choose the text (up to MAX_DOCUMENT_BYTES each), so a count alone does not bound them.
+ */
+export const MAX_CACHED_DOCUMENT_TEXT = 2 * 1024 * 1024;
 
-/** A map that forgets its least recently used entry beyond `max` entries. */
+/** What an entry weighs, and the most all entries may weigh together. */
+export interface LruWeight<V> {
+  of(value: V): number;
+  max: number;
+}
+
+/**
+ * A map that forgets its least recently used entries beyond `max` entries, or beyond `weight.max`
+ * in total weight (the newest entry is kept whatever it weighs).
+ */
 export class LruMap<K, V> {
   private readonly entries = new Map<K, V>();
   /** The most recently used key: a hit on it needs no reordering (a delete and a set churn the Map's table). */
   private newest: K | undefined;
-  constructor(private readonly max: number) {}
+  private weighs = 0;
+  constructor(
+    private readonly max: number,
+    private readonly weight?: LruWeight<V>,
+  ) {}
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** The entries' total weight (0 without a weight). */
+  get totalWeight(): number {
+    return this.weighs;
   }
 
   get(key: K): V | undefined {
@@ -58,18 +82,32 @@ export class LruMap<K, V> {
   }
 
   set(key: K, value: V): void {
-    this.entries.delete(key);
+    const old = this.entries.get(key);
+    if (old !== undefined) {
+      this.entries.delete(key);
+      this.weighs -= this.weight?.of(old) ?? 0;
+    }
     this.entries.set(key, value);
+    this.weighs += this.weight?.of(value) ?? 0;
     this.newest = key;
-    if (this.entries.size <= this.max) return;
-    const oldest = this.entries.keys().next();
-    if (!oldest.done) this.entries.delete(oldest.value);
+    while (this.entries.size > 1 && (this.entries.size > this.max || (this.weight !== undefined && this.weighs > this.weight.max))) {
+      const oldest = this.entries.entries().next();
+      if (oldest.done) break;
+      this.entries.delete(oldest.value[0]);
+      this.weighs -= this.weight?.of(oldest.value[1]) ?? 0;
+    }
   }
 
   clear(): void {
     this.entries.clear();
     this.newest = undefined;
+    this.weighs = 0;
   }
+}
+
+/** A document's text length, in characters (0 when parsed without locations). */
+export function documentTextLength(document: DocumentNode): number {
+  return document.loc?.source.body.length ?? 0;
 }
 
 /** One cache entry: the compiled query, or null when graphql-jit could not compile the operation. */
@@ -77,6 +115,8 @@ interface Compiled {
   query: CompiledQuery | null;
   /** Offsets of the document's lines, to give errors graphql-js's locations. */
   lineStarts: readonly number[];
+  /** The document's text length: the entry's weight in the cache. */
+  textLength: number;
 }
 
 export interface ExecutorStats {
@@ -212,7 +252,7 @@ function compile(schema: GraphQLSchema, document: DocumentNode, operationName: s
 
 /** An Apollo Server gateway that serves `schema` and executes through graphql-jit. */
 export function createJitGateway(schema: GraphQLSchema, options: JitGatewayOptions = {}): JitGateway {
-  const cache = new LruMap<string, Compiled>(options.maxCompiled ?? DEFAULT_MAX_COMPILED);
+  const cache = new LruMap<string, Compiled>(options.maxCompiled ?? DEFAULT_MAX_COMPILED, { of: (entry) => entry.textLength, max: MAX_CACHED_DOCUMENT_TEXT });
   const listeners = new Set<SchemaListener>();
   const memory = createSerializeErrorMemory(Object.values(schema.getTypeMap()).filter(isLeafType));
   const counts = { compiled: 0, fallback: 0 };
@@ -226,7 +266,7 @@ export function createJitGateway(schema: GraphQLSchema, options: JitGatewayOptio
     if (entry === undefined) {
       const compilable = !hasVariableOf(operation, uncompilable) && expandedFieldCount(document, operation) <= MAX_EXPANDED_FIELDS;
       const query = compilable ? compile(schema, document, op.operationName, memory) : null;
-      entry = { query, lineStarts: lineStartsOf(document) };
+      entry = { query, lineStarts: lineStartsOf(document), textLength: documentTextLength(document) };
       cache.set(key, entry);
     }
     if (entry.query === null) {

@@ -22,7 +22,7 @@ import { CostTooExpensiveError } from '../errors/codes';
 import { COST_HEADER, costAsked, costReport } from '../limits/plugin';
 import type { PriceLimits } from '../limits/limits';
 import { priceOperation } from '../limits/price';
-import { LruMap, type RunOperation } from './executor';
+import { LruMap, MAX_CACHED_DOCUMENT_TEXT, type RunOperation } from './executor';
 import type { FormatError } from './operations';
 import { errorCodes, limitsOf, type RequestFacts } from './request-log';
 
@@ -43,6 +43,8 @@ interface KnownQuery {
   operationName: string | null;
   /** Apollo's hash of the text (the compiled query's cache key in executor.ts). */
   queryHash: string;
+  /** The text's length: the entry's weight. */
+  textLength: number;
 }
 
 /** A request in the plain form (module comment), its fields as Apollo reads them. */
@@ -76,6 +78,8 @@ export interface KnownQueriesOptions {
   includeStacktrace: boolean;
   /** @default MAX_KNOWN_QUERIES */
   max?: number;
+  /** Document text kept at most, in characters. @default MAX_CACHED_DOCUMENT_TEXT */
+  maxText?: number;
 }
 
 export interface KnownQueries {
@@ -150,7 +154,8 @@ function formatErrors(
 
 export function createKnownQueries(options: KnownQueriesOptions): KnownQueries {
   const { schema, run, limits, formatError, includeStacktrace } = options;
-  const known = new LruMap<string, KnownQuery>(options.max ?? MAX_KNOWN_QUERIES);
+  // Bounded by count and by text (a parsed document weighs in proportion to its text).
+  const known = new LruMap<string, KnownQuery>(options.max ?? MAX_KNOWN_QUERIES, { of: (query) => query.textLength, max: options.maxText ?? MAX_CACHED_DOCUMENT_TEXT });
   // Accept headers repeat (a client sends the same one every time): negotiated once each.
   const contentTypes = new LruMap<string, string | null>(64);
   let served = 0;
@@ -173,7 +178,7 @@ export function createKnownQueries(options: KnownQueriesOptions): KnownQueries {
           if (operation?.operation !== 'query' || typeof request.query !== 'string') return;
           const name = request.operationName ?? undefined;
           if (name !== undefined && !OPERATION_NAME.test(name)) return;
-          known.set(keyOf(name, request.query), { document, operation, operationName, queryHash });
+          known.set(keyOf(name, request.query), { document, operation, operationName, queryHash, textLength: request.query.length });
         },
       };
     },

@@ -146,3 +146,21 @@ it('keeps only the most recently used entries', () => {
   lru.set('c', 3);
   expect([lru.get('a'), lru.get('b'), lru.get('c'), lru.size]).toEqual([1, undefined, 3, 2]);
 });
+
+it('keeps the most recent entries within a total weight, and always the newest', () => {
+  const lru = new LruMap<string, string>(100, { of: (text) => text.length, max: 10 });
+  lru.set('a', 'xxxx');
+  lru.set('b', 'yyyy');
+  expect(lru.get('a')).toBe('xxxx');
+  // 4 + 4 + 4 > 10: the least recently used (b) goes.
+  lru.set('c', 'zzzz');
+  expect([lru.get('a'), lru.get('b'), lru.get('c'), lru.totalWeight]).toEqual(['xxxx', undefined, 'zzzz', 8]);
+  // Replacing an entry counts its new weight only.
+  lru.set('a', 'xx');
+  expect(lru.totalWeight).toBe(6);
+  // An entry over the whole budget is kept alone.
+  lru.set('big', 'x'.repeat(50));
+  expect([lru.get('a'), lru.get('c'), lru.get('big')?.length, lru.size, lru.totalWeight]).toEqual([undefined, undefined, 50, 1, 50]);
+  lru.clear();
+  expect([lru.size, lru.totalWeight]).toEqual([0, 0]);
+});
