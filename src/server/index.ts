@@ -207,8 +207,10 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     ...(sandboxMode && options.sandbox ? { defaultToken: options.sandbox.tokens.admin } : {}),
   });
   const routes = createHealthRoutes({ probe: services.probeUpstreams, registry });
+  const documentLimits = { maxBytes: config.limits.price.maxDocumentBytes, maxTokens: config.limits.price.maxDocumentTokens };
   const runner = createOperationRunner({
     createContext: makeContext,
+    limits: { document: documentLimits, price: config.limits.price },
     formatError,
     logger,
     metrics: operationMetrics,
@@ -233,7 +235,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     let handled: Handled;
     try {
       handled = await handleGraphQL(apollo, req, res, () => (context ??= makeContext(authorization, cancellation, calls, trace)), {
-        documentLimits: { maxBytes: config.limits.price.maxDocumentBytes, maxTokens: config.limits.price.maxDocumentTokens },
+        documentLimits,
         trusted,
         known,
       });

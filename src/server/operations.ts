@@ -3,7 +3,9 @@
  * one operation's life cycle. Each operation gets its own Cancellation (aborted when it completes
  * or its connection closes), each subscription event runs with a fresh context (DataLoader caches
  * never span events), subscriptions per connection are bounded, and each operation ends with one
- * log line.
+ * log line. The limits are HTTP's (src/limits): a document over its size or tokens is refused
+ * before it is parsed, an operation over its price before it runs, and each query, mutation and
+ * subscription event runs within the budget's deadline.
  */
 import {
   createSourceEventStream,
@@ -15,11 +17,15 @@ import {
 } from 'graphql';
 import { Gauge, type Registry } from 'prom-client';
 import type { GatewayContext } from '../context';
-import { LimitExceededError } from '../errors/codes';
+import { CostTooExpensiveError, LimitExceededError } from '../errors/codes';
+import { toGraphQLError } from '../errors/to-graphql-error';
+import { checkDocument, type DocumentLimits } from '../limits/document-check';
+import type { PriceLimits } from '../limits/limits';
+import { priceOperation } from '../limits/price';
 import { Cancellation } from '../upstream/cancellation';
 import { randomUUID } from 'node:crypto';
 import type { OperationMetrics } from './operation-metrics';
-import { errorCodes, logRequest, type Logger, type Transport } from './request-log';
+import { errorCodes, limitsOf, logRequest, type Logger, type Transport } from './request-log';
 
 /** A client connection: one WebSocket, or one SSE event stream. */
 export interface Connection {
@@ -45,12 +51,20 @@ export interface OperationRunnerOptions {
   maxSubscriptionsPerConnection: number;
   /** Where `netgraph_subscriptions_active` registers. */
   registry: Registry;
+  /** HTTP's limits: the document's size and tokens, and the operation's price. */
+  limits: { document: DocumentLimits; price: PriceLimits };
 }
 
 export interface OperationRunner {
   /** The context of a new operation on `connection`; the runner keeps its state until `complete`. */
   start(connection: Connection, authorization: string | undefined, operationName: string | null): GatewayContext;
-  /** graphql-js `subscribe`, with a fresh context per event and the per-connection bound. */
+  /** The document's size and tokens, checked before it is parsed (each transport's `onSubscribe`): null when within the limits, else the refusal. */
+  checkDocument(query: string): GraphQLError[] | null;
+  /** Logs and counts an operation refused before it started (no context was made for it). */
+  refusedBeforeStart(transport: Connection['transport'], errors: readonly GraphQLError[]): void;
+  /** graphql-js `execute` of a query or mutation: priced first, run within the budget's deadline. */
+  execute(args: ExecutionArgs): Promise<ExecutionResult>;
+  /** graphql-js `subscribe`, priced first, with a fresh context per event and the per-connection bound. */
   subscribe(args: ExecutionArgs): Promise<AsyncGenerator<ExecutionResult> | ExecutionResult>;
   /** A result as the client gets it (unexpected errors masked); its error codes go to the log line. */
   formatResult<R extends { errors?: readonly GraphQLError[] }>(context: unknown, result: R): Formatted<R>;
@@ -60,6 +74,8 @@ export interface OperationRunner {
 }
 
 interface OperationState {
+  /** The operation's context (a subscription's events each get a fresh one from `make`). */
+  context: GatewayContext;
   requestId: string;
   connection: Connection;
   cancellation: Cancellation;
@@ -67,6 +83,7 @@ interface OperationState {
   started: number;
   operationName: string | null;
   codes: string[];
+  limits: Array<{ code: string; limit: string }>;
   /** A fresh context for the next event (same caller, same signal). */
   make(): GatewayContext;
   done: boolean;
@@ -85,8 +102,21 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
 
   function formatErrors(context: unknown, errors: readonly GraphQLError[]): GraphQLFormattedError[] {
     const formatted = errors.map((e) => options.formatError(e.toJSON(), e));
-    stateOf(context)?.codes.push(...errorCodes(formatted));
+    const state = stateOf(context);
+    state?.codes.push(...errorCodes(formatted));
+    state?.limits.push(...limitsOf(formatted));
     return formatted;
+  }
+
+  /** The operation's price, before anything runs: null when within the limits, else the refusal. */
+  function refusalByPrice(args: ExecutionArgs): ExecutionResult | null {
+    try {
+      priceOperation(args.schema, args.document, args.operationName, args.variableValues ?? undefined, options.limits.price);
+      return null;
+    } catch (error) {
+      if (!(error instanceof CostTooExpensiveError)) throw error;
+      return { errors: [new GraphQLError(error.message, { originalError: error })] };
+    }
   }
 
   /** Holds one of the connection's subscription slots until `release` (called once). */
@@ -108,7 +138,10 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
     start(connection, authorization, operationName) {
       const cancellation = new Cancellation();
       const calls = { count: 0 };
+      const make = (): GatewayContext => options.createContext(authorization, cancellation, calls);
+      const context = make();
       const state: OperationState = {
+        context,
         requestId: randomUUID(),
         connection,
         cancellation,
@@ -116,17 +149,49 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
         started: performance.now(),
         operationName,
         codes: [],
-        make: () => options.createContext(authorization, cancellation, calls),
+        limits: [],
+        make,
         done: false,
       };
-      const context = state.make();
       states.set(context, state);
       return context;
+    },
+
+    checkDocument(query) {
+      try {
+        checkDocument(query, options.limits.document);
+        return null;
+      } catch (error) {
+        if (!(error instanceof CostTooExpensiveError)) throw error;
+        // Its code and cost already in place: a transport may send it without formatting it.
+        return [toGraphQLError(error) ?? new GraphQLError(error.message, { originalError: error })];
+      }
+    },
+
+    refusedBeforeStart(transport, errors) {
+      const formatted = errors.map((e) => e.toJSON());
+      const facts = { operationName: null, errorCodes: errorCodes(formatted), limits: limitsOf(formatted) };
+      options.metrics?.observe(transport, facts);
+      logRequest(options.logger, { requestId: randomUUID(), transport, operationName: null, durationMs: 0, upstreamCalls: 0, errorCodes: facts.errorCodes });
+    },
+
+    async execute(args) {
+      const refused = refusalByPrice(args);
+      if (refused) return refused;
+      const budget = stateOf(args.contextValue)?.context.budget;
+      budget?.startDeadline();
+      try {
+        return await execute(args);
+      } finally {
+        budget?.finish();
+      }
     },
 
     async subscribe(args) {
       const state = stateOf(args.contextValue);
       if (!state) return { errors: [new GraphQLError('subscription without an operation context')] };
+      const refused = refusalByPrice(args);
+      if (refused) return refused;
       const release = hold(state);
       if (!release) {
         const max = options.maxSubscriptionsPerConnection;
@@ -159,7 +224,7 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
       if (!state || state.done) return;
       state.done = true;
       state.cancellation.abort();
-      options.metrics?.observe(state.connection.transport, { operationName: state.operationName, errorCodes: state.codes, limits: [] });
+      options.metrics?.observe(state.connection.transport, { operationName: state.operationName, errorCodes: state.codes, limits: state.limits });
       logRequest(options.logger, {
         requestId: state.requestId,
         transport: state.connection.transport,
@@ -178,7 +243,25 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
  * stops now instead of at its next tick; the connection's slot is released however it ends.
  */
 function withFreshContexts(source: AsyncIterable<unknown>, args: ExecutionArgs, state: OperationState, release: () => void): AsyncGenerator<ExecutionResult> {
-  const events = mapEvents(source, (payload) => execute({ ...args, rootValue: payload, contextValue: state.make() }));
+  const events = mapEvents(source, async (payload) => {
+    // Each event's execution has its own context, budget and deadline (the source stream has none).
+    const contextValue = state.make();
+    contextValue.budget.startDeadline();
+    try {
+      return await execute({
+        schema: args.schema,
+        document: args.document,
+        operationName: args.operationName,
+        variableValues: args.variableValues,
+        fieldResolver: args.fieldResolver,
+        typeResolver: args.typeResolver,
+        rootValue: payload,
+        contextValue,
+      });
+    } finally {
+      contextValue.budget.finish();
+    }
+  });
   const wrapped: AsyncGenerator<ExecutionResult> = {
     next: async (...rest) => {
       try {

@@ -66,6 +66,14 @@ export function createSseHandler(options: SseHandlerOptions): SseHandler {
     // whoever holds a token reads that stream's events.
     authenticate: (req) => streamToken(req.raw) ?? randomUUID(),
     context: (req, params) => runner.start(connectionFor(req.raw), req.raw.headers.authorization, operationName(params.query, params.operationName)),
+    // The document's size and tokens, before graphql-sse parses and validates it. A refusal is
+    // streamed as the operation's one result (graphql-sse takes a result only with `data`), and
+    // logged when it completes, as any operation.
+    onSubscribe: (_req, params) => {
+      const refused = runner.checkDocument(params.query);
+      return refused === null ? undefined : { data: null, errors: refused };
+    },
+    execute: (args) => runner.execute(args),
     subscribe: (args) => runner.subscribe(args),
     onNext: (context, _req, result) => (result.errors ? { ...result, errors: runner.formatErrors(context, result.errors).map(wireError) } : result),
     onComplete: (context) => runner.complete(context),

@@ -54,6 +54,14 @@ export function startWebSocketServer(options: WebSocketServerOptions): Subscript
         sockets.set(ctx.extra.socket, { token, connection: { transport: 'ws', subscriptions: 0 }, operations: new Map() });
         return true;
       },
+      // The document's size and tokens, before graphql-ws parses and validates it (no context is
+      // made for a refused one, so its log line is made here).
+      onSubscribe(_ctx, _id, payload) {
+        const refused = runner.checkDocument(payload.query);
+        if (refused === null) return undefined;
+        runner.refusedBeforeStart('ws', refused);
+        return refused;
+      },
       context(ctx, id, _payload, args) {
         const socket = sockets.get(ctx.extra.socket);
         const operationName = getOperationAST(args.document, args.operationName)?.name?.value ?? null;
@@ -61,6 +69,7 @@ export function startWebSocketServer(options: WebSocketServerOptions): Subscript
         socket?.operations.set(id, context);
         return context;
       },
+      execute: (args) => runner.execute(args),
       subscribe: (args) => runner.subscribe(args),
       onNext: (_ctx, _id, _payload, args, result) => runner.formatResult(args.contextValue, result),
       onError: (ctx, id, _payload, errors) => runner.formatErrors(sockets.get(ctx.extra.socket)?.operations.get(id), errors),
