@@ -19,6 +19,12 @@ export interface BudgetUsage {
 /** What `stopFollowing` is while nothing is followed (the request was aborted before the budget was made). */
 const followingNothing = (): void => undefined;
 
+/** See `OperationBudget.producedMark`. */
+export interface ProducedMark {
+  nodes: number;
+  responseBytes: number;
+}
+
 export class OperationBudget {
   readonly limits: BudgetLimits;
   readonly usage: BudgetUsage = { upstreamCalls: 0, nodes: 0, responseBytes: 0 };
@@ -80,6 +86,22 @@ export class OperationBudget {
     this.usage.responseBytes += count;
     const max = this.limits.responseBytes;
     if (this.usage.responseBytes > max) throw this.cross('responseBytes', max, `the answer grew past ${max} bytes (OPERATION_MAX_RESPONSE_BYTES)`);
+  }
+
+  /** What the operation has produced so far (list items, bytes): a mark to rewind to. */
+  producedMark(): ProducedMark {
+    return { nodes: this.usage.nodes, responseBytes: this.usage.responseBytes };
+  }
+
+  /**
+   * Forgets what was produced since `mark`: an executor that discards a run's answer and runs the
+   * same operation again (src/server/executor.ts) counts the items and bytes of the answer it
+   * keeps, once. Upstream calls stay counted (they were sent). Nothing changes once a budget was crossed.
+   */
+  rewindProduced(mark: ProducedMark): void {
+    if (this.exceeded) return;
+    this.usage.nodes = mark.nodes;
+    this.usage.responseBytes = mark.responseBytes;
   }
 
   /** The operation is over: stop the deadline and let go of the request's signal. Idempotent. */

@@ -29,7 +29,7 @@ import {
 import { OperationBudget } from './budget';
 
 /** The budget of a resolver's context, when it has one (contexts built outside the gateway may not). */
-function budgetOf(context: unknown): OperationBudget | undefined {
+export function budgetOf(context: unknown): OperationBudget | undefined {
   if (typeof context !== 'object' || context === null) return undefined;
   const budget = (context as { budget?: unknown }).budget;
   return budget instanceof OperationBudget ? budget : undefined;

@@ -27,6 +27,7 @@ import {
   type TypeNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { budgetOf } from '../limits/instrument';
 import { createSerializeErrorMemory, lineStartsOf, toGraphQLJsErrors, type SerializeErrorMemory } from './executor-errors';
 
 type GatewayInterface = ApolloServerOptionsWithGateway<BaseContext>['gateway'];
@@ -273,6 +274,10 @@ export function createJitGateway(schema: GraphQLSchema, options: JitGatewayOptio
       counts.fallback += 1;
       return executeWithGraphQLJs(schema, op);
     }
+    // A query's answer may be discarded and the query run again on graphql-js (below): its budget
+    // then counts the answer kept, not both.
+    const budget = operation.operation === 'query' ? budgetOf(op.contextValue) : undefined;
+    const produced = budget?.producedMark();
     const result = await entry.query.query(undefined, op.contextValue, op.variableValues);
     // No data: the variables did not coerce, before any resolver ran. graphql-js words those errors
     // (and Apollo recognizes them as BAD_USER_INPUT by their variable nodes).
@@ -286,6 +291,7 @@ export function createJitGateway(schema: GraphQLSchema, options: JitGatewayOptio
       // reads are cached in this request's loaders, so running it again on graphql-js costs CPU,
       // not calls, and the answer is graphql-js's exactly. (A mutation is never run twice.)
       counts.fallback += 1;
+      if (budget && produced) budget.rewindProduced(produced);
       return executeWithGraphQLJs(schema, op);
     }
     counts.compiled += 1;

@@ -11,7 +11,11 @@ import { DateTimeScalar, UuidScalar } from '../../src/resolvers/common/scalars';
 import { buildSchema } from '../../src/server/schema';
 import { createJitGateway, expandedFieldCount, LruMap, MAX_EXPANDED_FIELDS, recursiveInputTypes } from '../../src/server/executor';
 import { BENCH_QUERIES } from '../../bench/queries';
-import { getOperationAST, parse } from 'graphql';
+import { execute, getOperationAST, parse } from 'graphql';
+import { OperationBudget } from '../../src/limits/budget';
+import { instrumentSchema } from '../../src/limits/instrument';
+import { DEFAULT_LIMITS } from '../../src/limits/limits';
+import { Cancellation } from '../../src/upstream/cancellation';
 
 const typeDefs = `
   scalar DateTime
@@ -163,4 +167,27 @@ it('keeps the most recent entries within a total weight, and always the newest',
   expect([lru.get('a'), lru.get('c'), lru.get('big')?.length, lru.size, lru.totalWeight]).toEqual([undefined, undefined, 50, 1, 50]);
   lru.clear();
   expect([lru.size, lru.totalWeight]).toEqual([0, 0]);
+});
+
+it('counts the answer it keeps on the budget once, when a query runs again on graphql-js', async () => {
+  const schema = instrumentSchema(
+    makeExecutableSchema({
+      typeDefs: 'type Item { name: String! } type Query { items: [Item!]! more: [Item!]! }',
+      resolvers: { Query: { items: () => [{ name: 'a' }, { name: null }, { name: 'c' }], more: () => [{ name: 'x' }, { name: 'y' }] } },
+    }),
+  );
+  const contextOf = (): { budget: OperationBudget } => ({ budget: new OperationBudget(DEFAULT_LIMITS.budget, new Cancellation()) });
+  const document = parse('{ more { name } items { name } }');
+  const operation = getOperationAST(document);
+  if (!operation) throw new Error('no operation');
+  const byGraphqlJs = contextOf();
+  const expected = await execute({ schema, document, contextValue: byGraphqlJs });
+  const byJit = contextOf();
+  const gateway = createJitGateway(schema);
+  const answer = await gateway.run({ document, operation, operationName: null, queryHash: 'h', contextValue: byJit, variableValues: undefined });
+  expect(answer).toEqual(expected);
+  // The compiled run's answer was discarded (a non-null violation): only graphql-js's is counted.
+  expect(gateway.stats()).toMatchObject({ compiled: 0, fallback: 1 });
+  expect(byJit.budget.usage).toEqual(byGraphqlJs.budget.usage);
+  expect(byJit.budget.usage.nodes).toBeGreaterThan(0);
 });
