@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
+import { pageContentSecurityPolicy } from '../csp';
 import { escapeHtml, jsonForScript } from '../ide/page';
 import { mapBundle, type MapBundle } from './bundle';
 
@@ -28,21 +29,12 @@ export interface MapPageSettings {
 }
 
 /**
- * Everything from the gateway itself. The bundle needs no eval and inserts no <style> elements
- * (Cytoscape draws on canvas and sets element styles through the CSSOM, which CSP does not
- * govern). connect-src 'self' covers fetch to /graphql and same-host ws: in CSP Level 3 browsers.
+ * The gateway's page policy (../csp.ts) with no exception: the bundle needs no eval and inserts no
+ * <style> elements (Cytoscape draws on canvas and sets element styles through the CSSOM, which CSP
+ * does not govern), and the page loads no fonts.
  */
 export function mapContentSecurityPolicy(): string {
-  return [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "connect-src 'self'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
+  return pageContentSecurityPolicy();
 }
 
 const COMMON_HEADERS: Record<string, string> = { 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' };
