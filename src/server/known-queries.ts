@@ -214,11 +214,13 @@ export function createKnownQueries(options: KnownQueriesOptions): KnownQueries {
     budget.finish();
     const errors = result.errors && result.errors.length > 0 ? formatErrors(result.errors, formatError, includeStacktrace) : null;
     const extensions = costAsked(request.extensions, headerValue(headers[COST_HEADER])) ? { cost: costReport(estimate, budget, limits) } : undefined;
+    // As Apollo: the headers errors ask for, and the content type unless one of them set it.
+    const answerHeaders = errors?.headers ?? [];
+    if (!answerHeaders.some(([name]) => name.toLowerCase() === 'content-type')) answerHeaders.push(['content-type', contentType]);
     served += 1;
     return {
       status: errors?.status ?? 200,
-      // As Apollo: the content type unless an error's `extensions.http` set one.
-      headers: errors?.headers.some(([name]) => name.toLowerCase() === 'content-type') ? errors.headers : [...(errors?.headers ?? []), ['content-type', contentType]],
+      headers: answerHeaders,
       // Apollo's field order (errors, data, extensions); JSON.stringify drops what is undefined.
       body: JSON.stringify({ errors: errors?.formatted, data: result.data, extensions }),
       facts: {
