@@ -6,7 +6,8 @@
  */
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
-import { Histogram, type Registry } from 'prom-client';
+import { Histogram } from '../metrics/histogram';
+import type { Metrics } from '../metrics/registry';
 import { BudgetExceededError, ErrorCode, UpstreamError, type UpstreamCallInfo, type UpstreamService } from '../errors/codes';
 import type { HttpClient, UpstreamRequest, UpstreamResponse } from './http-types';
 import { codeForStatus, codeForTransportError, outcomeUnknown, transportErrorCode, upstreamErrorMessage } from './http-errors';
@@ -24,8 +25,8 @@ export interface HttpLayerConfig {
   retry: RetryPolicy;
   /** Upstream calls one GraphQL request may have in flight at once. */
   maxConcurrentPerRequest: number;
-  /** Where the histogram registers; tests pass their own registry. */
-  registry?: Registry;
+  /** Where the upstream call histogram is exposed; tests pass their own. */
+  metrics?: Metrics;
 }
 
 export interface CallerOptions {
@@ -76,21 +77,13 @@ interface ServiceBase {
 export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
   const bases = serviceBases(config);
   const pools = new Map<string, Pool>();
-  const histogram = new Histogram({
+  const histogramConfig = {
     name: 'netgraph_upstream_request_duration_seconds',
     help: 'Duration of upstream HTTP requests (each attempt), by service, method and status class.',
     labelNames: ['service', 'method', 'status_class'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: config.registry ? [config.registry] : [],
-  });
-  // One child per label combination, kept: labels() builds and validates the label object each time it is called.
-  const observers = new Map<string, { observe(seconds: number): void }>();
-  const observeCall = (service: string, method: string, statusClass: string, seconds: number): void => {
-    const key = `${service} ${method} ${statusClass}`;
-    let child = observers.get(key);
-    if (child === undefined) observers.set(key, (child = histogram.labels({ service, method, status_class: statusClass })));
-    child.observe(seconds);
   };
+  const histogram = config.metrics ? config.metrics.histogram(histogramConfig) : new Histogram(histogramConfig);
   const searchAuth = config.searchCredentials
     ? `Basic ${Buffer.from(`${config.searchCredentials.username}:${config.searchCredentials.password}`).toString('base64')}`
     : null;
@@ -170,7 +163,7 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
   async function sendOnce(request: UpstreamRequest, target: Target, authorization: string | null, signal: CancelSignal, span: UpstreamSpan | undefined): Promise<Outcome> {
     const started = performance.now();
     const observe = (statusClass: string): void => {
-      observeCall(request.service, request.method, statusClass, (performance.now() - started) / 1000);
+      histogram.observe({ service: request.service, method: request.method, status_class: statusClass }, (performance.now() - started) / 1000);
     };
     let statusCode: number;
     let headers: Record<string, string>;
