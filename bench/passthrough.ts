@@ -34,10 +34,11 @@ const LATENCY_CAP_MS = 10_000;
 
 /**
  * A fresh floor server needs seconds of this load before V8 has optimized its hot paths (its CPU
- * per request falls by half over the first ~3 s); the gateway has warmed up over the bench's
- * earlier phases. So each floor gets an untimed run of the same load first, this long at most.
+ * per request falls by half over the first ~3 s). The gateway has run the bench's earlier queries,
+ * but not this one: its resolver and this load's path are as cold. So every server measured here
+ * gets the same untimed run of the same load first, this long at most.
  */
-export const FLOOR_WARMUP_MS = 4000;
+export const WARMUP_MS = 4000;
 
 /** Checks one answer, then (after `warmupMs` of untimed load) the throughput phase with the server's CPU clock read around it. */
 async function passthroughLoad(
@@ -83,7 +84,7 @@ async function floorFigures(kind: FloorKind, sandbox: RunningSandbox, id: string
   const floor = await startFloorProcess(options.gateway, kind, new URL(sandbox.baseUrl).origin);
   const client = createGraphQLClient(floor.url, sandbox.tokens.admin, options.concurrency);
   try {
-    const warmupMs = Math.min(options.durationMs, FLOOR_WARMUP_MS);
+    const warmupMs = Math.min(options.durationMs, WARMUP_MS);
     return await passthroughLoad(floor, client, { document: FLOOR_QUERY, id, warmupMs, sandbox }, options, `the ${kind} floor`);
   } finally {
     await client.close();
@@ -106,7 +107,8 @@ export async function benchPassthrough(
   if (!network) throw new Error('pass-through: no network');
   sandbox.control.setLatency(0);
 
-  const viaGateway = await passthroughLoad(gateway.handle, gateway.client, { document: PASSTHROUGH_QUERY, id: network.id, warmupMs: 0, sandbox }, options, 'the gateway');
+  const warmupMs = Math.min(options.durationMs, WARMUP_MS);
+  const viaGateway = await passthroughLoad(gateway.handle, gateway.client, { document: PASSTHROUGH_QUERY, id: network.id, warmupMs, sandbox }, options, 'the gateway');
   const direct = directGet(sandbox, network.id, options.concurrency);
   const directRun = await measureThroughput(direct.get, options).finally(() => direct.close());
   log(
