@@ -1,5 +1,5 @@
 /** Compares an operation's estimate (cost.ts) with the configured maximums. */
-import type { DocumentNode, GraphQLSchema } from 'graphql';
+import { visit, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { CostTooExpensiveError, type CostLimit } from '../errors/codes';
 import { estimateCost, type CostEstimate } from './cost';
 import type { PriceLimits } from './limits';
@@ -11,26 +11,60 @@ const CHECKS: ReadonlyArray<readonly [Exclude<CostLimit, 'tokens' | 'bytes'>, ke
   ['upstreamCalls', 'maxUpstreamCalls', 'MAX_ESTIMATED_UPSTREAM_CALLS', 'upstream calls estimated'],
 ];
 
-/** Estimates kept per document (Apollo hands the same parsed document to every request with the same text). */
-const MAX_ESTIMATES_PER_DOCUMENT = 32;
-const estimates = new WeakMap<DocumentNode, Map<string, CostEstimate | null>>();
+/** Estimates kept per (document, operation name): one per distinct set of cost-input values. */
+const MAX_ESTIMATES_PER_OPERATION = 32;
 
-/** estimateCost, remembered per (document, operation name, variables): an app sends a few documents many times. */
+interface OperationEstimates {
+  /** The variables the estimate reads (cost.ts reads variables only in `first` arguments). */
+  inputs: readonly string[];
+  byInputs: Map<string, CostEstimate>;
+}
+
+/** Per document (Apollo and the known-query path hand the same parsed document to every request with the same text), per operation name. */
+const estimates = new WeakMap<DocumentNode, Map<string, OperationEstimates>>();
+
+/** The variables referenced by any `first` argument in the document (a superset of the operation's: safe). */
+function costInputs(document: DocumentNode): string[] {
+  const names = new Set<string>();
+  visit(document, {
+    Argument(node) {
+      if (node.name.value !== 'first') return false;
+      visit(node.value, { Variable: (variable) => void names.add(variable.name.value) });
+      return false;
+    },
+  });
+  return [...names].sort();
+}
+
+/**
+ * estimateCost, remembered by the values of the variables it reads: an app sends a few documents
+ * many times, each with ever-new ids. Keyed by all variables (as before), every new id was a miss
+ * and the whole walk ran again; now an operation without cost inputs has one key.
+ * A null (variables that do not coerce) is never remembered: under a key of cost inputs only, it
+ * would let a later request with the same `first` and other variables skip pricing. A remembered
+ * price holds for any request with the same cost inputs; one whose other variables do not coerce
+ * is then refused by execution (BAD_USER_INPUT), or first by its price when that is over a limit.
+ */
 function cachedEstimate(
   schema: GraphQLSchema,
   document: DocumentNode,
   operationName: string | null | undefined,
   variables: Readonly<Record<string, unknown>> | undefined,
 ): CostEstimate | null {
-  let byInput = estimates.get(document);
-  if (byInput === undefined) estimates.set(document, (byInput = new Map()));
-  const key = JSON.stringify([operationName ?? null, variables ?? null]);
-  const known = byInput.get(key);
+  let byOperation = estimates.get(document);
+  if (byOperation === undefined) estimates.set(document, (byOperation = new Map()));
+  const name = operationName ?? '';
+  let operation = byOperation.get(name);
+  if (operation === undefined) byOperation.set(name, (operation = { inputs: costInputs(document), byInputs: new Map() }));
+  // An absent variable (its default applies) and an explicit null are different inputs.
+  const key = operation.inputs.length === 0 ? '' : JSON.stringify(operation.inputs.map((input) => (variables !== undefined && Object.hasOwn(variables, input) ? [variables[input]] : [])));
+  const known = operation.byInputs.get(key);
   if (known !== undefined) return known;
   const estimate = estimateCost(schema, document, operationName, variables);
-  // Bounded: a document sent with ever-new variables starts over instead of growing.
-  if (byInput.size >= MAX_ESTIMATES_PER_DOCUMENT) byInput.clear();
-  byInput.set(key, estimate);
+  if (estimate === null) return null;
+  // Bounded: an operation priced with ever-new `first` values starts over instead of growing.
+  if (operation.byInputs.size >= MAX_ESTIMATES_PER_OPERATION) operation.byInputs.clear();
+  operation.byInputs.set(key, estimate);
   return estimate;
 }
 

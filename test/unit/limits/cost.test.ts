@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getIntrospectionQuery, parse } from 'graphql';
 import { CostTooExpensiveError } from '../../../src/errors/codes';
+import * as cost from '../../../src/limits/cost';
 import { estimateCost } from '../../../src/limits/cost';
 import { checkDocument, countTokens } from '../../../src/limits/document-check';
 import { DEFAULT_LIMITS } from '../../../src/limits/limits';
@@ -120,5 +121,47 @@ describe('remembered estimates and token counts', () => {
     const doc = `{ ${Array.from({ length: 40 }, (_, i) => `a${i}: gatewayInfo { version }`).join(' ')} }`;
     expect(() => checkDocument(doc, { maxBytes: 65_536, maxTokens: 5_000 })).not.toThrow();
     expect(() => checkDocument(doc, { maxBytes: 65_536, maxTokens: 100 })).toThrow(CostTooExpensiveError);
+  });
+
+  describe('keyed by the variables the price reads (cost inputs: those in `first` arguments)', () => {
+    const ID = (i: number): string => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    let estimates: jest.SpyInstance;
+    beforeEach(() => {
+      estimates = jest.spyOn(cost, 'estimateCost');
+    });
+    afterEach(() => estimates.mockRestore());
+
+    it('one document sent with 100 different ids is estimated once, and priced right each time', () => {
+      const doc = parse('query q($id: UUID!) { network(id: $id) { id name endpoints { nodes { id } } } }');
+      const expected = estimateCost(schema, doc, 'q', { id: ID(0) });
+      estimates.mockClear();
+      for (let i = 1; i <= 100; i += 1) expect(priceOperation(schema, doc, 'q', { id: ID(i) }, DEFAULT_LIMITS.price)).toEqual(expected);
+      expect(estimates).toHaveBeenCalledTimes(1);
+    });
+
+    it('a `first` from a variable, also inside a fragment, gives each value its own estimate', () => {
+      const doc = parse('query q($id: UUID!, $n: Int) { network(id: $id) { ...E } } fragment E on Network { endpoints(first: $n) { nodes { appWans { nodes { id } } } } }');
+      const small = priceOperation(schema, doc, 'q', { id: ID(1), n: 2 }, DEFAULT_LIMITS.price);
+      const large = priceOperation(schema, doc, 'q', { id: ID(2), n: 200 }, DEFAULT_LIMITS.price);
+      expect(small).toEqual(estimateCost(schema, doc, 'q', { id: ID(1), n: 2 }));
+      expect(large).toEqual(estimateCost(schema, doc, 'q', { id: ID(2), n: 200 }));
+      expect(large?.nodes).toBeGreaterThan(small?.nodes ?? Infinity);
+      expect(priceOperation(schema, doc, 'q', { id: ID(3), n: 2 }, DEFAULT_LIMITS.price)).toEqual(small);
+    });
+
+    it('an absent variable (its default applies) and an explicit null are different inputs', () => {
+      const doc = parse('query q($n: Int = 500) { networks(first: $n) { nodes { endpoints(first: $n) { nodes { id } } } } }');
+      const absent = priceOperation(schema, doc, 'q', {}, DEFAULT_LIMITS.price);
+      const explicitNull = priceOperation(schema, doc, 'q', { n: null }, DEFAULT_LIMITS.price);
+      expect(absent).toEqual(estimateCost(schema, doc, 'q', {}));
+      expect(explicitNull).toEqual(estimateCost(schema, doc, 'q', { n: null }));
+      expect(absent).not.toEqual(explicitNull);
+    });
+
+    it('variables that do not coerce are not priced, and that is not remembered: the next valid request with the same `first` is refused', () => {
+      const doc = parse('query q($id: UUID!, $n: Int) { network(id: $id) { endpoints(first: $n) { nodes { appWans { nodes { endpoints(first: $n) { nodes { appWans { nodes { id } } } } } } } } } }');
+      expect(priceOperation(schema, doc, 'q', { id: 'not-a-uuid', n: 1000 }, DEFAULT_LIMITS.price)).toBeNull();
+      expect(() => priceOperation(schema, doc, 'q', { id: ID(1), n: 1000 }, DEFAULT_LIMITS.price)).toThrow(CostTooExpensiveError);
+    });
   });
 });
