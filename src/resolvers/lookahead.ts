@@ -25,6 +25,7 @@ import {
   type GraphQLResolveInfo,
   type SelectionNode,
   type SelectionSetNode,
+  visit,
 } from 'graphql';
 
 export function nestedFieldNames(info: GraphQLResolveInfo): Set<string> {
@@ -58,8 +59,46 @@ export type Selection = ReadonlyMap<string, readonly SelectedField[]>;
  * left out (the field itself reports the error).
  */
 export function selectionOf(info: GraphQLResolveInfo): Selection {
+  const node = info.fieldNodes.length === 1 ? info.fieldNodes[0] : undefined;
+  const type = getNamedType(info.returnType);
+  if (node === undefined || readsVariables(node.selectionSet, info.fragments)) return walk(info, type);
+  let byType = remembered.get(node);
+  if (byType === undefined) remembered.set(node, (byType = new Map()));
+  let selection = byType.get(type);
+  if (selection === undefined) byType.set(type, (selection = walk(info, type)));
+  return selection;
+}
+
+/**
+ * Selections of a field that reads no variable below it, by its node (a part of the parsed
+ * document, which every request with the same text shares) and return type: the walk below
+ * (fragments, directives, arguments coerced) cost ~6 µs of a one-call request in a profile, for
+ * the same answer each time. Shared between requests, so a Selection is never mutated.
+ */
+const remembered = new WeakMap<FieldNode, Map<GraphQLNamedType, Selection>>();
+const variablesBelow = new WeakMap<SelectionSetNode, boolean>();
+
+/** Whether a variable appears anywhere below, fragments spread there included (a fact of the document; validation refused fragment cycles). */
+function readsVariables(set: SelectionSetNode | undefined, fragments: GraphQLResolveInfo['fragments']): boolean {
+  if (set === undefined) return false;
+  let known = variablesBelow.get(set);
+  if (known === undefined) {
+    const spreads: string[] = [];
+    let found = false;
+    visit(set, {
+      Variable: () => void (found = true),
+      FragmentSpread: (spread) => void spreads.push(spread.name.value),
+    });
+    for (const name of spreads) if (!found) found = readsVariables(fragments[name]?.selectionSet, fragments);
+    known = found;
+    variablesBelow.set(set, known);
+  }
+  return known;
+}
+
+function walk(info: GraphQLResolveInfo, type: GraphQLNamedType): Selection {
   const out = new Map<string, SelectedField[]>();
-  for (const node of info.fieldNodes) collect(info, node.selectionSet, getNamedType(info.returnType), out);
+  for (const node of info.fieldNodes) collect(info, node.selectionSet, type, out);
   return out;
 }
 

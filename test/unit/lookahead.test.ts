@@ -2,7 +2,7 @@
  * The path-aware look-ahead (`selectionOf`, `along`, `nodesOf`): which fields sit under which,
  * with their arguments, through fragments, aliases, `edges { node }` and `@skip`/`@include`.
  */
-import { graphql, type GraphQLResolveInfo } from 'graphql';
+import { execute, graphql, parse, type GraphQLResolveInfo } from 'graphql';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { along, selectionOf, type Selection } from '../../src/resolvers/lookahead';
 
@@ -80,4 +80,44 @@ it('leaves out what @skip or @include leaves out', async () => {
   expect(argsAlong(await groupsBelow(true, false), 'groups', 'networks')).toEqual([]);
   expect(argsAlong(await groupsBelow(false, false), 'groups', 'networks')).toEqual([{ first: 100 }]);
   expect(argsAlong(await groupsBelow(true, true), 'groups', 'networks')).toEqual([{ first: 5 }]);
+});
+
+describe('remembered per document when nothing below reads a variable', () => {
+  /** The selections below `groups` of one parsed document executed once per variables object (as repeated requests share Apollo's parsed document). */
+  async function selectionsOf(source: string, runs: ReadonlyArray<Record<string, unknown>>): Promise<Selection[]> {
+    const seen: Selection[] = [];
+    const schema = makeExecutableSchema({
+      typeDefs,
+      resolvers: { Query: { groups: (_root: unknown, _args: unknown, _ctx: unknown, info: GraphQLResolveInfo) => void seen.push(selectionOf(info)) } },
+    });
+    const document = parse(source);
+    for (const variableValues of runs) expect((await execute({ schema, document, variableValues })).errors).toBeUndefined();
+    return seen;
+  }
+
+  it('a document without variables below the field: the second request gets the first one’s selection, equal to a fresh walk', async () => {
+    const source = `{ groups { nodes { networks(first: 3) { nodes { ...E } } } } } fragment E on Network { endpoints { nodes { id } } }`;
+    const [first, second] = await selectionsOf(source, [{}, {}]);
+    expect(second).toBe(first);
+    expect(first).toEqual(await selectionFor(source));
+  });
+
+  it('a variable in an argument below, or in a directive inside a fragment below, is read on every request', async () => {
+    const [small, large] = await selectionsOf(`query ($n: Int) { groups { nodes { networks(first: $n) { nodes { id } } } } }`, [{ n: 1 }, { n: 50 }]);
+    expect(argsAlong(asField('groups', small ?? new Map()), 'groups', 'networks')).toEqual([{ first: 1 }]);
+    expect(argsAlong(asField('groups', large ?? new Map()), 'groups', 'networks')).toEqual([{ first: 50 }]);
+    const [shown, hidden] = await selectionsOf(
+      `query ($on: Boolean!) { groups { nodes { ...G } } } fragment G on Group { networks @include(if: $on) { nodes { id } } }`,
+      [{ on: true }, { on: false }],
+    );
+    expect(along(asField('groups', shown ?? new Map()), 'groups', 'networks')).toHaveLength(1);
+    expect(along(asField('groups', hidden ?? new Map()), 'groups', 'networks')).toHaveLength(0);
+  });
+
+  it('the same field selected twice (merged nodes) still gets both selections', async () => {
+    const [merged] = await selectionsOf(`{ groups { nodes { id } } groups { nodes { networks { nodes { id } } } } }`, [{}]);
+    const groups = asField('groups', merged ?? new Map());
+    expect(along(groups, 'groups', 'id')).toHaveLength(1);
+    expect(along(groups, 'groups', 'networks')).toHaveLength(1);
+  });
 });
