@@ -15,7 +15,6 @@
  * the estimate is an upper bound of what the document asks, never a guess at what it skips.
  */
 import {
-  getArgumentValues,
   getNamedType,
   getNullableType,
   getVariableValues,
@@ -32,6 +31,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
+  valueFromAST,
 } from 'graphql';
 import { DEFAULT_FIRST, DEFAULT_LIST_SIZE, FIELD_COSTS, GLOBAL_DISTINCT, PER_NETWORK, UPSTREAM_PAGE_SIZE, type FieldCost } from './expected-sizes';
 
@@ -200,13 +200,16 @@ function isConnectionType(type: GraphQLNamedType): type is GraphQLObjectType {
   return 'pageInfo' in fields && ('nodes' in fields || 'edges' in fields);
 }
 
+/**
+ * The `first` argument alone, as graphql-js coerces it (a default when it or its variable is
+ * absent). Only `first`: coercing every argument of the field would let another variable's
+ * failure change the price, which price.ts remembers by the variables in `first` arguments only.
+ */
 function firstArgument(definition: GraphQLField<unknown, unknown>, node: FieldNode, variables: Record<string, unknown>): number | null {
-  if (!definition.args.some((a) => a.name === 'first')) return null;
-  try {
-    const args = getArgumentValues(definition, node, variables);
-    const first = args['first'];
-    return typeof first === 'number' && first >= 0 ? first : null;
-  } catch {
-    return null;
-  }
+  const argument = definition.args.find((a) => a.name === 'first');
+  if (argument === undefined) return null;
+  const given = node.arguments?.find((a) => a.name.value === 'first');
+  const absent = given === undefined || (given.value.kind === Kind.VARIABLE && !Object.hasOwn(variables, given.value.name.value));
+  const first = absent ? argument.defaultValue : valueFromAST(given.value, argument.type, variables);
+  return typeof first === 'number' && first >= 0 ? first : null;
 }

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getIntrospectionQuery, parse } from 'graphql';
+import { makeExecutableSchema } from '@graphql-tools/schema';
 import { CostTooExpensiveError } from '../../../src/errors/codes';
 import * as cost from '../../../src/limits/cost';
 import { estimateCost } from '../../../src/limits/cost';
@@ -163,5 +164,17 @@ describe('remembered estimates and token counts', () => {
       expect(priceOperation(schema, doc, 'q', { id: 'not-a-uuid', n: 1000 }, DEFAULT_LIMITS.price)).toBeNull();
       expect(() => priceOperation(schema, doc, 'q', { id: ID(1), n: 1000 }, DEFAULT_LIMITS.price)).toThrow(CostTooExpensiveError);
     });
+  });
+
+  it('reads the `first` argument alone: another argument that fails to coerce does not change the price', () => {
+    const tiny = makeExecutableSchema({
+      typeDefs: `type Query { things(first: Int = 100, mode: String! = "a"): ThingConnection }
+        type ThingConnection { nodes: [Thing!]! pageInfo: PageInfo! } type PageInfo { hasNextPage: Boolean! } type Thing { id: ID! }`,
+    });
+    const doc = parse('query q($n: Int, $m: String) { things(first: $n, mode: $m) { nodes { id } } }');
+    const withMode = estimateCost(tiny, doc, 'q', { n: 5, m: 'b' });
+    expect(withMode?.nodes).toBe(5);
+    expect(estimateCost(tiny, doc, 'q', { n: 5, m: null })).toEqual(withMode);
+    expect(estimateCost(tiny, doc, 'q', { m: 'b' })?.nodes).toBe(100);
   });
 });
