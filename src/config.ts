@@ -103,6 +103,9 @@ export interface Config {
    * `MAX_ESTIMATED_NODES` (2000000), `MAX_ESTIMATED_UPSTREAM_CALLS` (10000). Enforced while running,
    * with OPERATION_BUDGET_EXCEEDED: `OPERATION_MAX_UPSTREAM_CALLS` (5000), `OPERATION_TIMEOUT_MS`
    * (30000), `OPERATION_MAX_NODES` (500000), `OPERATION_MAX_RESPONSE_BYTES` (33554432).
+   * Heavy operations take turns (src/limits/admission.ts): one estimated at `HEAVY_OPERATION_MIN_CALLS`
+   * (100) upstream calls or more runs while it holds one of `HEAVY_OPERATION_CONCURRENCY` slots (the
+   * machine's cores, at least 2).
    */
   limits: Limits;
   /** `APQ`: `on`/`off`: automatic persisted queries (Apollo's in-memory cache, documents by SHA-256). @default true */
@@ -185,7 +188,7 @@ function trustedDocuments(env: Env): Config['trustedDocuments'] {
 }
 
 function limits(env: Env): Limits {
-  const { price, budget } = DEFAULT_LIMITS;
+  const { price, budget, admission } = DEFAULT_LIMITS;
   return {
     price: {
       // The request body (queries plus variables) is capped at 1 MiB by the HTTP handler.
@@ -201,6 +204,10 @@ function limits(env: Env): Limits {
       deadlineMs: int(env, 'OPERATION_TIMEOUT_MS', budget.deadlineMs, 1, 3_600_000),
       nodes: int(env, 'OPERATION_MAX_NODES', budget.nodes, 1, 1_000_000_000),
       responseBytes: int(env, 'OPERATION_MAX_RESPONSE_BYTES', budget.responseBytes, 1024, 1024 * 1024 * 1024),
+    },
+    admission: {
+      heavyConcurrency: int(env, 'HEAVY_OPERATION_CONCURRENCY', admission.heavyConcurrency, 1, 10_000),
+      heavyMinCalls: int(env, 'HEAVY_OPERATION_MIN_CALLS', admission.heavyMinCalls, 1, 100_000_000),
     },
   };
 }

@@ -35,6 +35,8 @@ export class OperationBudget {
   private readonly request: Cancellation;
   /** Stops following the request's cancellation (set while it is followed). */
   private stopFollowing: () => void = followingNothing;
+  /** Gives back the heavy-operation slot the operation holds (admission.ts); null while it holds none. */
+  private releaseSlot: (() => void) | null = null;
 
   /** `request`: the request's own cancellation (client gone); aborting it aborts this budget's signal too. */
   constructor(limits: BudgetLimits, request: Cancellation) {
@@ -104,8 +106,25 @@ export class OperationBudget {
     this.usage.responseBytes = mark.responseBytes;
   }
 
-  /** The operation is over: stop the deadline and let go of the request's signal. Idempotent. */
+  /** Whether the operation holds a heavy-operation slot (admission.ts). */
+  get holdsSlot(): boolean {
+    return this.releaseSlot !== null;
+  }
+
+  /** Keeps a heavy-operation slot until `finish()`, which calls `release` once. */
+  holdSlot(release: () => void): void {
+    this.releaseSlot = release;
+  }
+
+  /** The operation is over: stop the deadline, let go of the request's signal, give back its slot. Idempotent. */
   finish(): void {
+    this.stopClock();
+    const release = this.releaseSlot;
+    this.releaseSlot = null;
+    release?.();
+  }
+
+  private stopClock(): void {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     this.stopFollowing();
@@ -114,7 +133,8 @@ export class OperationBudget {
   private cross(limit: BudgetLimit, max: number, message: string): BudgetExceededError {
     if (this.exceeded) return this.exceeded;
     this.exceeded = new BudgetExceededError(limit, max, message);
-    this.finish();
+    // The slot is kept until the operation is over: its fields still unwind.
+    this.stopClock();
     this.cancellation.abort(this.exceeded);
     return this.exceeded;
   }

@@ -1,7 +1,7 @@
 /**
  * The Apollo Server plugin that applies the limits to GraphQL over HTTP: the operation is priced
- * once it is resolved (before any resolver runs, so a refusal costs zero upstream calls), its
- * deadline starts with the request, and the estimated and actual cost are added to the response's
+ * once it is resolved (before any resolver runs, so a refusal costs zero upstream calls), a heavy
+ * one waits for its turn (admission.ts), its deadline starts with the request, and the estimated and actual cost are added to the response's
  * `extensions.cost` when the client asks (request extension `"cost": true`, or the header
  * `netgraph-cost: true`).
  */
@@ -9,6 +9,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError } from 'graphql';
 import { CostTooExpensiveError } from '../errors/codes';
 import type { CostEstimate } from './cost';
+import type { HeavyOperationGate } from './admission';
 import type { OperationBudget } from './budget';
 import type { PriceLimits } from './limits';
 import { priceOperation } from './price';
@@ -45,7 +46,7 @@ export function costReport(estimate: CostEstimate | null, budget: OperationBudge
   };
 }
 
-export function limitsPlugin<C extends WithBudget>(limits: PriceLimits): ApolloServerPlugin<C> {
+export function limitsPlugin<C extends WithBudget>(limits: PriceLimits, gate: HeavyOperationGate): ApolloServerPlugin<C> {
   return {
     async requestDidStart({ contextValue }) {
       contextValue.budget.startDeadline();
@@ -59,6 +60,8 @@ export function limitsPlugin<C extends WithBudget>(limits: PriceLimits): ApolloS
             const status = requestErrorStatus(request.http?.headers.get('accept'));
             throw new GraphQLError(error.message, { originalError: error, extensions: { http: { status } } });
           }
+          // A heavy operation waits here for its turn (Apollo awaits this hook before executing).
+          await gate.admit(estimate, contextValue.budget);
         },
         async willSendResponse({ request, response }) {
           const budget = contextValue.budget;

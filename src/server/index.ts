@@ -13,6 +13,7 @@ import { createContext, releaseContext, type GatewayContext, type GatewayInfo, t
 import { createFormatError } from '../errors/format-error';
 import { createPollerMetrics, createPollerRegistry } from '../pollers';
 import { createProvisioningJobs } from '../resolvers/provisioning/jobs';
+import { HeavyOperationGate } from '../limits/admission';
 import { OperationBudget } from '../limits/budget';
 import { instrumentSchema } from '../limits/instrument';
 import { COST_HEADER, limitsPlugin } from '../limits/plugin';
@@ -119,6 +120,21 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     maxConcurrentPerRequest: config.maxConcurrentPerRequest,
     metrics,
   });
+  // Heavy operations take turns, on every transport (src/limits/admission.ts).
+  const gate = new HeavyOperationGate(config.limits.admission);
+  for (const [state, help] of [
+    ['running', 'Heavy operations running (each holds one of HEAVY_OPERATION_CONCURRENCY slots).'],
+    ['queued', 'Heavy operations waiting for a slot.'],
+  ] as const) {
+    new Gauge({
+      name: `netgraph_heavy_operations_${state}`,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(gate.stats()[state]);
+      },
+    });
+  }
   const provisionings = createProvisioningJobs({ maxRunning: config.maxProvisionings, retainMs: PROVISIONING_RETAIN_MS });
   new Gauge({
     name: 'netgraph_provisionings_running',
@@ -173,6 +189,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     schema,
     run: executor?.run ?? graphqlJsRunner(schema),
     limits: config.limits.price,
+    gate,
     formatError,
     includeStacktrace: config.development,
   });
@@ -190,7 +207,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     persistedQueries: config.apq ? {} : false,
     // Cache control is off: no response is cacheable across callers, and its per-field hook wraps
     // every resolver (measurable on large graphs).
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), limitsPlugin(config.limits.price), requestLogPlugin(requestFacts), known.plugin],
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), limitsPlugin(config.limits.price, gate), requestLogPlugin(requestFacts), known.plugin],
   });
   await apollo.start();
 
@@ -212,6 +229,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
   const runner = createOperationRunner({
     createContext: makeContext,
     limits: { document: documentLimits, price: config.limits.price },
+    gate,
     formatError,
     logger,
     metrics: operationMetrics,

@@ -2,7 +2,8 @@
  * Known queries: a query that Apollo Server has parsed, validated and resolved once is answered
  * again, for the same document text and operation name, without Apollo's per-request pipeline
  * (header map, request context, hashing, plugin hooks). It runs the same steps Apollo runs for it,
- * in the same order, with the same functions: the limits price it, the budget's deadline starts,
+ * in the same order, with the same functions: the limits price it, the budget's deadline starts, a
+ * heavy operation waits for its turn (src/limits/admission.ts),
  * the executor runs it (executor.ts, jit or graphql-js), errors are formatted as Apollo formats
  * them, the cost report is added when asked, and the body is the same compact JSON.
  *
@@ -20,6 +21,7 @@ import Negotiator from 'negotiator';
 import type { GatewayContext } from '../context';
 import { CostTooExpensiveError } from '../errors/codes';
 import { COST_HEADER, costAsked, costReport } from '../limits/plugin';
+import type { HeavyOperationGate } from '../limits/admission';
 import type { PriceLimits } from '../limits/limits';
 import { priceOperation } from '../limits/price';
 import { LruMap, MAX_CACHED_DOCUMENT_TEXT, type RunOperation } from './executor';
@@ -74,6 +76,8 @@ export interface KnownQueriesOptions {
   schema: GraphQLSchema;
   run: RunOperation;
   limits: PriceLimits;
+  /** Heavy operations take turns (src/limits/admission.ts). */
+  gate: HeavyOperationGate;
   formatError: FormatError;
   includeStacktrace: boolean;
   /** @default MAX_KNOWN_QUERIES */
@@ -153,7 +157,7 @@ function formatErrors(
 }
 
 export function createKnownQueries(options: KnownQueriesOptions): KnownQueries {
-  const { schema, run, limits, formatError, includeStacktrace } = options;
+  const { schema, run, limits, gate, formatError, includeStacktrace } = options;
   // Bounded by count and by text (a parsed document weighs in proportion to its text).
   const known = new LruMap<string, KnownQuery>(options.max ?? MAX_KNOWN_QUERIES, { of: (query) => query.textLength, max: options.maxText ?? MAX_CACHED_DOCUMENT_TEXT });
   // Accept headers repeat (a client sends the same one every time): negotiated once each.
@@ -202,6 +206,9 @@ export function createKnownQueries(options: KnownQueriesOptions): KnownQueries {
     const contextValue = context();
     const budget = contextValue.budget;
     budget.startDeadline();
+    // A heavy operation waits for its turn; everything else goes on without a hop (most requests).
+    const turn = gate.admit(estimate, budget);
+    if (turn) await turn;
     let result;
     try {
       result = await run({ document: query.document, operation: query.operation, operationName: query.operationName, queryHash: query.queryHash, contextValue, variableValues: request.variables });

@@ -20,6 +20,8 @@ import type { GatewayContext } from '../context';
 import { CostTooExpensiveError, LimitExceededError } from '../errors/codes';
 import { toGraphQLError } from '../errors/to-graphql-error';
 import { checkDocument, type DocumentLimits } from '../limits/document-check';
+import type { HeavyOperationGate } from '../limits/admission';
+import type { CostEstimate } from '../limits/cost';
 import type { PriceLimits } from '../limits/limits';
 import { priceOperation } from '../limits/price';
 import { Cancellation } from '../upstream/cancellation';
@@ -53,6 +55,8 @@ export interface OperationRunnerOptions {
   registry: Registry;
   /** HTTP's limits: the document's size and tokens, and the operation's price. */
   limits: { document: DocumentLimits; price: PriceLimits };
+  /** Heavy queries and mutations take turns with HTTP's (src/limits/admission.ts); subscription events do not wait. */
+  gate: HeavyOperationGate;
 }
 
 export interface OperationRunner {
@@ -108,14 +112,13 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
     return formatted;
   }
 
-  /** The operation's price, before anything runs: null when within the limits, else the refusal. */
-  function refusalByPrice(args: ExecutionArgs): ExecutionResult | null {
+  /** The operation's price, before anything runs: its estimate when within the limits, else the refusal. */
+  function price(args: ExecutionArgs): { refusal: ExecutionResult } | { refusal: null; estimate: CostEstimate | null } {
     try {
-      priceOperation(args.schema, args.document, args.operationName, args.variableValues ?? undefined, options.limits.price);
-      return null;
+      return { refusal: null, estimate: priceOperation(args.schema, args.document, args.operationName, args.variableValues ?? undefined, options.limits.price) };
     } catch (error) {
       if (!(error instanceof CostTooExpensiveError)) throw error;
-      return { errors: [new GraphQLError(error.message, { originalError: error })] };
+      return { refusal: { errors: [new GraphQLError(error.message, { originalError: error })] } };
     }
   }
 
@@ -176,10 +179,12 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
     },
 
     async execute(args) {
-      const refused = refusalByPrice(args);
-      if (refused) return refused;
+      const priced = price(args);
+      if (priced.refusal) return priced.refusal;
       const budget = stateOf(args.contextValue)?.context.budget;
       budget?.startDeadline();
+      // A heavy query or mutation waits for its turn, as over HTTP (src/limits/admission.ts).
+      if (budget) await options.gate.admit(priced.estimate, budget);
       try {
         return await execute(args);
       } finally {
@@ -190,8 +195,8 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
     async subscribe(args) {
       const state = stateOf(args.contextValue);
       if (!state) return { errors: [new GraphQLError('subscription without an operation context')] };
-      const refused = refusalByPrice(args);
-      if (refused) return refused;
+      const priced = price(args);
+      if (priced.refusal) return priced.refusal;
       const release = hold(state);
       if (!release) {
         const max = options.maxSubscriptionsPerConnection;

@@ -166,7 +166,7 @@ describe('budgets while running', () => {
 });
 
 function stackLimits(): Limits {
-  return { price: { ...DEFAULT_LIMITS.price }, budget: { ...DEFAULT_LIMITS.budget } };
+  return { price: { ...DEFAULT_LIMITS.price }, budget: { ...DEFAULT_LIMITS.budget }, admission: { ...DEFAULT_LIMITS.admission } };
 }
 
 describe('fairness and shutdown under load', () => {

@@ -17,7 +17,7 @@ const clients = new Clients(() => stack);
 
 beforeAll(async () => {
   stack = await startStack({
-    config: { limits: { price: { ...DEFAULT_LIMITS.price, maxDocumentTokens: MAX_TOKENS }, budget: { ...DEFAULT_LIMITS.budget, deadlineMs: DEADLINE_MS } } },
+    config: { limits: { price: { ...DEFAULT_LIMITS.price, maxDocumentTokens: MAX_TOKENS }, budget: { ...DEFAULT_LIMITS.budget, deadlineMs: DEADLINE_MS }, admission: { ...DEFAULT_LIMITS.admission } } },
   });
 });
 afterEach(() => {
