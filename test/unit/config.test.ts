@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { ConfigError, loadConfig } from '../../src/config';
 
 function configError(env: Record<string, string>): string {
@@ -71,6 +72,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ POLL_INTERVAL_MS: '30000' })).toMatchObject({ pollIntervalMs: 30_000, pollMaxIntervalMs: 30_000 });
   });
 
+  it('lets heavy operations take turns: one slot per core (at least 2) from 100 estimated calls, both configurable', () => {
+    expect(loadConfig({}).limits.admission).toEqual({ heavyConcurrency: Math.max(2, availableParallelism()), heavyMinCalls: 100 });
+    expect(loadConfig({ HEAVY_OPERATION_CONCURRENCY: '1', HEAVY_OPERATION_MIN_CALLS: '500' }).limits.admission).toEqual({ heavyConcurrency: 1, heavyMinCalls: 500 });
+  });
+
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
@@ -90,6 +96,8 @@ describe('loadConfig', () => {
     [{ POLL_NOT_FOUND_GRACE_MS: 'soon' }, 'POLL_NOT_FOUND_GRACE_MS'],
     [{ MAX_SUBSCRIPTIONS_PER_CONNECTION: '0' }, 'MAX_SUBSCRIPTIONS_PER_CONNECTION'],
     [{ MAX_POLLERS: '-1' }, 'MAX_POLLERS'],
+    [{ HEAVY_OPERATION_CONCURRENCY: '0' }, 'HEAVY_OPERATION_CONCURRENCY'],
+    [{ HEAVY_OPERATION_MIN_CALLS: 'many' }, 'HEAVY_OPERATION_MIN_CALLS'],
   ])('rejects %j with a one-line message naming %s', (env, name) => {
     const message = configError(env);
     expect(message.startsWith(name)).toBe(true);

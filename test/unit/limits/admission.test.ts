@@ -68,7 +68,7 @@ describe('HeavyOperationGate', () => {
   it('serves waiters oldest first', async () => {
     const g = gate(1);
     const first = budget().budget;
-    g.admit(HEAVY, first);
+    expect(g.admit(HEAVY, first)).toBeUndefined();
     const order: string[] = [];
     const waiters = ['w1', 'w2', 'w3'].map((name) => {
       const b = budget().budget;
@@ -88,7 +88,7 @@ describe('HeavyOperationGate', () => {
   it('gives a slot back once however often the budget finishes', () => {
     const g = gate(1);
     const a = budget().budget;
-    g.admit(HEAVY, a);
+    expect(g.admit(HEAVY, a)).toBeUndefined();
     const b = budget().budget;
     const turn = g.admit(HEAVY, b);
     a.finish();
@@ -110,7 +110,7 @@ describe('HeavyOperationGate', () => {
   it('a waiter whose client goes away leaves the queue without a slot, and the slot goes to the next', async () => {
     const g = gate(1);
     const holder = budget().budget;
-    g.admit(HEAVY, holder);
+    expect(g.admit(HEAVY, holder)).toBeUndefined();
     const gone = budget();
     const goneTurn = g.admit(HEAVY, gone.budget) as Promise<void>;
     const next = budget().budget;
@@ -130,7 +130,7 @@ describe('HeavyOperationGate', () => {
   it('a waiter whose deadline passes runs without a slot and stops with the deadline error', async () => {
     const g = gate(1);
     const holder = budget().budget;
-    g.admit(HEAVY, holder);
+    expect(g.admit(HEAVY, holder)).toBeUndefined();
     const { budget: late } = budget(20);
     late.startDeadline();
     await g.admit(HEAVY, late);
@@ -144,7 +144,7 @@ describe('HeavyOperationGate', () => {
   it('a budget crossed while running keeps its slot until the operation finishes', () => {
     const g = gate(1);
     const { budget: b } = budget();
-    g.admit(HEAVY, b);
+    expect(g.admit(HEAVY, b)).toBeUndefined();
     expect(() => {
       for (;;) b.spendCall();
     }).toThrow(/upstream calls/);
