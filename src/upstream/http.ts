@@ -13,6 +13,7 @@ import type { HttpClient, UpstreamRequest, UpstreamResponse } from './http-types
 import { codeForStatus, codeForTransportError, outcomeUnknown, transportErrorCode, upstreamErrorMessage } from './http-errors';
 import type { OperationSpan, UpstreamSpan } from '../tracing';
 import { onAbort, type CancelSignal } from './cancellation';
+import { decodeUtf8, parseJsonBytes } from './json-bytes';
 import { backoffDelay, isRetryableErrorCode, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from './retry';
 
 export interface HttpLayerConfig {
@@ -167,7 +168,7 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
     };
     let statusCode: number;
     let headers: Record<string, string>;
-    let text: string;
+    let bytes: Buffer;
     try {
       const res = await poolFor(target.origin).request({
         method: request.method,
@@ -178,7 +179,8 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
       });
       statusCode = res.statusCode;
       headers = flattenHeaders(res.headers);
-      text = await res.body.text();
+      const received = await res.body.bytes();
+      bytes = Buffer.from(received.buffer, received.byteOffset, received.byteLength);
     } catch (error) {
       observe('error');
       if (signal.aborted) return { ok: false, error: cancelled(target.info, signal), retryable: false, retryAfterMs: null };
@@ -202,17 +204,21 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
     const info: UpstreamCallInfo = { service: target.info.service, method: target.info.method, path: target.info.path, status: statusCode };
     const isJson = /[/+]json\b/i.test(headers['content-type'] ?? '');
     if (statusCode >= 200 && statusCode < 300) {
-      let body: unknown = text === '' ? null : text;
-      if (isJson && text.trim() !== '') {
+      if (isJson && hasJsonText(bytes)) {
+        let body: unknown;
         try {
-          body = JSON.parse(text);
+          // A large body is parsed without one large string (json-bytes.ts); its text is made only if asked for.
+          body = parseJsonBytes(bytes);
         } catch (error) {
           const bad = new UpstreamError(ErrorCode.UPSTREAM_BAD_RESPONSE, `${request.service} sent a JSON body that does not parse`, info, { cause: error });
           return { ok: false, error: bad, retryable: false, retryAfterMs: null };
         }
+        return { ok: true, response: new ReceivedResponse(statusCode, headers, body, bytes) };
       }
-      return { ok: true, response: { status: statusCode, headers, body, text } };
+      const text = decodeUtf8(bytes);
+      return { ok: true, response: { status: statusCode, headers, body: text === '' ? null : text, text } };
     }
+    const text = decodeUtf8(bytes);
     const upstreamMessage = isJson || looksLikeJson(text) ? upstreamErrorMessage(safeJson(text)) : null;
     const unknown = outcomeUnknown(request.method, { status: statusCode });
     const message = unknown
@@ -331,6 +337,35 @@ function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<str
     flat[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return flat;
+}
+
+/** A 2xx answer, its JSON body parsed; the body's text is decoded only when a caller reads it. */
+class ReceivedResponse implements UpstreamResponse {
+  private decoded: string | null = null;
+  constructor(
+    readonly status: number,
+    readonly headers: Record<string, string>,
+    readonly body: unknown,
+    private readonly bytes: Buffer,
+  ) {}
+
+  get text(): string {
+    this.decoded ??= decodeUtf8(this.bytes);
+    return this.decoded;
+  }
+}
+
+/**
+ * Whether a JSON answer has a body to parse: anything but whitespace (`text.trim() !== ''`). Bytes
+ * beyond ASCII before the first other character are decoded to tell, as trim() would.
+ */
+function hasJsonText(bytes: Buffer): boolean {
+  for (let at = 0; at < bytes.length; at += 1) {
+    const byte = bytes[at];
+    if (byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09) continue;
+    return byte !== undefined && byte < 0x80 ? true : decodeUtf8(bytes).trim() !== '';
+  }
+  return false;
 }
 
 function looksLikeJson(text: string): boolean {
