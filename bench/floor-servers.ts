@@ -3,7 +3,8 @@
  * `network(id:) { id name }`, to set the gateway's figures against.
  *
  * - `raw`: node:http + one undici Pool — read the body, JSON.parse it, one GET of the network with
- *   the caller's Authorization, JSON.parse the upstream body, answer compact JSON. No GraphQL.
+ *   the caller's Authorization, parse the upstream body as the gateway does (parseJsonBytes:
+ *   JSON.parse, in pieces when large), answer compact JSON. No GraphQL.
  * - `apollo`: the same through Apollo Server 5's `executeHTTPGraphQLRequest` (as
  *   src/server/graphql-http.ts calls it) over a two-type schema: Apollo's HTTP pipeline, no more.
  */
@@ -11,6 +12,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { Pool } from 'undici';
+import { parseJsonBytes } from '../src/upstream/json-bytes';
 import { isObject, type JsonObject } from '../src/upstream/parse';
 import type { ChildServer } from './child-ipc';
 import type { FloorKind } from './floor-kind';
@@ -20,21 +22,22 @@ export const FLOOR_QUERY = 'query passthrough($id: ID!) { network(id: $id) { id 
 
 /** The sandbox, as the floors reach it: one keep-alive Pool of 64 connections, like the gateway's per origin. */
 export interface FloorUpstream {
-  /** GET `path` with the caller's Authorization; the body as text (throws on a non-200 answer). */
-  getText(path: string, authorization: string | undefined): Promise<string>;
+  /** GET `path` with the caller's Authorization; the body's bytes (throws on a non-200 answer). */
+  getBytes(path: string, authorization: string | undefined): Promise<Buffer>;
   close(): Promise<void>;
 }
 
 export function createFloorUpstream(origin: string): FloorUpstream {
   const pool = new Pool(origin, { connections: 64 });
   return {
-    async getText(path, authorization) {
+    async getBytes(path, authorization) {
       const headers: Record<string, string> = { accept: 'application/json' };
       if (authorization !== undefined) headers['authorization'] = authorization;
       const res = await pool.request({ method: 'GET', path, headers });
-      const text = await res.body.text();
+      // As the gateway's HTTP layer reads a body (src/upstream/http.ts).
+      const received = await res.body.bytes();
       if (res.statusCode !== 200) throw new Error(`GET ${path}: the sandbox answered ${res.statusCode}`);
-      return text;
+      return Buffer.from(received.buffer, received.byteOffset, received.byteLength);
     },
     close: () => pool.close(),
   };
@@ -42,7 +45,7 @@ export function createFloorUpstream(origin: string): FloorUpstream {
 
 async function getNetwork(upstream: FloorUpstream, id: unknown, authorization: string | undefined): Promise<JsonObject> {
   if (typeof id !== 'string') throw new Error('variables.id: expected a string');
-  const record: unknown = JSON.parse(await upstream.getText(`/rest/v1/networks/${encodeURIComponent(id)}`, authorization));
+  const record: unknown = parseJsonBytes(await upstream.getBytes(`/rest/v1/networks/${encodeURIComponent(id)}`, authorization));
   if (!isObject(record)) throw new Error('the network record is not an object');
   return record;
 }

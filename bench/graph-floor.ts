@@ -1,10 +1,12 @@
 /**
  * networkGraph's CPU floor, measured in a floor child: the work no gateway on this stack can skip
  * for that query — send the very GETs the batched gateway sent (64 at a time, as its limiter
- * allows), receive each body and JSON.parse it, then JSON.stringify the answer it gave. Each part
+ * allows), receive each body and parse it as the gateway does (parseJsonBytes: JSON.parse, in pieces
+ * when large), then JSON.stringify the answer it gave. Each part
  * is read on this process's CPU clock (user + system, every thread) over several repetitions after
  * an untimed one; the figure is the median.
  */
+import { parseJsonBytes } from '../src/upstream/json-bytes';
 import { isObject } from '../src/upstream/parse';
 import type { FloorUpstream } from './floor-servers';
 import { median } from './stats';
@@ -22,9 +24,9 @@ export interface GraphFloorRequest {
 export interface GraphFloorMeasure {
   /** Bytes of the upstream bodies of one repetition. */
   upstreamBytes: number;
-  /** Median CPU ms of sending the calls, receiving and JSON.parse-ing their bodies. */
+  /** Median CPU ms of sending the calls, receiving and parsing their bodies. */
   receiveAndParseCpuMs: number;
-  /** Median CPU ms of JSON.parse of the same bodies alone (already received): the parse's share of the above. */
+  /** Median CPU ms of parsing the same bodies alone (already received): the parse's share of the above. */
   parseCpuMs: number;
   /** Median CPU ms of JSON.stringify of the answer. */
   stringifyCpuMs: number;
@@ -72,15 +74,15 @@ async function medianCpu(repetitions: number, work: () => Promise<void> | void):
   return median(samples);
 }
 
-/** Every path GET-ed and its body parsed, IN_FLIGHT at a time; `onBody` sees each body's text. Also each wave of the p50 floor's replay (wave-replay.ts). */
-export async function receiveAll(upstream: FloorUpstream, paths: readonly string[], authorization: string, onBody: (text: string) => void = () => undefined): Promise<void> {
+/** Every path GET-ed and its body parsed, IN_FLIGHT at a time; `onBody` sees each body's bytes. Also each wave of the p50 floor's replay (wave-replay.ts). */
+export async function receiveAll(upstream: FloorUpstream, paths: readonly string[], authorization: string, onBody: (bytes: Buffer) => void = () => undefined): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < paths.length) {
       const path = paths[next++] ?? '';
-      const text = await upstream.getText(path, authorization);
-      JSON.parse(text);
-      onBody(text);
+      const bytes = await upstream.getBytes(path, authorization);
+      parseJsonBytes(bytes);
+      onBody(bytes);
     }
   };
   await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, paths.length) }, worker));
@@ -88,11 +90,11 @@ export async function receiveAll(upstream: FloorUpstream, paths: readonly string
 
 export async function measureGraphFloor(upstream: FloorUpstream, request: GraphFloorRequest): Promise<GraphFloorMeasure> {
   // The untimed first run warms up the connections and the JIT, and keeps the bodies to count and parse alone.
-  const bodies: string[] = [];
-  await receiveAll(upstream, request.paths, request.authorization, (text) => bodies.push(text));
-  const upstreamBytes = bodies.reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+  const bodies: Buffer[] = [];
+  await receiveAll(upstream, request.paths, request.authorization, (bytes) => bodies.push(bytes));
+  const upstreamBytes = bodies.reduce((sum, bytes) => sum + bytes.length, 0);
   const receiveAndParseCpuMs = await medianCpu(request.repetitions, () => receiveAll(upstream, request.paths, request.authorization));
-  const parseCpuMs = await medianCpu(request.repetitions, () => bodies.forEach((text) => JSON.parse(text)));
+  const parseCpuMs = await medianCpu(request.repetitions, () => bodies.forEach((bytes) => parseJsonBytes(bytes)));
   const answer: unknown = JSON.parse(request.answer);
   JSON.stringify(answer);
   const stringifyCpuMs = await medianCpu(request.repetitions, () => void JSON.stringify(answer));

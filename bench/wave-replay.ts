@@ -2,7 +2,7 @@
  * The p50 floor's route of a floor server (POST REPLAY_PATH): a query's upstream calls replayed in
  * the gateway's sequential round trips ("waves", call-waves.ts), then the gateway's answer. Per
  * request: read and JSON.parse the request body (as the raw floor does), then for each wave in
- * order GET all its targets (64 in flight, graph-floor.ts's receiveAll) and JSON.parse each body,
+ * order GET all its targets (64 in flight, graph-floor.ts's receiveAll) and parse each body as the gateway does,
  * then answer 200 with JSON.stringify of the answer. That is what any Node server on node:http +
  * undici must do for the query, GraphQL left out; the bench times it from its load client at the
  * latency phase's per-call latency (floors.ts).
