@@ -12,6 +12,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { Pool } from 'undici';
+import { readBytes } from '../src/upstream/body-bytes';
 import { parseJsonBytes } from '../src/upstream/json-bytes';
 import { isObject, type JsonObject } from '../src/upstream/parse';
 import type { ChildServer } from './child-ipc';
@@ -35,9 +36,9 @@ export function createFloorUpstream(origin: string): FloorUpstream {
       if (authorization !== undefined) headers['authorization'] = authorization;
       const res = await pool.request({ method: 'GET', path, headers });
       // As the gateway's HTTP layer reads a body (src/upstream/http.ts).
-      const received = await res.body.bytes();
+      const bytes = await readBytes(res.body);
       if (res.statusCode !== 200) throw new Error(`GET ${path}: the sandbox answered ${res.statusCode}`);
-      return Buffer.from(received.buffer, received.byteOffset, received.byteLength);
+      return bytes;
     },
     close: () => pool.close(),
   };

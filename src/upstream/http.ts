@@ -13,6 +13,7 @@ import type { HttpClient, UpstreamRequest, UpstreamResponse } from './http-types
 import { codeForStatus, codeForTransportError, outcomeUnknown, transportErrorCode, upstreamErrorMessage } from './http-errors';
 import type { OperationSpan, UpstreamSpan } from '../tracing';
 import { onAbort, type CancelSignal } from './cancellation';
+import { readBytes } from './body-bytes';
 import { decodeUtf8, parseJsonBytes } from './json-bytes';
 import { backoffDelay, isRetryableErrorCode, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from './retry';
 
@@ -179,8 +180,7 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
       });
       statusCode = res.statusCode;
       headers = flattenHeaders(res.headers);
-      const received = await res.body.bytes();
-      bytes = Buffer.from(received.buffer, received.byteOffset, received.byteLength);
+      bytes = await readBytes(res.body);
     } catch (error) {
       observe('error');
       if (signal.aborted) return { ok: false, error: cancelled(target.info, signal), retryable: false, retryAfterMs: null };
