@@ -33,6 +33,8 @@ export interface AdmittedBudget {
   readonly holdsSlot: boolean;
   /** Keeps the slot until the operation is over: the budget calls `release` once, from `finish()`. */
   holdSlot(release: () => void): void;
+  /** How long the operation waited for its turn (the request log shows it). */
+  waitedMs: number;
 }
 
 export interface AdmissionStats {
@@ -65,15 +67,18 @@ export class HeavyOperationGate {
       budget.holdSlot(this.releaser());
       return undefined;
     }
+    const queuedAt = performance.now();
     return new Promise<void>((resolve) => {
       const start = (): void => {
         stopListening();
+        budget.waitedMs = performance.now() - queuedAt;
         budget.holdSlot(this.releaser());
         resolve();
       };
       const stopListening = onAbort(budget.signal, () => {
         const at = this.queue.indexOf(start);
         if (at >= 0) this.queue.splice(at, 1);
+        budget.waitedMs = performance.now() - queuedAt;
         resolve();
       });
       this.queue.push(start);

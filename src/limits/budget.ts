@@ -30,6 +30,8 @@ export class OperationBudget {
   readonly usage: BudgetUsage = { upstreamCalls: 0, nodes: 0, responseBytes: 0 };
   /** The first budget crossed, or null. */
   exceeded: BudgetExceededError | null = null;
+  /** Milliseconds the operation waited for its turn as a heavy operation (admission.ts); 0 when it did not wait. */
+  waitedMs = 0;
   private readonly cancellation = new Cancellation();
   private timer: NodeJS.Timeout | null = null;
   private readonly request: Cancellation;

@@ -252,6 +252,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     const trace = tracer?.startOperation(req.headers.traceparent);
     let context: GatewayContext | undefined;
     let handled: Handled;
+    let waitedMs = 0;
     try {
       handled = await handleGraphQL(apollo, req, res, () => (context ??= makeContext(authorization, cancellation, calls, trace)), {
         documentLimits,
@@ -259,7 +260,10 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
         known,
       });
     } finally {
-      if (context) releaseContext(context);
+      if (context) {
+        waitedMs = context.budget.waitedMs;
+        releaseContext(context);
+      }
     }
     const { status, facts: answered } = handled;
     const facts = answered ?? requestFacts.get(calls);
@@ -281,6 +285,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
       durationMs: performance.now() - started,
       upstreamCalls: calls.count,
       errorCodes: facts?.errorCodes ?? [],
+      waitedMs,
     });
   }
 

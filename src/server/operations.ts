@@ -237,6 +237,7 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
         durationMs: performance.now() - state.started,
         upstreamCalls: state.calls.count,
         errorCodes: state.codes,
+        waitedMs: state.context.budget.waitedMs,
       });
     },
   };

@@ -39,6 +39,8 @@ export interface RequestSummary {
   upstreamCalls: number;
   errorCodes: readonly string[];
   status?: number;
+  /** How long a heavy operation waited for its turn (src/limits/admission.ts); logged as `heavyWaitMs` when it waited. */
+  waitedMs?: number;
 }
 
 /** Logs one finished request (level `info`, message `graphql`). */
@@ -53,6 +55,7 @@ export function logRequest(logger: Logger, s: RequestSummary): void {
       durationMs: Math.round(s.durationMs * 10) / 10,
       upstreamCalls: s.upstreamCalls,
       errorCodes: s.errorCodes,
+      ...(s.waitedMs ? { heavyWaitMs: Math.round(s.waitedMs * 10) / 10 } : {}),
     },
     'graphql',
   );

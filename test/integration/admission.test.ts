@@ -93,8 +93,17 @@ describe.each([
   });
 });
 
-it('a light query does not wait behind heavy ones that are queued', async () => {
+/** The request log lines (msg `graphql`) written since line `since`. */
+function logLines(since: number): Array<Record<string, unknown>> {
+  return stack.logs
+    .slice(since)
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => line['msg'] === 'graphql');
+}
+
+it('a light query does not wait behind heavy ones that are queued; the log shows how long each heavy one waited', async () => {
   stack.sandbox.control.setLatency(LATENCY_MS);
+  const since = stack.logs.length;
   const finished: string[] = [];
   const heavy = [1, 2, 3].map((i) => stack.gql(networkGraph, HEAVY).then((res: GqlResult) => (finished.push(`heavy ${i}`), res)));
   await untilQueued(2);
@@ -104,6 +113,12 @@ it('a light query does not wait behind heavy ones that are queued', async () => 
   for (const res of await Promise.all(heavy)) expectNoErrors(res);
   // Two heavy operations were still waiting when the light one was sent: it answered before them.
   expect(finished.indexOf('light')).toBeLessThan(2);
+  const lines = logLines(since);
+  expect(lines).toHaveLength(4);
+  const waits = lines.map((line) => line['heavyWaitMs']);
+  // The one that ran first and the light one did not wait (no field); the two queued did.
+  expect(waits.filter((wait) => wait === undefined)).toHaveLength(2);
+  expect(waits.filter((wait) => typeof wait === 'number' && wait > 0)).toHaveLength(2);
 });
 
 it('a queued operation whose client goes away leaves the queue and sends no upstream call', async () => {

@@ -59,6 +59,9 @@ describe('HeavyOperationGate', () => {
     expect(await settled(turn as Promise<void>)).toBe(true);
     expect(c.holdsSlot).toBe(true);
     expect(g.stats()).toEqual({ running: 2, queued: 0 });
+    // How long each waited, for the request log: only the one that queued did.
+    expect(c.waitedMs).toBeGreaterThan(0);
+    expect(a.waitedMs).toBe(0);
 
     b.finish();
     c.finish();
