@@ -14,7 +14,7 @@ import { codeForStatus, codeForTransportError, outcomeUnknown, transportErrorCod
 import type { OperationSpan, UpstreamSpan } from '../tracing';
 import { onAbort, type CancelSignal } from './cancellation';
 import { readBytes } from './body-bytes';
-import { decodeUtf8, parseJsonBytes } from './json-bytes';
+import { decodeUtf8, hasJsonText, parseJsonBytes } from './json-bytes';
 import { backoffDelay, isRetryableErrorCode, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from './retry';
 
 export interface HttpLayerConfig {
@@ -353,19 +353,6 @@ class ReceivedResponse implements UpstreamResponse {
     this.decoded ??= decodeUtf8(this.bytes);
     return this.decoded;
   }
-}
-
-/**
- * Whether a JSON answer has a body to parse: anything but whitespace (`text.trim() !== ''`). Bytes
- * beyond ASCII before the first other character are decoded to tell, as trim() would.
- */
-function hasJsonText(bytes: Buffer): boolean {
-  for (let at = 0; at < bytes.length; at += 1) {
-    const byte = bytes[at];
-    if (byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09) continue;
-    return byte !== undefined && byte < 0x80 ? true : decodeUtf8(bytes).trim() !== '';
-  }
-  return false;
 }
 
 function looksLikeJson(text: string): boolean {

@@ -54,6 +54,17 @@ export function decodeUtf8(bytes: Buffer): string {
   return bytes.toString('utf8', bomLength(bytes));
 }
 
+/**
+ * Whether a JSON answer has a body to parse: anything but whitespace (`text.trim() !== ''`). Bytes
+ * beyond ASCII before the first other character are decoded to tell, as trim() would.
+ */
+export function hasJsonText(bytes: Buffer): boolean {
+  const first = skipSpace(bytes, 0);
+  if (first === bytes.length) return false;
+  const byte = bytes[first];
+  return byte !== undefined && byte < 0x80 ? true : decodeUtf8(bytes).trim() !== '';
+}
+
 /** Parses `bytes` as JSON: the value JSON.parse gives for their text (throws its SyntaxError when it is not JSON). */
 export function parseJsonBytes(bytes: Buffer): unknown {
   if (bytes.length > SPLIT_THRESHOLD) {

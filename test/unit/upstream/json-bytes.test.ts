@@ -2,7 +2,7 @@
  * parseJsonBytes (src/upstream/json-bytes.ts) gives exactly JSON.parse's value for any body, and
  * parses a large HAL list in pieces (no string over the large-object limit) rather than whole.
  */
-import { parseInPieces, parseJsonBytes, SPLIT_THRESHOLD } from '../../../src/upstream/json-bytes';
+import { hasJsonText, parseInPieces, parseJsonBytes, SPLIT_THRESHOLD } from '../../../src/upstream/json-bytes';
 
 /** An endpoint-like record of about 900 bytes, with nested objects, arrays and awkward strings. */
 function record(i: number, name = `endpoint-${i}`): Record<string, unknown> {
@@ -87,5 +87,10 @@ describe('parseJsonBytes', () => {
     for (const broken of [text.slice(0, -1), text.slice(0, text.length / 2), `${text}x`, text.replace('"page"', 'page')]) {
       expect(() => parseJsonBytes(Buffer.from(broken))).toThrow(SyntaxError);
     }
+  });
+
+  it('tells a body with JSON text from one of whitespace only, as trim() does', () => {
+    for (const blank of ['', ' ', '\r\n\t ', '\u00a0', '\ufeff ']) expect(hasJsonText(Buffer.from(blank))).toBe(false);
+    for (const text of ['{}', '  []', '\u00a0null', 'x']) expect(hasJsonText(Buffer.from(text))).toBe(true);
   });
 });
