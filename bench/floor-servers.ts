@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { Pool } from 'undici';
-import { readBytes } from '../src/upstream/body-bytes';
+import { readBody } from '../src/upstream/body-bytes';
 import { parseJsonBytes } from '../src/upstream/json-bytes';
 import { isObject, type JsonObject } from '../src/upstream/parse';
 import type { ChildServer } from './child-ipc';
@@ -23,30 +23,34 @@ export const FLOOR_QUERY = 'query passthrough($id: ID!) { network(id: $id) { id 
 
 /** The sandbox, as the floors reach it: one keep-alive Pool of 64 connections, like the gateway's per origin. */
 export interface FloorUpstream {
-  /** GET `path` with the caller's Authorization; the body's bytes (throws on a non-200 answer). */
-  getBytes(path: string, authorization: string | undefined): Promise<Buffer>;
+  /** GET `path` with the caller's Authorization; the body as the gateway reads it (throws on a non-200 answer). */
+  getBody(path: string, authorization: string | undefined): Promise<string | Buffer>;
   close(): Promise<void>;
 }
 
 export function createFloorUpstream(origin: string): FloorUpstream {
   const pool = new Pool(origin, { connections: 64 });
   return {
-    async getBytes(path, authorization) {
+    async getBody(path, authorization) {
       const headers: Record<string, string> = { accept: 'application/json' };
       if (authorization !== undefined) headers['authorization'] = authorization;
       const res = await pool.request({ method: 'GET', path, headers });
       // As the gateway's HTTP layer reads a body (src/upstream/http.ts).
-      const bytes = await readBytes(res.body);
+      const body = await readBody(res.body, flatHeader(res.headers['content-length']));
       if (res.statusCode !== 200) throw new Error(`GET ${path}: the sandbox answered ${res.statusCode}`);
-      return bytes;
+      return body;
     },
     close: () => pool.close(),
   };
 }
 
+function flatHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
 async function getNetwork(upstream: FloorUpstream, id: unknown, authorization: string | undefined): Promise<JsonObject> {
   if (typeof id !== 'string') throw new Error('variables.id: expected a string');
-  const record: unknown = parseJsonBytes(await upstream.getBytes(`/rest/v1/networks/${encodeURIComponent(id)}`, authorization));
+  const record: unknown = parseJsonBytes(await upstream.getBody(`/rest/v1/networks/${encodeURIComponent(id)}`, authorization));
   if (!isObject(record)) throw new Error('the network record is not an object');
   return record;
 }

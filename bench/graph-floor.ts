@@ -75,14 +75,14 @@ async function medianCpu(repetitions: number, work: () => Promise<void> | void):
 }
 
 /** Every path GET-ed and its body parsed, IN_FLIGHT at a time; `onBody` sees each body's bytes. Also each wave of the p50 floor's replay (wave-replay.ts). */
-export async function receiveAll(upstream: FloorUpstream, paths: readonly string[], authorization: string, onBody: (bytes: Buffer) => void = () => undefined): Promise<void> {
+export async function receiveAll(upstream: FloorUpstream, paths: readonly string[], authorization: string, onBody: (body: string | Buffer) => void = () => undefined): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < paths.length) {
       const path = paths[next++] ?? '';
-      const bytes = await upstream.getBytes(path, authorization);
-      parseJsonBytes(bytes);
-      onBody(bytes);
+      const body = await upstream.getBody(path, authorization);
+      parseJsonBytes(body);
+      onBody(body);
     }
   };
   await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, paths.length) }, worker));
@@ -90,11 +90,11 @@ export async function receiveAll(upstream: FloorUpstream, paths: readonly string
 
 export async function measureGraphFloor(upstream: FloorUpstream, request: GraphFloorRequest): Promise<GraphFloorMeasure> {
   // The untimed first run warms up the connections and the JIT, and keeps the bodies to count and parse alone.
-  const bodies: Buffer[] = [];
-  await receiveAll(upstream, request.paths, request.authorization, (bytes) => bodies.push(bytes));
-  const upstreamBytes = bodies.reduce((sum, bytes) => sum + bytes.length, 0);
+  const bodies: Array<string | Buffer> = [];
+  await receiveAll(upstream, request.paths, request.authorization, (body) => bodies.push(body));
+  const upstreamBytes = bodies.reduce((sum, body) => sum + Buffer.byteLength(body), 0);
   const receiveAndParseCpuMs = await medianCpu(request.repetitions, () => receiveAll(upstream, request.paths, request.authorization));
-  const parseCpuMs = await medianCpu(request.repetitions, () => bodies.forEach((bytes) => parseJsonBytes(bytes)));
+  const parseCpuMs = await medianCpu(request.repetitions, () => bodies.forEach((body) => parseJsonBytes(body)));
   const answer: unknown = JSON.parse(request.answer);
   JSON.stringify(answer);
   const stringifyCpuMs = await medianCpu(request.repetitions, () => void JSON.stringify(answer));

@@ -1,20 +1,21 @@
 /**
- * A response body's bytes, as undici received them. Not undici's `body.bytes()`: that copies even a
- * body of one chunk into a new ArrayBuffer, and each such buffer is external memory V8 must track and
- * sweep, a cost on every call of the one-call path. A body of one chunk is that chunk; a longer one
- * is concatenated once.
+ * A response body as the HTTP layer reads it. A body announced at most SPLIT_THRESHOLD bytes long
+ * is read as text: undici's `text()` collects chunks without the stream's flowing-mode machinery,
+ * the cheapest read of the one-call path. A larger body, or one of unknown length, is read as bytes,
+ * for json-bytes.ts to parse without one large string.
  */
-import type { Readable } from 'node:stream';
+import { SPLIT_THRESHOLD } from './json-bytes';
 
-export function readBytes(body: Readable): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let length = 0;
-    body.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      length += chunk.length;
-    });
-    body.once('error', reject);
-    body.once('end', () => resolve(chunks.length === 1 && chunks[0] !== undefined ? chunks[0] : Buffer.concat(chunks, length)));
-  });
+/** What the HTTP layer needs of undici's response body. */
+export interface BodyReader {
+  text(): Promise<string>;
+  bytes(): Promise<Uint8Array>;
+}
+
+/** The body: its text when small, else its bytes. */
+export async function readBody(body: BodyReader, contentLength: string | undefined): Promise<string | Buffer> {
+  const length = contentLength === undefined ? Number.NaN : Number(contentLength);
+  if (length <= SPLIT_THRESHOLD) return body.text();
+  const bytes = await body.bytes();
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

@@ -13,7 +13,7 @@ import type { HttpClient, UpstreamRequest, UpstreamResponse } from './http-types
 import { codeForStatus, codeForTransportError, outcomeUnknown, transportErrorCode, upstreamErrorMessage } from './http-errors';
 import type { OperationSpan, UpstreamSpan } from '../tracing';
 import { onAbort, type CancelSignal } from './cancellation';
-import { readBytes } from './body-bytes';
+import { readBody } from './body-bytes';
 import { decodeUtf8, hasJsonText, parseJsonBytes } from './json-bytes';
 import { backoffDelay, isRetryableErrorCode, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from './retry';
 
@@ -169,7 +169,7 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
     };
     let statusCode: number;
     let headers: Record<string, string>;
-    let bytes: Buffer;
+    let received: string | Buffer;
     try {
       const res = await poolFor(target.origin).request({
         method: request.method,
@@ -180,7 +180,7 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
       });
       statusCode = res.statusCode;
       headers = flattenHeaders(res.headers);
-      bytes = await readBytes(res.body);
+      received = await readBody(res.body, headers['content-length']);
     } catch (error) {
       observe('error');
       if (signal.aborted) return { ok: false, error: cancelled(target.info, signal), retryable: false, retryAfterMs: null };
@@ -204,21 +204,23 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
     const info: UpstreamCallInfo = { service: target.info.service, method: target.info.method, path: target.info.path, status: statusCode };
     const isJson = /[/+]json\b/i.test(headers['content-type'] ?? '');
     if (statusCode >= 200 && statusCode < 300) {
-      if (isJson && hasJsonText(bytes)) {
+      if (isJson && hasJsonText(received)) {
         let body: unknown;
         try {
           // A large body is parsed without one large string (json-bytes.ts); its text is made only if asked for.
-          body = parseJsonBytes(bytes);
+          body = parseJsonBytes(received);
         } catch (error) {
           const bad = new UpstreamError(ErrorCode.UPSTREAM_BAD_RESPONSE, `${request.service} sent a JSON body that does not parse`, info, { cause: error });
           return { ok: false, error: bad, retryable: false, retryAfterMs: null };
         }
-        return { ok: true, response: new ReceivedResponse(statusCode, headers, body, bytes) };
+        // A body read as text keeps it; a large one read as bytes decodes its text only if asked.
+        const response = typeof received === 'string' ? { status: statusCode, headers, body, text: received } : new ReceivedResponse(statusCode, headers, body, received);
+        return { ok: true, response };
       }
-      const text = decodeUtf8(bytes);
+      const text = decodeUtf8(received);
       return { ok: true, response: { status: statusCode, headers, body: text === '' ? null : text, text } };
     }
-    const text = decodeUtf8(bytes);
+    const text = decodeUtf8(received);
     const upstreamMessage = isJson || looksLikeJson(text) ? upstreamErrorMessage(safeJson(text)) : null;
     const unknown = outcomeUnknown(request.method, { status: statusCode });
     const message = unknown
@@ -339,7 +341,7 @@ function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<str
   return flat;
 }
 
-/** A 2xx answer, its JSON body parsed; the body's text is decoded only when a caller reads it. */
+/** A 2xx answer whose large JSON body was read as bytes and parsed; its text is decoded only when a caller reads it. */
 class ReceivedResponse implements UpstreamResponse {
   private decoded: string | null = null;
   constructor(

@@ -49,24 +49,28 @@ function bomLength(bytes: Buffer): number {
   return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
 }
 
-/** Decodes bytes as UTF-8, without a byte order mark. */
-export function decodeUtf8(bytes: Buffer): string {
-  return bytes.toString('utf8', bomLength(bytes));
+/** Decodes bytes as UTF-8, without a byte order mark (a body read as text is that text already). */
+export function decodeUtf8(body: string | Buffer): string {
+  return typeof body === 'string' ? body : body.toString('utf8', bomLength(body));
 }
 
 /**
  * Whether a JSON answer has a body to parse: anything but whitespace (`text.trim() !== ''`). Bytes
  * beyond ASCII before the first other character are decoded to tell, as trim() would.
  */
-export function hasJsonText(bytes: Buffer): boolean {
+export function hasJsonText(body: string | Buffer): boolean {
+  if (typeof body === 'string') return body.trim() !== '';
+  const bytes = body;
   const first = skipSpace(bytes, 0);
   if (first === bytes.length) return false;
   const byte = bytes[first];
   return byte !== undefined && byte < 0x80 ? true : decodeUtf8(bytes).trim() !== '';
 }
 
-/** Parses `bytes` as JSON: the value JSON.parse gives for their text (throws its SyntaxError when it is not JSON). */
-export function parseJsonBytes(bytes: Buffer): unknown {
+/** Parses a body as JSON: the value JSON.parse gives for its text (throws its SyntaxError when it is not JSON). */
+export function parseJsonBytes(body: string | Buffer): unknown {
+  if (typeof body === 'string') return JSON.parse(body);
+  const bytes = body;
   if (bytes.length > SPLIT_THRESHOLD) {
     const cut = parseInPieces(bytes);
     if (cut !== undefined) return cut.value;

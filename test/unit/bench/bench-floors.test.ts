@@ -124,7 +124,7 @@ describe('the replay script', () => {
   });
 
   it('refuses an answer that is not JSON when the script is set', () => {
-    const upstream: FloorUpstream = { getBytes: () => Promise.resolve(Buffer.from('{}')), close: () => Promise.resolve() };
+    const upstream: FloorUpstream = { getBody: () => Promise.resolve('{}'), close: () => Promise.resolve() };
     expect(() => createWaveReplay(upstream).set({ waves: [], authorization: 'x', answer: '{"data":' })).toThrow(/replay-script: the answer is not JSON/);
   });
 });

@@ -92,5 +92,8 @@ describe('parseJsonBytes', () => {
   it('tells a body with JSON text from one of whitespace only, as trim() does', () => {
     for (const blank of ['', ' ', '\r\n\t ', '\u00a0', '\ufeff ']) expect(hasJsonText(Buffer.from(blank))).toBe(false);
     for (const text of ['{}', '  []', '\u00a0null', 'x']) expect(hasJsonText(Buffer.from(text))).toBe(true);
+    // A body read as text (a small one) is judged the same.
+    for (const blank of ['', ' \r\n', '\u00a0']) expect(hasJsonText(blank)).toBe(false);
+    expect(hasJsonText(' {} ')).toBe(true);
   });
 });
