@@ -262,6 +262,9 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     } finally {
       if (context) {
         waitedMs = context.budget.waitedMs;
+        // However the request ended (Apollo can answer some without its plugins' last hook), its
+        // deadline stops and a heavy operation's slot is given back: finish() is idempotent.
+        context.budget.finish();
         releaseContext(context);
       }
     }
