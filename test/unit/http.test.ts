@@ -211,7 +211,12 @@ describe('timeouts and cancellation', () => {
     const client = layer.forCaller({ signal });
     const started = Date.now();
     const pending = client.send({ service: 'rest-v1', method: 'GET', path: '/slow' });
-    setTimeout(abort, 100);
+    // Abort once the call is in flight (the upstream has it), however slow the machine is: a fixed
+    // 100 ms was sometimes before the request arrived on a loaded CI machine.
+    void (async () => {
+      while (up.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      abort();
+    })();
     await expect(pending).rejects.toMatchObject({ code: ErrorCode.UPSTREAM_UNAVAILABLE });
     expect(Date.now() - started).toBeLessThan(1500);
     expect(up.requests).toHaveLength(1);
