@@ -1,9 +1,9 @@
 /**
  * The Apollo Server plugin that applies the limits to GraphQL over HTTP: the operation is priced
  * once it is resolved (before any resolver runs, so a refusal costs zero upstream calls), a heavy
- * one waits for its turn (admission.ts), its deadline starts with the request, and the estimated and actual cost are added to the response's
- * `extensions.cost` when the client asks (request extension `"cost": true`, or the header
- * `netgraph-cost: true`).
+ * one waits for its turn (admission.ts), its deadline starts with the request, and the estimated
+ * and actual cost are added to the response's `extensions.cost` when the client asks (request
+ * extension `"cost": true`, or the header `netgraph-cost: true`).
  */
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError } from 'graphql';
