@@ -93,7 +93,7 @@ export async function runBenchmark(options: BenchOptions, log: Log = () => undef
     const withGraph = wanted.some((q) => q.name === 'networkGraph');
     // Every query that ran gets its CPU floor: the calls replayed are the gateway's own, whatever its answer's check said.
     const measured = wanted.filter((q) => q.unavailable(facts) === null);
-    const floors = options.skipFloors ? null : await benchFloors(facts, sandbox, batched.client, options, measured, log);
+    const floors = options.skipFloors ? null : await benchFloors(facts, sandbox, { client: batched.client, handle: batched.gateway }, options, measured, log);
     // The gateways and the sandbox of the main run stay up meanwhile but idle; each scale has its own.
     if (!withGraph && options.scales.length > 0) log('scale series: not run (--only leaves out networkGraph)');
     const series = withGraph ? await runScaleSeries(options, log) : { series: [], growth: null };

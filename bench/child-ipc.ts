@@ -1,10 +1,12 @@
 /**
  * The child side of a bench child process (see child-launcher.ts): starts a server, reports its
  * URL (and NODE_ENV) over IPC, answers questions by id — `cpu-usage` (this process's CPU time so
- * far, user + system µs, every thread: GC and the thread pool included) and any the entry adds —
- * and stops when told to or when the parent goes away.
+ * far, user + system µs, every thread: GC and the thread pool included), `phases` and
+ * `phases-reset` (where its requests' time went, phase-clock.ts) and any the entry adds — and stops
+ * when told to or when the parent goes away.
  */
 import { isObject, type JsonObject } from '../src/upstream/parse';
+import { startPhaseClock } from './phase-clock';
 
 export interface ChildServer {
   url: string;
@@ -20,7 +22,13 @@ const cpuUsage: ChildQuestion = () => {
 };
 
 export function serveChild(name: string, start: () => Promise<ChildServer>, questions: Record<string, ChildQuestion> = {}): void {
-  const answers: Record<string, ChildQuestion> = { ...questions, 'cpu-usage': cpuUsage };
+  const phases = startPhaseClock();
+  const answers: Record<string, ChildQuestion> = {
+    ...questions,
+    'cpu-usage': cpuUsage,
+    phases: () => Promise.resolve(phases.read()),
+    'phases-reset': () => Promise.resolve(phases.reset()),
+  };
   const run = async (): Promise<void> => {
     const server = await start();
     const stop = (): void => {

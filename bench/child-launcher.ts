@@ -7,6 +7,17 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { GATEWAY_NODE_FLAGS } from '../src/server/node-flags';
 import { isObject } from '../src/upstream/parse';
+import { readPhaseSummary, type PhaseSummary } from './phase-clock';
+
+/** A server's phase clock (phase-clock.ts), read from the bench process. */
+export interface PhaseReader {
+  reset(): Promise<void>;
+  /** Null when no request was counted, or when the server shares this process (in-process mode). */
+  read(): Promise<PhaseSummary | null>;
+}
+
+/** In-process servers share this process's channels with the sandbox and each other: no phases. */
+export const NO_PHASES: PhaseReader = { reset: () => Promise.resolve(), read: () => Promise.resolve(null) };
 
 export interface ChildHandle {
   url: string;
@@ -16,6 +27,8 @@ export interface ChildHandle {
   ask(type: string, payload?: Record<string, unknown>): Promise<unknown>;
   /** The child process's CPU time so far (user + system, µs, every thread). */
   cpuMicros(): Promise<number>;
+  /** Where the child's requests' time went since the last reset (phase-clock.ts). */
+  phases: PhaseReader;
   close(): Promise<void>;
 }
 
@@ -81,6 +94,10 @@ export function startChild(script: string, env: Record<string, string>, name: st
           const micros = await ask('cpu-usage');
           if (typeof micros !== 'number') throw new Error(`${name} answered a cpu-usage request with ${JSON.stringify(micros)}`);
           return micros;
+        },
+        phases: {
+          reset: async () => void (await ask('phases-reset')),
+          read: async () => readPhaseSummary(await ask('phases')),
         },
         close: () =>
           new Promise<void>((done) => {

@@ -5,7 +5,7 @@
  * cannot be told apart and reads null.
  */
 import type { GatewayMode } from './args';
-import { startChild } from './child-launcher';
+import { NO_PHASES, startChild, type PhaseReader } from './child-launcher';
 import { compiledChild } from './compiled-child';
 import { startFloorInstance } from './floor-instance';
 import type { FloorKind } from './floor-kind';
@@ -21,6 +21,8 @@ export interface FloorHandle {
   mode: GatewayMode;
   /** The floor process's CPU time so far (user + system, µs); null in-process. */
   cpuMicros(): Promise<number | null>;
+  /** Where its requests' time went (phase-clock.ts); reads null in-process. */
+  phases: PhaseReader;
   /** A query's CPU floor, measured where the floor runs (graph-floor.ts). */
   measureGraph(request: GraphFloorRequest): Promise<GraphFloorMeasure>;
   /** Sets what the replay route replays (resolves once the floor has it). */
@@ -42,6 +44,7 @@ export async function startFloorProcess(mode: GatewayMode, kind: FloorKind, upst
     replayUrl: replayUrl(floor.url),
     mode: 'in-process',
     cpuMicros: () => Promise.resolve(null),
+    phases: NO_PHASES,
     measureGraph: (request) => floor.measureGraph(request),
     setReplay: async (replay) => floor.setReplay(replay),
     close: () => floor.close(),
@@ -57,6 +60,7 @@ export async function startFloorChild(script: string, kind: FloorKind, upstreamO
     replayUrl: replayUrl(child.url),
     mode: 'child',
     cpuMicros: () => child.cpuMicros(),
+    phases: child.phases,
     measureGraph: async (request) => readGraphFloorMeasure(await child.ask('network-graph-floor', { ...request })),
     setReplay: async (replay) => void (await child.ask('replay-script', { ...replay })),
     close: () => child.close(),

@@ -20,9 +20,11 @@ import type { UpstreamFacts } from './facts';
 import { startFloorProcess, type FloorHandle } from './floor-launcher';
 import type { GraphFloorMeasure } from './graph-floor';
 import { createGraphQLClient, type GraphQLHttpClient } from './graphql-client';
-import { latencyPhase, measureLatency, type LatencyRun } from './load';
+import { latencyPhase, measureLatency, measurePaired, type LatencyRun } from './load';
 import type { BenchQuery } from './queries/types';
-import type { Floors, NetworkGraphFloor, QueryFloor } from './results';
+import type { Floors, NetworkGraphFloor, QueryFloor, QueryPhases } from './results';
+import type { PhaseSummary } from './phase-clock';
+import type { GatewayHandle } from './gateway-launcher';
 import { ratioToBound, round } from './stats';
 import type { ReplayScript } from './wave-replay';
 
@@ -103,24 +105,52 @@ export function waveTargets(calls: readonly RecordedRequest[], waves: readonly (
   );
 }
 
-/** The replay's p50 at the latency phase's per-call latency, timed as the gateway's latency phase, after checking it answers the gateway's answer. */
+/** The batched gateway as the floors use it: its client (to record a run and time it) and its process (its phases). */
+export interface FloorGateway {
+  client: GraphQLHttpClient;
+  handle: Pick<GatewayHandle, 'phases'>;
+}
+
+interface PairedP50 {
+  gateway: LatencyRun;
+  floor: LatencyRun;
+  phases: QueryPhases;
+}
+
+/**
+ * The replay's p50 at the latency phase's per-call latency, after checking it answers the
+ * gateway's answer, timed in alternating blocks with the gateway's own (load.ts measurePaired): the
+ * same request from the same kind of client, so only what happens behind it differs, and both on
+ * the machine as it is at that minute. Both servers' phase clocks are read over the same runs.
+ */
 async function measureP50Floor(
   floor: FloorHandle,
+  gateway: FloorGateway,
   query: BenchQuery,
   facts: UpstreamFacts,
   sandbox: RunningSandbox,
   options: BenchOptions,
   script: ReplayScript,
-): Promise<LatencyRun> {
+): Promise<PairedP50> {
   await floor.setReplay(script);
-  // The gateway's own request (document, variables, token), sent by the same client, so only what happens behind it differs.
   const client = createGraphQLClient(floor.replayUrl, sandbox.tokens.admin, 1);
   const variables = query.variables(facts);
   try {
     const replayed = JSON.stringify({ data: await client.execute(query.document, variables) });
     if (replayed !== script.answer) throw new Error(`${query.name} p50 floor: the replay answered ${replayed.slice(0, 200)}, not the gateway's answer`);
     sandbox.control.setLatency(options.latencyMs);
-    return await measureLatency(() => client.executeUnchecked(query.document, variables), latencyPhase(options.iterations));
+    const viaGateway = (): Promise<void> => gateway.client.executeUnchecked(query.document, variables);
+    const viaFloor = (): Promise<void> => client.executeUnchecked(query.document, variables);
+    const { warmup = 0, ...phase } = latencyPhase(options.iterations);
+    // Warmed up here rather than in measurePaired, so the phase clocks count the timed runs only.
+    for (let i = 0; i < warmup; i++) {
+      await viaGateway();
+      await viaFloor();
+    }
+    await Promise.all([gateway.handle.phases.reset(), floor.phases.reset()]);
+    const paired = await measurePaired(viaGateway, viaFloor, { ...phase, warmup: 0 });
+    const [gatewayPhases, floorPhases] = await Promise.all([gateway.handle.phases.read(), floor.phases.read()]);
+    return { gateway: paired.a, floor: paired.b, phases: { gateway: gatewayPhases, floor: floorPhases } };
   } finally {
     sandbox.control.setLatency(0);
     await client.close();
@@ -132,7 +162,7 @@ async function measureQueryFloors(
   queries: readonly BenchQuery[],
   facts: UpstreamFacts,
   sandbox: RunningSandbox,
-  client: GraphQLHttpClient,
+  gateway: FloorGateway,
   options: BenchOptions,
   log: (line: string) => void,
 ): Promise<QueryFloor[]> {
@@ -142,7 +172,7 @@ async function measureQueryFloors(
   try {
     const out: QueryFloor[] = [];
     for (const query of queries) {
-      const { answer, calls, waves } = await recordRun(query, facts, sandbox, client);
+      const { answer, calls, waves } = await recordRun(query, facts, sandbox, gateway.client);
       const trips = query.roundTrips(facts).value;
       const wavesFigures = { waves: waves.length, wavesMatchBound: waves.length === trips };
       if (!wavesFigures.wavesMatchBound) {
@@ -150,19 +180,28 @@ async function measureQueryFloors(
       }
       const reason = notReplayable(calls, searchPath);
       if (reason !== null) {
-        out.push({ name: query.name, floor: null, reason, ...wavesFigures, p50Ms: null, p50Ratio: null, iterations: null });
+        out.push({ name: query.name, floor: null, reason, ...wavesFigures, p50Ms: null, p50Ratio: null, iterations: null, paired: null });
         continue;
       }
       const measured = await floor.measureGraph({ paths: calls.map(requestTarget), authorization, answer, repetitions: GRAPH_FLOOR_REPETITIONS });
-      const latency = await measureP50Floor(floor, query, facts, sandbox, options, { waves: waveTargets(calls, waves), authorization, answer });
+      const paired = await measureP50Floor(floor, gateway, query, facts, sandbox, options, { waves: waveTargets(calls, waves), authorization, answer });
+      const latency = paired.floor;
+      const boundMs = trips * options.latencyMs;
       out.push({
         name: query.name,
         floor: networkGraphFloor(calls.length, Buffer.byteLength(answer), measured, floor.mode === 'in-process'),
         reason: null,
         ...wavesFigures,
         p50Ms: round(latency.p50Ms),
-        p50Ratio: ratioToBound(latency.p50Ms, trips * options.latencyMs),
+        p50Ratio: ratioToBound(latency.p50Ms, boundMs),
         iterations: latency.count,
+        paired: {
+          gatewayP50Ms: round(paired.gateway.p50Ms),
+          gatewayP50Ratio: ratioToBound(paired.gateway.p50Ms, boundMs),
+          gatewayIterations: paired.gateway.count,
+          gapMs: round(paired.gateway.p50Ms - latency.p50Ms),
+          phases: paired.phases,
+        },
       });
     }
     return out;
@@ -171,10 +210,15 @@ async function measureQueryFloors(
   }
 }
 
+function phaseLine({ gateway, floor }: QueryPhases): string {
+  const one = (p: PhaseSummary | null): string => (p === null ? '–' : `${p.beforeMs} + ${p.upstreamMs} + ${p.afterMs} ms`);
+  return gateway === null && floor === null ? '' : `; before + upstream + after the calls: gateway ${one(gateway)}, floor ${one(floor)}`;
+}
+
 export async function benchFloors(
   facts: UpstreamFacts,
   sandbox: RunningSandbox,
-  batched: GraphQLHttpClient,
+  batched: FloorGateway,
   options: BenchOptions,
   measured: readonly BenchQuery[],
   log: (line: string) => void,
@@ -194,9 +238,10 @@ export async function benchFloors(
   log(`floor: direct GET p50 ${latency.p50Ms.toFixed(1)} ms over ${latency.count} at ${options.latencyMs} ms per call (${String(directGetP50Ratio)} of one round trip)`);
 
   const queries = await measureQueryFloors(measured, facts, sandbox, batched, options, log);
-  for (const { name, floor, reason, waves, p50Ms, p50Ratio, iterations } of queries) {
+  for (const { name, floor, reason, waves, p50Ms, p50Ratio, iterations, paired } of queries) {
     log(`floor: ${name} ${floor === null ? `not measured (${reason ?? ''})` : `CPU ${floor.totalMs === null ? '– (in-process)' : `${floor.totalMs} ms`} per query (${floor.upstreamCalls} calls)`}`);
     if (p50Ms !== null) log(`floor: ${name} p50 ${p50Ms.toFixed(1)} ms over ${String(iterations)} at ${options.latencyMs} ms per call, ${waves} wave${waves === 1 ? '' : 's'} replayed (${String(p50Ratio)} of the bound)`);
+    if (paired) log(`floor: ${name} paired with the gateway: gateway p50 ${paired.gatewayP50Ms} ms, ${paired.gapMs} ms over the floor${phaseLine(paired.phases)}`);
   }
   const graph = queries.find((q) => q.name === 'networkGraph')?.floor ?? null;
   if (graph) {

@@ -13,7 +13,7 @@
  */
 import type { RunningSandbox } from '../src/sandbox';
 import type { GatewayMode } from './args';
-import { startChild } from './child-launcher';
+import { NO_PHASES, startChild, type PhaseReader } from './child-launcher';
 import { compiledChild } from './compiled-child';
 import { launchGateway } from './gateway-start';
 
@@ -24,6 +24,8 @@ export interface GatewayHandle {
   nodeEnv: string | null;
   /** The gateway process's CPU time so far (user + system, µs); null when it shares this process. */
   cpuMicros(): Promise<number | null>;
+  /** Where its requests' time went (phase-clock.ts); reads null in-process. */
+  phases: PhaseReader;
   close(): Promise<void>;
 }
 
@@ -57,6 +59,7 @@ async function startInProcess(env: Record<string, string>): Promise<GatewayHandl
     // graphql-js read NODE_ENV when this process loaded it: what this process has is what it runs with.
     nodeEnv: process.env['NODE_ENV'] ?? null,
     cpuMicros: () => Promise.resolve(null),
+    phases: NO_PHASES,
     close: () => gateway.close(),
   };
 }
@@ -64,5 +67,5 @@ async function startInProcess(env: Record<string, string>): Promise<GatewayHandl
 /** A gateway in a child process running `script` (the compiled gateway-child.ts; tests pass a bundle of it). */
 export async function startGatewayChild(script: string, env: Record<string, string>): Promise<GatewayHandle> {
   const child = await startChild(script, env, 'gateway child');
-  return { url: child.url, mode: 'child', nodeEnv: child.nodeEnv, cpuMicros: () => child.cpuMicros(), close: () => child.close() };
+  return { url: child.url, mode: 'child', nodeEnv: child.nodeEnv, cpuMicros: () => child.cpuMicros(), phases: child.phases, close: () => child.close() };
 }

@@ -41,6 +41,39 @@ export async function measureLatency(op: Operation, options: LatencyOptions): Pr
   return { ...summarize(samples), capped: samples.length < options.iterations };
 }
 
+/** Runs of one side before the paired phase turns to the other. */
+export const PAIR_BLOCK = 5;
+
+/**
+ * Two operations timed in alternating blocks of PAIR_BLOCK runs (after their warm-ups), each until
+ * it has `iterations` samples or the pair has spent `maxMs` between them: both see the machine in
+ * the same state, so the difference of their p50s is theirs, not this machine's drift (its speed
+ * moved 2–3× within minutes here).
+ */
+export async function measurePaired(a: Operation, b: Operation, options: LatencyOptions): Promise<{ a: LatencyRun; b: LatencyRun }> {
+  for (let i = 0; i < (options.warmup ?? 0); i++) {
+    await a();
+    await b();
+  }
+  const samples: [number[], number[]] = [[], []];
+  const started = performance.now();
+  const target = Math.max(1, options.iterations);
+  let turn: 0 | 1 = 0;
+  while (samples[0].length < target || samples[1].length < target) {
+    const op = turn === 0 ? a : b;
+    const into = samples[turn];
+    for (let i = 0; i < PAIR_BLOCK && into.length < target; i++) {
+      const t0 = performance.now();
+      await op();
+      into.push(performance.now() - t0);
+    }
+    turn = turn === 0 ? 1 : 0;
+    if (performance.now() - started >= options.maxMs && samples[0].length > 0 && samples[1].length > 0) break;
+  }
+  const run = (s: number[]): LatencyRun => ({ ...summarize(s), capped: s.length < options.iterations });
+  return { a: run(samples[0]), b: run(samples[1]) };
+}
+
 export interface ThroughputOptions {
   concurrency: number;
   durationMs: number;

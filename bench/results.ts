@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname } from 'node:path';
 import type { FloorKind } from './floor-kind';
+import type { PhaseSummary } from './phase-clock';
 
 export interface UnbatchedResult {
   upstreamCalls: number;
@@ -126,6 +127,25 @@ export interface QueryFloor {
   p50Ratio: number | null;
   /** Timed runs behind p50Ms; null when not replayed. */
   iterations: number | null;
+  /** The gateway's p50 timed in alternating blocks with p50Ms's runs (bench/load.ts measurePaired); null when not replayed. */
+  paired: PairedP50 | null;
+}
+
+/** The gateway beside its p50 floor, timed in turns with it, and where each server's time went. */
+export interface PairedP50 {
+  gatewayP50Ms: number;
+  /** gatewayP50Ms ÷ the bound, as p50Ratio. */
+  gatewayP50Ratio: number | null;
+  gatewayIterations: number;
+  /** gatewayP50Ms − the floor's p50Ms. */
+  gapMs: number;
+  phases: QueryPhases;
+}
+
+/** Inside each server over the paired runs (bench/phase-clock.ts); null in-process, where they cannot be told apart. */
+export interface QueryPhases {
+  gateway: PhaseSummary | null;
+  floor: PhaseSummary | null;
 }
 
 /** networkGraph (batched) at one data scale: the seed's networks × `scale`. */

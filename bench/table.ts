@@ -2,6 +2,7 @@
  * The human-readable table printed at the end of a run (and pasted into the README).
  */
 import { FLOOR_KINDS, type FloorKind } from './floor-kind';
+import type { PhaseSummary } from './phase-clock';
 import type { BenchResults, QueryFloor } from './results';
 import { describeGrowth } from './scale-growth';
 
@@ -38,7 +39,9 @@ const FLOOR_LABELS: Record<FloorKind, string> = {
 
 const QUERY_FLOOR_COLUMNS = ['CPU floor per query', 'calls', 'upstream KB', 'answer KB', 'floor CPU ms', 'gateway CPU ms'] as const;
 
-const P50_FLOOR_COLUMNS = ['p50 floor per query', 'trips', 'waves', 'bound ms', 'gateway p50 ms', 'gateway p50/bound', 'floor p50 ms', 'floor p50/bound'] as const;
+const P50_FLOOR_COLUMNS = ['p50 floor per query', 'trips', 'waves', 'bound ms', 'gateway p50 ms', 'gateway p50/bound', 'floor p50 ms', 'floor p50/bound', 'gap ms'] as const;
+
+const PHASE_COLUMNS = ['inside each server (medians)', 'gateway before ms', 'upstream ms', 'after ms', 'floor before ms', 'upstream ms', 'after ms'] as const;
 
 const SCALE_COLUMNS = ['scale', 'networks', 'endpoints', 'calls', 'bound', 'p50 ms', 'p99 ms', 'bound ms', 'p50/bound', 'CPU ms', 'runs'] as const;
 
@@ -119,15 +122,38 @@ export function floorLines(results: BenchResults): string[] {
   return out;
 }
 
-/** Each query's p50 floor (its calls replayed in the gateway's waves) beside the gateway's p50, both against the query's bound. */
+/**
+ * Each query's p50 floor (its calls replayed in the gateway's waves) beside the gateway's p50, both
+ * against the query's bound: the gateway's as timed in turns with the floor when it was (else its
+ * latency phase's), so the gap is theirs and not the machine's drift between two phases.
+ */
 function p50FloorLines(results: BenchResults, queries: readonly QueryFloor[]): string[] {
-  const rows = queries.map(({ name, waves, p50Ms, p50Ratio }) => {
+  const rows = queries.map(({ name, waves, p50Ms, p50Ratio, paired }) => {
     const gateway = results.queries.find((q) => q.name === name);
     const replay = p50Ms === null ? ['not replayed', '–'] : [cell(p50Ms), ratioCell(p50Ratio)];
-    return [name, cell(gateway?.roundTrips ?? null), String(waves), cell(gateway?.boundMs ?? null), cell(gateway?.p50Ms ?? null), ratioCell(gateway?.p50Ratio ?? null), ...replay];
+    const gatewayP50 = paired === null ? [cell(gateway?.p50Ms ?? null), ratioCell(gateway?.p50Ratio ?? null)] : [cell(paired.gatewayP50Ms), ratioCell(paired.gatewayP50Ratio)];
+    return [name, cell(gateway?.roundTrips ?? null), String(waves), cell(gateway?.boundMs ?? null), ...gatewayP50, ...replay, paired === null ? '–' : paired.gapMs.toFixed(2)];
   });
   const unlike = queries.filter((q) => !q.wavesMatchBound).map((q) => q.name);
-  return [...markdown(P50_FLOOR_COLUMNS, rows), ...(unlike.length > 0 ? [`waves ≠ trips (the gateway's calls in more or fewer round trips than the bound): ${unlike.join(', ')}`] : [])];
+  return [
+    ...markdown(P50_FLOOR_COLUMNS, rows),
+    ...(unlike.length > 0 ? [`waves ≠ trips (the gateway's calls in more or fewer round trips than the bound): ${unlike.join(', ')}`] : []),
+    ...phaseLines(queries),
+  ];
+}
+
+/** Where each server's time went over the paired runs (bench/phase-clock.ts), a row per query that has a figure. */
+function phaseLines(queries: readonly QueryFloor[]): string[] {
+  const three = (p: PhaseSummary | null): string[] => (p === null ? ['–', '–', '–'] : [p.beforeMs, p.upstreamMs, p.afterMs].map((ms) => ms.toFixed(2)));
+  const rows = queries.flatMap(({ name, paired }) =>
+    paired === null || (paired.phases.gateway === null && paired.phases.floor === null) ? [] : [[name, ...three(paired.phases.gateway), ...three(paired.phases.floor)]],
+  );
+  if (rows.length === 0) return [];
+  return [
+    '',
+    ...markdown(PHASE_COLUMNS, rows),
+    'before: request in → first upstream call; upstream: → last upstream body received; after: → answer written.',
+  ];
 }
 
 /** A Markdown table: readable in a terminal and pastes unchanged into the README. */

@@ -96,12 +96,20 @@ describe('bench floor servers', () => {
         await floor.setReplay({ waves: [first, second], authorization: `Bearer ${sandbox.tokens.admin}`, answer });
         sandbox.control.setLatency(50);
         sandbox.control.resetCalls();
+        await floor.phases.reset();
         try {
           const res = await request(floor.replayUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ x }"}' });
           expect({ status: res.statusCode, text: await res.body.text() }).toEqual({ status: 200, text: answer });
         } finally {
           sandbox.control.setLatency(0);
         }
+        // Its phase clock saw the request: two waves at 50 ms between its first call and its last body (none in-process).
+        const phases = await floor.phases.read();
+        if (floor.mode === 'child') {
+          expect(phases?.requests).toBe(1);
+          expect(phases?.upstreamMs).toBeGreaterThanOrEqual(99);
+          expect(phases?.totalMs).toBeGreaterThanOrEqual(phases?.upstreamMs ?? Infinity);
+        } else expect(phases).toBeNull();
         const timings = sandbox.control.timings();
         expect(timings.map((t) => t.path).sort()).toEqual([...first, ...second].map((target) => target.split('?')[0]).sort());
         const inWave = (paths: string[]) => timings.filter((t) => paths.some((p) => p.split('?')[0] === t.path));

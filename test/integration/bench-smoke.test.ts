@@ -130,6 +130,11 @@ describe('bench smoke run (tiny data, latency 0, one iteration, scale series 1x/
       // Its p50 floor: the replay timed like the gateway's latency phase (one run here, latency 0: no bound), or nothing with the reason.
       const p50 = q.floor ? { timed: true, iterations: 1 } : { timed: false, iterations: null };
       expect({ name: q.name, timed: q.p50Ms !== null && q.p50Ms > 0, iterations: q.iterations, ratio: q.p50Ratio }).toEqual({ name: q.name, ...p50, ratio: null });
+      // The gateway timed in turns with it: as many runs, the gap their difference; in-process, no phases.
+      if (q.floor) {
+        expect(q.paired).toMatchObject({ gatewayIterations: 1, gatewayP50Ratio: null, phases: { gateway: null, floor: null } });
+        expect(q.paired?.gapMs).toBeCloseTo((q.paired?.gatewayP50Ms ?? NaN) - (q.p50Ms ?? NaN), 1);
+      } else expect(q.paired).toBeNull();
       expect(q.waves).toBeGreaterThan(0);
     }
     expect(floors?.queries.find((q) => q.name === 'networkGraph')?.floor).toEqual(graph);

@@ -1,6 +1,6 @@
 import { parseArgs, parseDuration, UsageError, DEFAULT_OPTIONS } from '../../../bench/args';
 import { runBenchmark } from '../../../bench/benchmark';
-import { measureLatency, measureThroughput } from '../../../bench/load';
+import { measureLatency, measurePaired, measureThroughput, PAIR_BLOCK } from '../../../bench/load';
 import { percentile, ratioToBound, summarize } from '../../../bench/stats';
 import { formatTable } from '../../../bench/table';
 import type { BenchResults, ScalePoint } from '../../../bench/results';
@@ -116,6 +116,35 @@ describe('load', () => {
     expect(run.completed).toBeGreaterThanOrEqual(8);
     expect(run.rps).toBeCloseTo((run.completed * 1000) / run.elapsedMs, 6);
   });
+
+  it('times two operations in alternating blocks, one at a time, each to its iterations', async () => {
+    const order: string[] = [];
+    let running = 0;
+    let maxRunning = 0;
+    const op = (name: string, ms: number) => async (): Promise<void> => {
+      order.push(name);
+      running++;
+      maxRunning = Math.max(maxRunning, running);
+      await new Promise((r) => setTimeout(r, ms));
+      running--;
+    };
+    const run = await measurePaired(op('a', 1), op('b', 8), { iterations: 12, maxMs: 10_000, warmup: 1 });
+    expect(maxRunning).toBe(1);
+    expect([run.a.count, run.b.count]).toEqual([12, 12]);
+    // Warm-up a, b; then blocks of PAIR_BLOCK: a×5, b×5, a×5, b×5, a×2, b×2.
+    const blocks = order.slice(2).join('').match(/a+|b+/g) ?? [];
+    expect(blocks.map((b) => b.length)).toEqual([PAIR_BLOCK, PAIR_BLOCK, PAIR_BLOCK, PAIR_BLOCK, 2, 2]);
+    expect(blocks[0]).toMatch(/^a/);
+    // Each side's figures are its own: b sleeps 8 ms, a 1 ms.
+    expect(run.b.p50Ms).toBeGreaterThan(run.a.p50Ms);
+    expect(run.b.p50Ms).toBeGreaterThanOrEqual(7.5);
+  });
+
+  it('stops a pair at the time cap once both sides have a sample', async () => {
+    const run = await measurePaired(() => new Promise((r) => setTimeout(r, 5)), () => new Promise((r) => setTimeout(r, 5)), { iterations: 1000, maxMs: 1 });
+    expect([run.a.count, run.b.count]).toEqual([PAIR_BLOCK, PAIR_BLOCK]);
+    expect(run.a.capped && run.b.capped).toBe(true);
+  });
 });
 
 describe('readList', () => {
@@ -178,8 +207,13 @@ describe('formatTable', () => {
         directGetIterations: 50,
         networkGraph: { upstreamCalls: 190, upstreamBytes: 9_000_000, receiveAndParseCpuMs: 73.2, parseCpuMs: 50.4, answerBytes: 1_400_000, stringifyMs: 11.1, totalMs: 84.3, repetitions: 7 },
         queries: [
-          { name: 'networkList', floor: { upstreamCalls: 1, upstreamBytes: 12_000, receiveAndParseCpuMs: 0.31, parseCpuMs: 0.05, answerBytes: 900, stringifyMs: 0.01, totalMs: 0.32, repetitions: 7 }, reason: null, waves: 1, wavesMatchBound: true, p50Ms: 11.44, p50Ratio: 1.14, iterations: 50 },
-          { name: 'topTalkers', floor: null, reason: 'the gateway sent POST /search/events/_search; only GETs are replayed', waves: 3, wavesMatchBound: false, p50Ms: null, p50Ratio: null, iterations: null },
+          { name: 'networkList', floor: { upstreamCalls: 1, upstreamBytes: 12_000, receiveAndParseCpuMs: 0.31, parseCpuMs: 0.05, answerBytes: 900, stringifyMs: 0.01, totalMs: 0.32, repetitions: 7 }, reason: null, waves: 1, wavesMatchBound: true, p50Ms: 11.44, p50Ratio: 1.14, iterations: 50,
+            paired: {
+              gatewayP50Ms: 11.87, gatewayP50Ratio: 1.19, gatewayIterations: 50, gapMs: 0.43,
+              phases: { gateway: { requests: 50, beforeMs: 0.31, upstreamMs: 10.9, afterMs: 0.52, totalMs: 11.7 }, floor: { requests: 50, beforeMs: 0.18, upstreamMs: 10.91, afterMs: 0.47, totalMs: 11.6 } },
+            },
+          },
+          { name: 'topTalkers', floor: null, reason: 'the gateway sent POST /search/events/_search; only GETs are replayed', waves: 3, wavesMatchBound: false, p50Ms: null, p50Ratio: null, iterations: null, paired: null },
         ],
       },
       skipped: [{ name: 'topTalkers', reason: 'no events area' }],
@@ -230,14 +264,19 @@ describe('formatTable', () => {
       expect.stringMatching(/^\| topTalkers +\| +– \| +– \| +– \| not replayed \| +– \|$/),
     ]);
     expect(lines).toContain('topTalkers: not replayed (the gateway sent POST /search/events/_search; only GETs are replayed)');
-    // Each query's p50 floor beside the gateway's p50, both against the bound; waves that differ from the trips are named.
+    // Each query's p50 floor beside the gateway's p50 timed in turns with it (not the latency phase's 12.3), with the gap;
+    // waves that differ from the trips are named; a query without a replay falls back to its latency phase.
     const p50 = lines.findIndex((l) => l.startsWith('| p50 floor per query'));
     expect(lines.slice(p50 + 2, p50 + 4)).toEqual([
-      expect.stringMatching(/^\| networkList +\| +1 \| +1 \| +10 \| +12\.3 \| +1\.23 \| +11\.4 \| +1\.14 \|$/),
-      expect.stringMatching(/^\| topTalkers +\| +– \| +3 \| +– \| +– \| +– \| not replayed \| +– \|$/),
+      expect.stringMatching(/^\| networkList +\| +1 \| +1 \| +10 \| +11\.9 \| +1\.19 \| +11\.4 \| +1\.14 \| +0\.43 \|$/),
+      expect.stringMatching(/^\| topTalkers +\| +– \| +3 \| +– \| +– \| +– \| not replayed \| +– \| +– \|$/),
     ]);
     expect(new Set(lines.slice(p50, p50 + 4).map((l) => l.length)).size).toBe(1);
     expect(lines).toContain("waves ≠ trips (the gateway's calls in more or fewer round trips than the bound): topTalkers");
+    // Where each server's time went, a row per paired query.
+    const phases = lines.findIndex((l) => l.startsWith('| inside each server'));
+    expect(lines[phases + 2]).toMatch(/^\| networkList +\| +0\.31 \| +10\.90 \| +0\.52 \| +0\.18 \| +10\.91 \| +0\.47 \|$/);
+    expect(lines[phases + 3]).toMatch(/^before: request in/);
     expect(lines.join('\n')).toContain(
       "floor: networkGraph CPU 84.3 ms per query = 190 calls' 9.0 MB received and parsed (73.2 ms, of which JSON.parse 50.4) + 1.40 MB answer stringified (11.1 ms); gateway – ms (rps phase)",
     );
