@@ -30,10 +30,11 @@ const OPEN_BRACE = 0x7b; // {
 const CLOSE_BRACE = 0x7d; // }
 const COMMA = 0x2c;
 
-/** A string no JSON text holds unescaped: it marks where the pieces go back. */
-const PLACEHOLDER_MARK = 'netgraph:pieces';
-const PLACEHOLDER = `\u0000${PLACEHOLDER_MARK}`;
+/** A string no JSON text holds unescaped (it starts with U+0000): it marks where the pieces go back. */
+const PLACEHOLDER = '\u0000netgraph:pieces';
 const PLACEHOLDER_JSON = JSON.stringify(PLACEHOLDER);
+/** How JSON text writes U+0000 (its only spelling: the hex digits are all 0, which have no case). */
+const NUL_ESCAPE = '\\u0000';
 
 function isSpace(byte: number | undefined): boolean {
   return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
@@ -83,8 +84,6 @@ export function parseJsonBytes(body: string | Buffer): unknown {
  * it cannot be cut safely (the caller then parses it whole).
  */
 export function parseInPieces(bytes: Buffer): { value: unknown } | undefined {
-  // A body that holds the placeholder itself could have its records put back in the wrong place.
-  if (bytes.includes(PLACEHOLDER_MARK)) return undefined;
   // The records' array is the first array of objects whose first piece parses (a HAL `_links`
   // may hold a small array of objects before it).
   let open = -1;
@@ -105,9 +104,16 @@ export function parseInPieces(bytes: Buffer): { value: unknown } | undefined {
   }
   // The head (up to the array's `[`), the placeholder as the array's first item, then the records
   // not cut and the rest of the body: small enough to be one regular string.
+  const head = bytes.toString('utf8', bomLength(bytes), open + 1);
+  const tail = bytes.toString('utf8', start);
+  // The placeholder must be the only string of `rest` that starts with U+0000, or the records could
+  // go back in the wrong place. JSON text can only write that character escaped, as \u0000, so a
+  // head and tail without that escape hold no such string (however the rest of it is escaped). The
+  // pieces need no check: they are parsed apart and never searched.
+  if (head.includes(NUL_ESCAPE) || tail.includes(NUL_ESCAPE)) return undefined;
   let rest: unknown;
   try {
-    rest = JSON.parse(`${bytes.toString('utf8', bomLength(bytes), open + 1)}${PLACEHOLDER_JSON},${bytes.toString('utf8', start)}`);
+    rest = JSON.parse(`${head}${PLACEHOLDER_JSON},${tail}`);
   } catch {
     return undefined;
   }

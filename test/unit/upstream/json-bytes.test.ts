@@ -80,6 +80,13 @@ describe('parseJsonBytes', () => {
   it('never mistakes a body that holds the placeholder for its own', () => {
     same(JSON.stringify({ _embedded: { endpoints: Array.from({ length: 300 }, (_, i) => (i === 5 ? { mark: '\u0000netgraph:pieces' } : record(i))) } }));
     same(JSON.stringify({ a: '\u0000netgraph:pieces', _embedded: { endpoints: Array.from({ length: 300 }, (_, i) => record(i)) } }));
+    // As the first item of an array after the records, where the records would otherwise go back
+    // (the rest is searched last key first), spelled plainly and with its letters escaped.
+    const tail = { ...halList(300), page: { odd: ['\u0000netgraph:pieces', 1] } };
+    same(JSON.stringify(tail));
+    const escaped = JSON.stringify(tail).replace('\\u0000netgraph', '\\u0000\\u006eetgraph');
+    expect(escaped).toContain('\\u006eetgraph');
+    same(escaped);
   });
 
   it('throws a SyntaxError for a large body that is not JSON, as JSON.parse does', () => {
