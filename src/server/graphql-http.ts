@@ -10,6 +10,7 @@ import { toGraphQLError } from '../errors/to-graphql-error';
 import { checkDocument, type DocumentLimits } from '../limits/document-check';
 import { applyTrustedDocuments, type TrustedDocuments } from '../persisted/trusted-documents';
 import { requestErrorStatus } from '../limits/plugin';
+import { endWith } from './answer-body';
 import type { KnownQueries } from './known-queries';
 import { errorCodes, limitsOf, type RequestFacts } from './request-log';
 
@@ -151,7 +152,7 @@ export async function handleGraphQL(
     if (answer !== null) {
       for (const [key, value] of answer.headers) res.setHeader(key, value);
       res.statusCode = answer.status;
-      res.end(answer.body);
+      endWith(res, answer.body);
       return { status: answer.status, facts: answer.facts };
     }
   }
@@ -188,7 +189,7 @@ async function writeResponse(res: ServerResponse, response: HTTPGraphQLResponse)
   for (const [key, value] of response.headers) res.setHeader(key, value);
   res.statusCode = statusFor(response);
   if (response.body.kind === 'complete') {
-    res.end(response.body.string);
+    endWith(res, response.body.string);
     return;
   }
   for await (const chunk of response.body.asyncIterator) {
