@@ -11,7 +11,7 @@ import { relations } from '../../upstream/network/resources';
 import type { AppWanRecord, EndpointGroupRecord, EndpointRecord, ServiceRecord } from '../../upstream/network/records';
 import type { PagedResult, PageWindow } from '../../upstream/paging';
 import { ShapeError } from '../../upstream/parse';
-import { arrayConnection, buildConnection, pageWindow, type Connection, type ConnectionArgs } from '../connection';
+import { arrayConnection, buildConnection, pageWindow, type Connection, type ConnectionArgs, type MaybePromise } from '../connection';
 import type { ChildStarters } from '../lookahead';
 
 export interface SortArg {
@@ -123,25 +123,25 @@ export const networkLists = {
  * (both ids are arguments; with no record yet, the list is read at its built path).
  */
 export const endpointMembers = {
-  appWans: (loaders: NetworkLoaders, parent: RelationParent, args: ConnectionArgs): Promise<Connection<AppWanRecord>> =>
+  appWans: (loaders: NetworkLoaders, parent: RelationParent, args: ConnectionArgs): MaybePromise<Connection<AppWanRecord>> =>
     arrayConnection(args, () => loaders.appWansOf('endpoint', parent)),
-  services: (loaders: NetworkLoaders, parent: RelationParent, args: ConnectionArgs): Promise<Connection<ServiceRecord>> =>
+  services: (loaders: NetworkLoaders, parent: RelationParent, args: ConnectionArgs): MaybePromise<Connection<ServiceRecord>> =>
     arrayConnection(args, () => loaders.members(relations.endpointServices, parent)),
-  endpointGroups: (loaders: NetworkLoaders, parent: RelationParent, args: ConnectionArgs): Promise<Connection<EndpointGroupRecord>> =>
+  endpointGroups: (loaders: NetworkLoaders, parent: RelationParent, args: ConnectionArgs): MaybePromise<Connection<EndpointGroupRecord>> =>
     arrayConnection(args, () => loaders.members(relations.endpointEndpointGroups, parent)),
 } as const;
 
 export const serviceMembers = {
-  appWans: (loaders: NetworkLoaders, parent: RelationParent, args: ConnectionArgs): Promise<Connection<AppWanRecord>> =>
+  appWans: (loaders: NetworkLoaders, parent: RelationParent, args: ConnectionArgs): MaybePromise<Connection<AppWanRecord>> =>
     arrayConnection(args, () => loaders.appWansOf('service', parent)),
 } as const;
 
 export const appWanMembers = {
-  endpoints: (loaders: NetworkLoaders, parent: RelationParent, args: ConnectionArgs): Promise<Connection<EndpointRecord>> =>
+  endpoints: (loaders: NetworkLoaders, parent: RelationParent, args: ConnectionArgs): MaybePromise<Connection<EndpointRecord>> =>
     arrayConnection(args, () => loaders.members(relations.appWanEndpoints, parent)),
-  services: (loaders: NetworkLoaders, parent: RelationParent, args: ConnectionArgs): Promise<Connection<ServiceRecord>> =>
+  services: (loaders: NetworkLoaders, parent: RelationParent, args: ConnectionArgs): MaybePromise<Connection<ServiceRecord>> =>
     arrayConnection(args, () => loaders.members(relations.appWanServices, parent)),
-  endpointGroups: (loaders: NetworkLoaders, parent: RelationParent, args: ConnectionArgs): Promise<Connection<EndpointGroupRecord>> =>
+  endpointGroups: (loaders: NetworkLoaders, parent: RelationParent, args: ConnectionArgs): MaybePromise<Connection<EndpointGroupRecord>> =>
     arrayConnection(args, () => loaders.members(relations.appWanEndpointGroups, parent)),
 } as const;
 

@@ -21,6 +21,7 @@
  * With `options.batching === false` nothing is batched, cached or prefetched and every parent
  * takes its own call: the naive plan the benchmark compares against.
  */
+import { track } from '../settled';
 import { appendTo } from '../multimap';
 import DataLoader from 'dataloader';
 import type { HttpClient } from '../http-types';
@@ -170,7 +171,8 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
     if (!batching) return run();
     const hit = cached<T>(key);
     if (hit !== undefined) return hit;
-    const started = run();
+    // Tracked: a field asking it once it has answered builds its answer without waiting (settled.ts).
+    const started = track(run());
     cache.set(key, started);
     started.catch(() => cache.delete(key)); // a failure is not remembered: a later field may retry
     return started;
