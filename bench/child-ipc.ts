@@ -1,12 +1,12 @@
 /**
  * The child side of a bench child process (see child-launcher.ts): starts a server, reports its
  * URL (and NODE_ENV) over IPC, answers questions by id — `cpu-usage` (this process's CPU time so
- * far, user + system µs, every thread: GC and the thread pool included), `phases` and
- * `phases-reset` (where its requests' time went, phase-clock.ts) and any the entry adds — and stops
- * when told to or when the parent goes away.
+ * far, user + system µs, every thread: GC and the thread pool included), `phases-start` and
+ * `phases-stop` (where its requests' time went in between, phase-clock.ts) and any the entry adds —
+ * and stops when told to or when the parent goes away.
  */
 import { isObject, type JsonObject } from '../src/upstream/parse';
-import { startPhaseClock } from './phase-clock';
+import { createPhaseClock } from './phase-clock';
 
 export interface ChildServer {
   url: string;
@@ -22,12 +22,12 @@ const cpuUsage: ChildQuestion = () => {
 };
 
 export function serveChild(name: string, start: () => Promise<ChildServer>, questions: Record<string, ChildQuestion> = {}): void {
-  const phases = startPhaseClock();
+  const phases = createPhaseClock();
   const answers: Record<string, ChildQuestion> = {
     ...questions,
     'cpu-usage': cpuUsage,
-    phases: () => Promise.resolve(phases.read()),
-    'phases-reset': () => Promise.resolve(phases.reset()),
+    'phases-start': () => Promise.resolve(phases.start()),
+    'phases-stop': () => Promise.resolve(phases.stop()),
   };
   const run = async (): Promise<void> => {
     const server = await start();

@@ -9,15 +9,15 @@ import { GATEWAY_NODE_FLAGS } from '../src/server/node-flags';
 import { isObject } from '../src/upstream/parse';
 import { readPhaseSummary, type PhaseSummary } from './phase-clock';
 
-/** A server's phase clock (phase-clock.ts), read from the bench process. */
+/** A server's phase clock (phase-clock.ts), driven from the bench process. */
 export interface PhaseReader {
-  reset(): Promise<void>;
-  /** Null when no request was counted, or when the server shares this process (in-process mode). */
-  read(): Promise<PhaseSummary | null>;
+  start(): Promise<void>;
+  /** What was counted since start(); null when nothing was, or when the server shares this process (in-process mode). */
+  stop(): Promise<PhaseSummary | null>;
 }
 
 /** In-process servers share this process's channels with the sandbox and each other: no phases. */
-export const NO_PHASES: PhaseReader = { reset: () => Promise.resolve(), read: () => Promise.resolve(null) };
+export const NO_PHASES: PhaseReader = { start: () => Promise.resolve(), stop: () => Promise.resolve(null) };
 
 export interface ChildHandle {
   url: string;
@@ -96,8 +96,8 @@ export function startChild(script: string, env: Record<string, string>, name: st
           return micros;
         },
         phases: {
-          reset: async () => void (await ask('phases-reset')),
-          read: async () => readPhaseSummary(await ask('phases')),
+          start: async () => void (await ask('phases-start')),
+          stop: async () => readPhaseSummary(await ask('phases-stop')),
         },
         close: () =>
           new Promise<void>((done) => {

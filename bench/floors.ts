@@ -147,9 +147,9 @@ async function measureP50Floor(
       await viaGateway();
       await viaFloor();
     }
-    await Promise.all([gateway.handle.phases.reset(), floor.phases.reset()]);
+    await Promise.all([gateway.handle.phases.start(), floor.phases.start()]);
     const paired = await measurePaired(viaGateway, viaFloor, { ...phase, warmup: 0 });
-    const [gatewayPhases, floorPhases] = await Promise.all([gateway.handle.phases.read(), floor.phases.read()]);
+    const [gatewayPhases, floorPhases] = await Promise.all([gateway.handle.phases.stop(), floor.phases.stop()]);
     return { gateway: paired.a, floor: paired.b, phases: { gateway: gatewayPhases, floor: floorPhases } };
   } finally {
     sandbox.control.setLatency(0);

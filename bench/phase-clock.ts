@@ -10,8 +10,11 @@
  * Upstream calls cannot be told apart by the request they serve, so a request is counted only when
  * it was the server's only one open from start to finish (the latency phases run one at a time);
  * requests with no upstream call are not counted either.
+ *
+ * The clock listens only between start() and stop(): while nobody listens, Node and undici publish
+ * nothing, so the throughput phases measure the server without it.
  */
-import { subscribe } from 'node:diagnostics_channel';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { isObject } from '../src/upstream/parse';
 import { median } from './stats';
 
@@ -25,6 +28,18 @@ export interface PhaseSummary {
 }
 
 export interface PhaseClock {
+  /** Forgets what was counted and listens from now on. */
+  start(): void;
+  /** What was counted since start(), and listens no more; null when no request was counted. */
+  stop(): PhaseSummary | null;
+}
+
+/** The pure part of a clock: what was counted, fed events with their times. */
+export interface PhaseRecorder {
+  requestStart(key: object, at: number): void;
+  callCreated(at: number): void;
+  callDone(at: number): void;
+  requestFinish(key: object, at: number): void;
   reset(): void;
   /** Null when no request was counted. */
   read(): PhaseSummary | null;
@@ -45,13 +60,7 @@ interface Timed {
   total: number;
 }
 
-/** The pure part: feed it events with their times. */
-export function createPhaseRecorder(): PhaseClock & {
-  requestStart(key: object, at: number): void;
-  callCreated(at: number): void;
-  callDone(at: number): void;
-  requestFinish(key: object, at: number): void;
-} {
+export function createPhaseRecorder(): PhaseRecorder {
   const open = new Map<object, Open>();
   let done: Timed[] = [];
   return {
@@ -83,23 +92,37 @@ export function createPhaseRecorder(): PhaseClock & {
   };
 }
 
-/** The recorder fed from this process's diagnostics channels (Node's HTTP server, undici's requests). */
-export function startPhaseClock(): PhaseClock {
+/** A recorder fed from this process's diagnostics channels (Node's HTTP server, undici's requests) while started. */
+export function createPhaseClock(): PhaseClock {
   const recorder = createPhaseRecorder();
   const now = (): number => performance.now();
   const responseOf = (message: unknown): object | null => (isObject(message) && isObject(message['response']) ? message['response'] : null);
-  subscribe('http.server.request.start', (message) => {
-    const key = responseOf(message);
-    if (key) recorder.requestStart(key, now());
-  });
-  subscribe('http.server.response.finish', (message) => {
-    const key = responseOf(message);
-    if (key) recorder.requestFinish(key, now());
-  });
-  subscribe('undici:request:create', () => recorder.callCreated(now()));
-  subscribe('undici:request:trailers', () => recorder.callDone(now()));
-  subscribe('undici:request:error', () => recorder.callDone(now()));
-  return { reset: () => recorder.reset(), read: () => recorder.read() };
+  const listeners: ReadonlyArray<[string, (message: unknown) => void]> = [
+    ['http.server.request.start', (message) => {
+      const key = responseOf(message);
+      if (key) recorder.requestStart(key, now());
+    }],
+    ['http.server.response.finish', (message) => {
+      const key = responseOf(message);
+      if (key) recorder.requestFinish(key, now());
+    }],
+    ['undici:request:create', () => recorder.callCreated(now())],
+    ['undici:request:trailers', () => recorder.callDone(now())],
+    ['undici:request:error', () => recorder.callDone(now())],
+  ];
+  let listening = false;
+  return {
+    start() {
+      recorder.reset();
+      if (!listening) for (const [name, listener] of listeners) subscribe(name, listener);
+      listening = true;
+    },
+    stop() {
+      if (listening) for (const [name, listener] of listeners) unsubscribe(name, listener);
+      listening = false;
+      return recorder.read();
+    },
+  };
 }
 
 /** A PhaseSummary sent over IPC (or null), checked. */

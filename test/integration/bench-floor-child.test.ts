@@ -96,7 +96,7 @@ describe('bench floor servers', () => {
         await floor.setReplay({ waves: [first, second], authorization: `Bearer ${sandbox.tokens.admin}`, answer });
         sandbox.control.setLatency(50);
         sandbox.control.resetCalls();
-        await floor.phases.reset();
+        await floor.phases.start();
         try {
           const res = await request(floor.replayUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ x }"}' });
           expect({ status: res.statusCode, text: await res.body.text() }).toEqual({ status: 200, text: answer });
@@ -104,7 +104,7 @@ describe('bench floor servers', () => {
           sandbox.control.setLatency(0);
         }
         // Its phase clock saw the request: two waves at 50 ms between its first call and its last body (none in-process).
-        const phases = await floor.phases.read();
+        const phases = await floor.phases.stop();
         if (floor.mode === 'child') {
           expect(phases?.requests).toBe(1);
           expect(phases?.upstreamMs).toBeGreaterThanOrEqual(99);

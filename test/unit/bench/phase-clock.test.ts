@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { getGlobalDispatcher, request } from 'undici';
-import { createPhaseRecorder, readPhaseSummary, startPhaseClock } from '../../../bench/phase-clock';
+import { channel } from 'node:diagnostics_channel';
+import { createPhaseClock, createPhaseRecorder, readPhaseSummary } from '../../../bench/phase-clock';
 
 describe('phase recorder', () => {
   it('splits a request at its first call and its last body, medians over requests', () => {
@@ -64,11 +65,19 @@ describe('phase recorder', () => {
     });
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     const port = (server.address() as { port: number }).port;
-    const clock = startPhaseClock();
+    const clock = createPhaseClock();
+    const get = async (): Promise<void> => void (await (await request(`http://127.0.0.1:${port}/`)).body.text());
     try {
-      clock.reset();
-      for (let i = 0; i < 3; i++) await (await request(`http://127.0.0.1:${port}/`)).body.text();
-      const read = clock.read();
+      // Not listening before start(): a request then is not counted.
+      await get();
+      expect(channel('undici:request:create').hasSubscribers).toBe(false);
+      clock.start();
+      expect(channel('undici:request:create').hasSubscribers).toBe(true);
+      for (let i = 0; i < 3; i++) await get();
+      const read = clock.stop();
+      // Nor after stop(): nothing listens, so nothing is published.
+      expect(channel('undici:request:create').hasSubscribers).toBe(false);
+      expect(channel('http.server.request.start').hasSubscribers).toBe(false);
       expect(read?.requests).toBe(3);
       expect(read?.beforeMs).toBeGreaterThanOrEqual(4);
       expect(read?.upstreamMs).toBeGreaterThanOrEqual(19);
