@@ -171,8 +171,7 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
     if (!batching) return run();
     const hit = cached<T>(key);
     if (hit !== undefined) return hit;
-    // Tracked: a field asking it once it has answered builds its answer without waiting (settled.ts).
-    const started = track(run());
+    const started = run();
     cache.set(key, started);
     started.catch(() => cache.delete(key)); // a failure is not remembered: a later field may retry
     return started;
@@ -249,13 +248,17 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
 
   function members<C extends ResourceKind>(rel: RelationDef<C>, parent: RelationParent): Promise<RecordFor<C>[]> {
     const key = membersKey(rel, parent);
-    return memo(key, async () => {
-      const known = await fromIds(rel.child, key, parent.networkId);
-      if (known !== null) return known;
-      const items = await rest.relationAll(rel, parent);
-      prime(rel.child, items, parent.networkId);
-      return items;
-    });
+    // Tracked (settled.ts): the fields that read a member list, thousands in a large graph's last
+    // level, answer at once once it is in. Only these lists: tracking costs every call it is on.
+    return memo(key, () => track(readMembers(rel, parent, key)));
+  }
+
+  async function readMembers<C extends ResourceKind>(rel: RelationDef<C>, parent: RelationParent, key: string): Promise<RecordFor<C>[]> {
+    const known = await fromIds(rel.child, key, parent.networkId);
+    if (known !== null) return known;
+    const items = await rest.relationAll(rel, parent);
+    prime(rel.child, items, parent.networkId);
+    return items;
   }
 
   /**
