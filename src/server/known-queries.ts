@@ -3,9 +3,9 @@
  * again, for the same document text and operation name, without Apollo's per-request pipeline
  * (header map, request context, hashing, plugin hooks). It runs the same steps Apollo runs for it,
  * in the same order, with the same functions: the limits price it, the budget's deadline starts, a
- * heavy operation waits for its turn (src/limits/admission.ts),
- * the executor runs it (executor.ts, jit or graphql-js), errors are formatted as Apollo formats
- * them, the cost report is added when asked, and the body is the same compact JSON.
+ * heavy operation waits for its turn (src/limits/admission.ts), the executor runs it (executor.ts,
+ * jit or graphql-js), errors are formatted as Apollo formats them, the cost report is added when
+ * asked, and the body is the same compact JSON.
  *
  * Only the plain form is served: a POST whose JSON body has a string `query`, optional
  * `operationName` and `variables`, and no extension but `cost`. Anything else (GET, persisted
