@@ -4,7 +4,7 @@
  */
 import type { OperationBudget } from './limits/budget';
 import type { CallerPollers, PollOwner } from './pollers/types';
-import type { ProvisioningJobs } from './resolvers/provisioning/jobs';
+import type { ProvisioningJobs } from './provisioning/jobs';
 import type { HttpClient } from './upstream/http-types';
 import type { LoaderOptions } from './upstream/loader-options';
 import { createNetworkLoaders, type NetworkLoaders } from './upstream/network/loaders';

@@ -3,7 +3,7 @@
  * (DESIGN.md "Errors"). Anything not in the table is unexpected and gets masked by format-error.ts.
  */
 import { GraphQLError } from 'graphql';
-import { ShapeError } from '../upstream/parse';
+import { ShapeError } from './shape-error';
 import { BadInputError, BudgetExceededError, CostTooExpensiveError, ErrorCode, GatewayError, LimitExceededError, UpstreamError } from './codes';
 
 /** One row per error class: returns null when the error is not of that class. */

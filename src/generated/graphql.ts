@@ -13,7 +13,7 @@ import type { V2ExecutionRecord } from '../upstream/core-v2/executions';
 import type { AnyV2Change, V2NetworkChange, EdgeRouterChange, EdgeRouterPolicyChange, V2ServiceChange, V2AppWanChange, V2EndpointChange } from '../upstream/core-v2/loaders';
 import type { TopTalkersRecord, TopTalkerRecord, TopTalkerAddressRecord, UsageSeriesRecord, UsagePointRecord } from '../resolvers/events/records';
 import type { SearchHitRecord } from '../upstream/search/records';
-import type { ProvisioningRecord, StepRecord, ProvisioningErrorRecord } from '../resolvers/provisioning/records';
+import type { ProvisioningRecord, StepRecord, ProvisioningErrorRecord } from '../provisioning/records';
 import type { DomainRecord, ResourceTypeRecord, ResourceActionRecord, GrantRecord, SuperUserRecord, PublicGrantRecord, PublicGrantPathRecord, MasqueradeRecord } from '../upstream/auth/types';
 import type { PrivilegeEntryRecord } from '../upstream/auth/privileges';
 import type { CreatedActionsRecord } from '../resolvers/auth/mutations';

@@ -12,7 +12,7 @@ import type { Config } from '../config';
 import { createContext, releaseContext, type GatewayContext, type GatewayInfo, type GatewayServices, type PollSession } from '../context';
 import { createFormatError } from '../errors/format-error';
 import { createPollerMetrics, createPollerRegistry } from '../pollers';
-import { createProvisioningJobs } from '../resolvers/provisioning/jobs';
+import { createProvisioningJobs } from '../provisioning/jobs';
 import { HeavyOperationGate } from '../limits/admission';
 import { OperationBudget } from '../limits/budget';
 import { instrumentSchema } from '../limits/instrument';

@@ -7,12 +7,7 @@
  * field reads as null when absent, null, or of a type we cannot use, so a new or odd upstream
  * value never breaks a whole response.
  */
-export class ShapeError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ShapeError';
-  }
-}
+import { ShapeError } from '../errors/shape-error';
 
 export type JsonObject = { [key: string]: unknown };
 

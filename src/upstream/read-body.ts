@@ -5,7 +5,7 @@
  */
 import { UpstreamError } from '../errors/codes';
 import type { HttpClient, UpstreamRequest, UpstreamResponse } from './http-types';
-import { ShapeError } from './parse';
+import { ShapeError } from '../errors/shape-error';
 
 export async function readBody<T>(http: HttpClient, request: UpstreamRequest, what: string, parse: (res: UpstreamResponse) => T): Promise<T> {
   const res = await http.send(request);

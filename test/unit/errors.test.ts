@@ -3,7 +3,7 @@ import { GraphQLError } from 'graphql';
 import { BadInputError, ErrorCode, UpstreamError } from '../../src/errors/codes';
 import { createFormatError } from '../../src/errors/format-error';
 import { toGraphQLError } from '../../src/errors/to-graphql-error';
-import { ShapeError } from '../../src/upstream/parse';
+import { ShapeError } from '../../src/errors/shape-error';
 
 const upstream = { service: 'rest-v1' as const, method: 'GET', path: '/rest/v1/networks/n1', status: 403 };
 

@@ -10,7 +10,7 @@ import type { NetworkLoaders } from '../../upstream/network/loaders';
 import { relations } from '../../upstream/network/resources';
 import type { AppWanRecord, EndpointGroupRecord, EndpointRecord, ServiceRecord } from '../../upstream/network/records';
 import type { PagedResult, PageWindow } from '../../upstream/paging';
-import { ShapeError } from '../../upstream/parse';
+import { ShapeError } from '../../errors/shape-error';
 import { arrayConnection, buildConnection, pageWindow, type Connection, type ConnectionArgs, type MaybePromise } from '../connection';
 import type { ChildStarters } from '../lookahead';
 

@@ -12,8 +12,8 @@ import { processState } from '../../upstream/network/processes';
 import { resourceStatusPoll } from '../workflow/resource-status-poll';
 import { workflowPoll } from '../workflow/workflow-poll';
 import { planProvisioning } from './plan';
-import type { ProvisioningRecord } from './records';
-import { runProvisioning, type ProvisioningDeps } from './runner';
+import type { ProvisioningRecord } from '../../provisioning/records';
+import { runProvisioning, type ProvisioningDeps } from '../../provisioning/runner';
 
 /** What the runner needs, bound to the caller of this request (credentials never leave the context). */
 function depsOf(ctx: GatewayContext): ProvisioningDeps {

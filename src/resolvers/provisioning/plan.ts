@@ -7,24 +7,10 @@ import { BadInputError } from '../../errors/codes';
 import type { ProvisionAppWanInput, ProvisionEndpointInput } from '../../generated/graphql';
 import type { JsonObject } from '../../upstream/parse';
 import { createBody, inputSpecs } from '../network/change-input';
-import type { StepRecord, StepTask } from './records';
+import type { PlannedStep, StepAction, StepTask } from '../../provisioning/records';
 
 /** Most clients one provisioning creates: each is a step that waits for its status. */
 export const MAX_CLIENTS = 50;
-
-/** What a step creates or changes, resolved against earlier steps' results when it runs. */
-export type StepAction =
-  | { task: 'network'; existingId: string; body?: undefined }
-  | { task: 'network'; existingId?: undefined; body: JsonObject }
-  | { task: 'hostedGateway' | 'bridgeGateway' | 'client'; body: JsonObject }
-  | { task: 'service'; body: JsonObject }
-  | { task: 'appWan'; body: JsonObject }
-  | { task: 'authorizeEndpoints' | 'authorizeServices' };
-
-export interface PlannedStep {
-  action: StepAction;
-  record: StepRecord;
-}
 
 const KIND: Record<StepTask, string> = {
   network: 'NETWORK',

@@ -6,7 +6,8 @@
 import { ErrorCode, UpstreamError } from '../../errors/codes';
 import type { HttpClient, HttpMethod, UpstreamRequest } from '../http-types';
 import { type PageFetcher, WHOLE_LIST_PAGE_SIZE, fetchAll } from '../paging';
-import { ShapeError, asArray } from '../parse';
+import { asArray } from '../parse';
+import { ShapeError } from '../../errors/shape-error';
 import { parseListBody } from './list-body';
 import { parseMasquerade } from './records';
 import { type AuthResource, type ListFilter, canonicalFilter } from './resources';

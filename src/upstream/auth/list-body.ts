@@ -3,7 +3,8 @@
  * (`content`, `totalElements`, `totalPages`, `size`, `number`, …) without saying which operations
  * use it: both forms are accepted, and a page object is followed through its `totalPages`.
  */
-import { Fields, ShapeError, isObject } from '../parse';
+import { Fields, isObject } from '../parse';
+import { ShapeError } from '../../errors/shape-error';
 import type { UpstreamPage } from '../paging';
 
 export function parseListBody<T>(body: unknown, parseItem: (value: unknown) => T, what: string): UpstreamPage<T> {

@@ -1,5 +1,5 @@
 /** identity/v1 client: the caller's organization (the only identity/v1 read in the contract). */
-import { ShapeError } from '../parse';
+import { ShapeError } from '../../errors/shape-error';
 import { UpstreamError } from '../../errors/codes';
 import type { HttpClient } from '../http-types';
 import { parseOrganization, type OrganizationRecord } from './records';

@@ -4,7 +4,8 @@
  * a bare array, an `_embedded` holding one array under another name. A list without `page` is
  * complete.
  */
-import { Fields, ShapeError, isObject } from '../parse';
+import { Fields, isObject } from '../parse';
+import { ShapeError } from '../../errors/shape-error';
 import type { PageMeta, UpstreamPage } from '../paging';
 
 export function parseHalList<R>(body: unknown, embeddedKey: string, parse: (value: unknown) => R): UpstreamPage<R> {

@@ -3,7 +3,8 @@
  * `aggregations`) read into typed records. Lenient like every record here: a hit needs `_id`,
  * anything else absent reads as null; a body without `hits` is not a search answer (ShapeError).
  */
-import { Fields, ShapeError, isObject, type JsonObject } from '../parse';
+import { Fields, isObject, type JsonObject } from '../parse';
+import { ShapeError } from '../../errors/shape-error';
 
 export interface SearchHitRecord {
   index: string | null;

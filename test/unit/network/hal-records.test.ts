@@ -2,7 +2,7 @@ import { hrefTarget, parseHalList } from '../../../src/upstream/network/hal';
 import { mergeProcesses, parseProcessList, processState } from '../../../src/upstream/network/processes';
 import { parseEndpoint, parseEndpointId, parseService, parseVirtualWanSite, opaqueParser } from '../../../src/upstream/network/records';
 import { collectionPath, itemPath, resources, type NetworkScopedKind, type ResourceKind } from '../../../src/upstream/network/resources';
-import { ShapeError } from '../../../src/upstream/parse';
+import { ShapeError } from '../../../src/errors/shape-error';
 
 const parseId = (v: unknown) => opaqueParser('Thing')(v).id;
 

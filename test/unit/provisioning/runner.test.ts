@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { createNetworkLoaders } from '../../../src/upstream/network/loaders';
 import type { HttpClient, UpstreamRequest, UpstreamResponse } from '../../../src/upstream/http-types';
 import { planProvisioning } from '../../../src/resolvers/provisioning/plan';
-import type { ProvisioningRecord } from '../../../src/resolvers/provisioning/records';
-import { runProvisioning, type ProvisioningDeps } from '../../../src/resolvers/provisioning/runner';
+import type { ProvisioningRecord } from '../../../src/provisioning/records';
+import { runProvisioning, type ProvisioningDeps } from '../../../src/provisioning/runner';
 
 /** Creates answer 202 with an empty body; lists answer what was created there, by name. */
 function bodilessUpstream(): HttpClient & { sent: string[] } {

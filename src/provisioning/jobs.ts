@@ -4,7 +4,7 @@
  * tells its watchers every change. Bounded: at most `maxRunning` at once.
  */
 import { randomUUID } from 'node:crypto';
-import { GatewayError } from '../../errors/codes';
+import { GatewayError } from '../errors/codes';
 import type { ProvisioningRecord } from './records';
 import type { RunHandle } from './runner';
 

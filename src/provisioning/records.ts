@@ -1,4 +1,5 @@
-/** What a provisioning is made of (the mappers of schema/provisioning.graphql). */
+/** What a provisioning is made of (the mappers of schema/provisioning.graphql), and the steps a plan orders. */
+import type { JsonObject } from '../upstream/parse';
 
 export type StepTask = 'network' | 'hostedGateway' | 'service' | 'bridgeGateway' | 'client' | 'appWan' | 'authorizeEndpoints' | 'authorizeServices';
 
@@ -38,3 +39,18 @@ export interface ProvisioningRecord {
   startedAt: string;
   finishedAt: string | null;
 }
+
+/** What a step creates or changes, resolved against earlier steps' results when it runs. */
+export type StepAction =
+  | { task: 'network'; existingId: string; body?: undefined }
+  | { task: 'network'; existingId?: undefined; body: JsonObject }
+  | { task: 'hostedGateway' | 'bridgeGateway' | 'client'; body: JsonObject }
+  | { task: 'service'; body: JsonObject }
+  | { task: 'appWan'; body: JsonObject }
+  | { task: 'authorizeEndpoints' | 'authorizeServices' };
+
+export interface PlannedStep {
+  action: StepAction;
+  record: StepRecord;
+}
+

@@ -6,12 +6,11 @@
  * deletion reported on its step. Nothing is retried: a change whose outcome is unknown fails its
  * step with `outcomeUnknown` and a message saying how to check.
  */
-import { GatewayError } from '../../errors/codes';
-import { toGraphQLError } from '../../errors/to-graphql-error';
-import type { NetworkChanges, WritableKind } from '../../upstream/network/changes';
-import type { NetworkLoaders } from '../../upstream/network/loaders';
-import type { PlannedStep, StepAction } from './plan';
-import type { ProvisioningErrorRecord, ProvisioningRecord, StepRecord } from './records';
+import { GatewayError } from '../errors/codes';
+import { toGraphQLError } from '../errors/to-graphql-error';
+import type { NetworkChanges, WritableKind } from '../upstream/network/changes';
+import type { NetworkLoaders } from '../upstream/network/loaders';
+import type { PlannedStep, ProvisioningErrorRecord, ProvisioningRecord, StepAction, StepRecord } from './records';
 
 export type StatusKind = 'NETWORK' | 'ENDPOINT' | 'SERVICE' | 'APP_WAN';
 
