@@ -16,7 +16,6 @@ export const ErrorCode = {
   NOT_CONFIGURED: 'NOT_CONFIGURED',
   /** An asynchronous change ended badly: its resource reached ERROR (or vanished), or its workflow FAILED. */
   RESOURCE_ERROR: 'RESOURCE_ERROR',
-  SUBSCRIPTION_LIMIT_EXCEEDED: 'SUBSCRIPTION_LIMIT_EXCEEDED',
   /** The operation's estimated cost is over a configured maximum: refused before any upstream call. */
   COST_ESTIMATED_TOO_EXPENSIVE: 'COST_ESTIMATED_TOO_EXPENSIVE',
   /** A running operation crossed one of its budgets (upstream calls, deadline, nodes, response bytes). */
@@ -95,22 +94,35 @@ export class BadInputError extends Error {
   }
 }
 
-/** Which configured bound a subscription ran into (`extensions.limit`). */
-export type SubscriptionLimit = 'subscriptionsPerConnection' | 'pollers';
+/** Which shared limit a caller ran into (`extensions.limit`). */
+export type SharedLimitName =
+  | 'subscriptionsPerConnection'
+  | 'pollers'
+  | 'provisionings'
+  | 'heavyOperations'
+  | 'sseReservations'
+  | 'wsConnections'
+  | 'upstreamCallsPerMinute';
 
 /**
- * A subscription refused because a configured bound is reached: subscriptions per connection
- * (`MAX_SUBSCRIPTIONS_PER_CONNECTION`) or pollers per process (`MAX_POLLERS`).
+ * A shared limit is reached, either in all (`scope: 'gateway'`) or for this caller's share
+ * (`scope: 'caller'`): every such refusal is RATE_LIMITED with `retryAfter` (seconds), whatever
+ * the limit, so a client handles them all one way.
  */
 export class LimitExceededError extends Error {
-  readonly code = ErrorCode.SUBSCRIPTION_LIMIT_EXCEEDED;
-  readonly limit: SubscriptionLimit;
+  readonly code = ErrorCode.RATE_LIMITED;
+  readonly limit: SharedLimitName;
   readonly max: number;
-  constructor(limit: SubscriptionLimit, max: number, message: string) {
+  readonly scope: 'gateway' | 'caller';
+  /** Seconds after which trying again may succeed. */
+  readonly retryAfter: number;
+  constructor(limit: SharedLimitName, max: number, message: string, options: { scope?: 'gateway' | 'caller'; retryAfter?: number } = {}) {
     super(message);
     this.name = 'LimitExceededError';
     this.limit = limit;
     this.max = max;
+    this.scope = options.scope ?? 'gateway';
+    this.retryAfter = options.retryAfter ?? 1;
   }
 }
 

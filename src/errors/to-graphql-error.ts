@@ -20,7 +20,7 @@ const RULES: readonly Rule[] = [
   ),
   rule(GatewayError, (e) => new GraphQLError(e.message, { extensions: { code: e.code, ...(e.field !== null ? { field: e.field } : {}) } })),
   rule(BadInputError, (e) => new GraphQLError(e.message, { extensions: { code: ErrorCode.BAD_USER_INPUT, field: e.field } })),
-  rule(LimitExceededError, (e) => new GraphQLError(e.message, { extensions: { code: e.code, limit: e.limit, max: e.max } })),
+  rule(LimitExceededError, (e) => new GraphQLError(e.message, { extensions: { code: e.code, limit: e.limit, max: e.max, scope: e.scope, retryAfter: e.retryAfter } })),
   rule(
     CostTooExpensiveError,
     (e) => new GraphQLError(e.message, { extensions: { code: e.code, cost: { estimated: e.estimated, max: e.max, limit: e.limit } } }),

@@ -34,7 +34,7 @@ describe('subscriptions per connection', () => {
     await second.events(1);
     const third = clients.follow(client, HEARTBEAT);
     await third.ended();
-    expect(third.results[0]?.errors?.[0]).toMatchObject({ extensions: { code: 'SUBSCRIPTION_LIMIT_EXCEEDED', limit: 'subscriptionsPerConnection', max: 2 } });
+    expect(third.results[0]?.errors?.[0]).toMatchObject({ extensions: { code: 'RATE_LIMITED', limit: 'subscriptionsPerConnection', max: 2 } });
 
     // Another connection has its own slots.
     const elsewhere = clients.follow(clients.ws(), HEARTBEAT);
@@ -57,7 +57,7 @@ describe('pollers per gateway', () => {
 
     const refused = clients.follow(clients.ws(), STATUS, { id: ids[3] });
     await refused.ended();
-    expect(refused.results[0]?.errors?.[0]).toMatchObject({ path: ['resourceStatus'], extensions: { code: 'SUBSCRIPTION_LIMIT_EXCEEDED', limit: 'pollers', max: 3 } });
+    expect(refused.results[0]?.errors?.[0]).toMatchObject({ path: ['resourceStatus'], extensions: { code: 'RATE_LIMITED', limit: 'pollers', max: 3 } });
 
     const joining = clients.follow(clients.sse(), STATUS, { id: ids[0] });
     await joining.events(1);
