@@ -208,6 +208,7 @@ function limits(env: Env): Limits {
     admission: {
       heavyConcurrency: int(env, 'HEAVY_OPERATION_CONCURRENCY', admission.heavyConcurrency, 1, 10_000),
       heavyMinCalls: int(env, 'HEAVY_OPERATION_MIN_CALLS', admission.heavyMinCalls, 1, 100_000_000),
+      heavyQueuePerCaller: int(env, 'HEAVY_OPERATION_QUEUE_PER_CALLER', admission.heavyQueuePerCaller, 1, 100_000),
     },
   };
 }

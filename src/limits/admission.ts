@@ -1,19 +1,18 @@
 /**
  * Heavy operations take turns. An operation whose estimate (cost.ts) is at least
  * `HEAVY_OPERATION_MIN_CALLS` upstream calls runs only while it holds one of
- * `HEAVY_OPERATION_CONCURRENCY` slots; the others wait, first come first served. Everything lighter
- * runs at once, as before.
+ * `HEAVY_OPERATION_CONCURRENCY` slots; the others wait. Everything lighter runs at once.
  *
  * Why: a heavy operation holds its upstream bodies until its answer is built (the whole-network
- * graph: 8.7 MB of JSON, ~180 calls). Thirty-two of them interleaved on one gateway all hold theirs
- * at once, and the gateway spends its CPU on garbage collection and page faults instead of answers:
- * measured on 2 cores, 290-340 ms of CPU per graph at 32 in flight against ~185 ms at 1-2, with
- * fewer answers per second. Taking turns finishes each one sooner and serves more of them.
+ * graph: megabytes of JSON, ~180 calls). Many of them interleaved all hold theirs at once, and the
+ * gateway spends its CPU on garbage collection instead of answers; taking turns finishes each one
+ * sooner and serves more of them (figures in docs/performance.md).
  *
  * The wait counts against the operation's deadline. An operation whose budget stops while it waits
  * (deadline, client gone) leaves the queue and runs without a slot: its first field then stops it
  * with the budget's own error, exactly as when the deadline passes while it runs.
  */
+import { LimitExceededError } from '../errors/codes';
 import { onAbort, type CancelSignal } from '../upstream/cancellation';
 import type { CostEstimate } from './cost';
 
@@ -23,13 +22,15 @@ export interface AdmissionLimits {
   heavyConcurrency: number;
   /** `HEAVY_OPERATION_MIN_CALLS`: estimated upstream calls from which an operation is heavy. */
   heavyMinCalls: number;
+  /** `HEAVY_OPERATION_QUEUE_PER_CALLER`: heavy operations one caller may have waiting; past it RATE_LIMITED. */
+  heavyQueuePerCaller: number;
 }
 
 /** What admission needs of an operation's budget (OperationBudget in budget.ts). */
 export interface AdmittedBudget {
   /** Aborted when the operation must stop (deadline, client gone). */
   readonly signal: CancelSignal;
-  /** Whether the operation holds a slot already (a request Apollo answers after the known-query path admitted it). */
+  /** Whether the operation holds a slot already. */
   readonly holdsSlot: boolean;
   /** Keeps the slot until the operation is over: the budget calls `release` once, from `finish()`. */
   holdSlot(release: () => void): void;
@@ -44,10 +45,22 @@ export interface AdmissionStats {
   queued: number;
 }
 
+interface Waiter {
+  caller: string;
+  start(): void;
+}
+
+/**
+ * Turns are fair between callers: a freed slot goes to the oldest waiter of the caller that runs
+ * the fewest heavy operations now, so one caller's flood cannot hold every turn while others
+ * wait; with no one else waiting, a caller may use every slot. A caller with
+ * `heavyQueuePerCaller` operations waiting is refused the next one (RATE_LIMITED).
+ */
 export class HeavyOperationGate {
   private running = 0;
-  /** Waiters, oldest first; each is called with the slot it is handed. */
-  private readonly queue: Array<() => void> = [];
+  private readonly runningBy = new Map<string, number>();
+  /** Waiters, oldest first. */
+  private readonly queue: Waiter[] = [];
 
   constructor(readonly limits: AdmissionLimits) {}
 
@@ -58,30 +71,38 @@ export class HeavyOperationGate {
 
   /**
    * Lets the operation of `budget` run: undefined when it may run now (light, or a slot was free),
-   * else a promise that settles when it may (a slot handed over, or its budget stopped). Never rejects.
+   * else a promise that settles when it may (a slot handed over, or its budget stopped). Throws
+   * `LimitExceededError` when the caller has its share of waiting operations already.
    */
-  admit(estimate: CostEstimate | null, budget: AdmittedBudget): Promise<void> | undefined {
+  admit(estimate: CostEstimate | null, budget: AdmittedBudget, caller: string): Promise<void> | undefined {
     if (!this.isHeavy(estimate) || budget.holdsSlot || budget.signal.aborted) return undefined;
     if (this.running < this.limits.heavyConcurrency) {
-      this.running += 1;
-      budget.holdSlot(this.releaser());
+      budget.holdSlot(this.take(caller));
       return undefined;
+    }
+    const waiting = this.queue.reduce((n, w) => (w.caller === caller ? n + 1 : n), 0);
+    const max = this.limits.heavyQueuePerCaller;
+    if (waiting >= max) {
+      throw new LimitExceededError('heavyOperations', max, `this caller has ${max} heavy operations waiting for a turn already (HEAVY_OPERATION_QUEUE_PER_CALLER); try again when one has run`, { scope: 'caller', retryAfter: 1 });
     }
     const queuedAt = performance.now();
     return new Promise<void>((resolve) => {
-      const start = (): void => {
-        stopListening();
-        budget.waitedMs = performance.now() - queuedAt;
-        budget.holdSlot(this.releaser());
-        resolve();
+      const waiter: Waiter = {
+        caller,
+        start: () => {
+          stopListening();
+          budget.waitedMs = performance.now() - queuedAt;
+          budget.holdSlot(this.take(caller));
+          resolve();
+        },
       };
       const stopListening = onAbort(budget.signal, () => {
-        const at = this.queue.indexOf(start);
+        const at = this.queue.indexOf(waiter);
         if (at >= 0) this.queue.splice(at, 1);
         budget.waitedMs = performance.now() - queuedAt;
         resolve();
       });
-      this.queue.push(start);
+      this.queue.push(waiter);
     });
   }
 
@@ -89,15 +110,34 @@ export class HeavyOperationGate {
     return { running: this.running, queued: this.queue.length };
   }
 
-  /** A slot's release, safe to call more than once: the slot goes straight to the oldest waiter, if any. */
-  private releaser(): () => void {
+  /** Takes a slot for `caller`; its release (safe to call more than once) hands the slot on. */
+  private take(caller: string): () => void {
+    this.running += 1;
+    this.runningBy.set(caller, (this.runningBy.get(caller) ?? 0) + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      const next = this.queue.shift();
-      if (next) next();
-      else this.running -= 1;
+      this.running -= 1;
+      const left = (this.runningBy.get(caller) ?? 1) - 1;
+      if (left > 0) this.runningBy.set(caller, left);
+      else this.runningBy.delete(caller);
+      this.next()?.start();
     };
+  }
+
+  /** The waiter to start: the oldest of the caller running the fewest heavy operations now. */
+  private next(): Waiter | undefined {
+    let best = -1;
+    let fewest = Infinity;
+    for (let i = 0; i < this.queue.length; i += 1) {
+      const running = this.runningBy.get(this.queue[i]?.caller ?? '') ?? 0;
+      if (running < fewest) {
+        fewest = running;
+        best = i;
+        if (running === 0) break;
+      }
+    }
+    return best < 0 ? undefined : this.queue.splice(best, 1)[0];
   }
 }

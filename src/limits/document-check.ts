@@ -11,26 +11,14 @@ export interface DocumentLimits {
   maxTokens: number;
 }
 
-/** Token counts of documents seen lately (by text): an app sends the same few documents again and again. */
-const MAX_COUNTED = 512;
-const counted = new Map<string, number>();
-
 /** Throws CostTooExpensiveError (limit `bytes` or `tokens`) when the document is over a maximum. */
 export function checkDocument(query: string, limits: DocumentLimits): void {
   const bytes = Buffer.byteLength(query, 'utf8');
   if (bytes > limits.maxBytes) {
     throw new CostTooExpensiveError('bytes', bytes, limits.maxBytes, `the document is ${bytes} bytes, over the maximum of ${limits.maxBytes} (MAX_DOCUMENT_BYTES)`);
   }
-  let tokens = counted.get(query);
-  if (tokens === undefined) {
-    const stopAt = limits.maxTokens + 1;
-    tokens = countTokens(query, stopAt);
-    // Only whole counts are kept (a count that stopped early depends on this maximum); oldest first out.
-    if (tokens < stopAt) {
-      if (counted.size >= MAX_COUNTED) counted.delete(counted.keys().next().value ?? '');
-      counted.set(query, tokens);
-    }
-  }
+  // Counted once per document: the pipeline keeps each document's verdict (src/pipeline/prepare.ts).
+  const tokens = countTokens(query, limits.maxTokens + 1);
   if (tokens > limits.maxTokens) {
     throw new CostTooExpensiveError('tokens', tokens, limits.maxTokens, `the document has more than ${limits.maxTokens} tokens (MAX_DOCUMENT_TOKENS)`);
   }

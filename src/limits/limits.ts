@@ -57,5 +57,6 @@ export const DEFAULT_LIMITS: Limits = {
     // on 2 cores at 0 and 50 ms per call: 2 slots served the most graphs per second, 1 too few).
     heavyConcurrency: Math.max(2, availableParallelism()),
     heavyMinCalls: 100,
+    heavyQueuePerCaller: 64,
   },
 };

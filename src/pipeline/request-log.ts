@@ -1,14 +1,12 @@
 /**
- * One structured JSON log line (pino) per GraphQL request: request id, transport, operation,
+ * One structured JSON log line (pino) per GraphQL operation, whatever its door: request id, transport, operation,
  * status, duration, upstream calls, error codes. Tokens never reach this module: it sees only the
  * operation name, counters and error codes.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { ApolloServerPlugin } from '@apollo/server';
-import type { GraphQLFormattedError } from 'graphql';
 import { pino, stdTimeFunctions, type Logger } from 'pino';
-import type { GatewayContext } from '../context';
+import type { Door } from './types';
 
 /** Where log lines go (one JSON object per line, without the newline). */
 export type LogFn = (line: string) => void;
@@ -28,8 +26,8 @@ export function requestIdOf(req: IncomingMessage): string {
   return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
 }
 
-/** How a GraphQL operation arrived: HTTP, a WebSocket (`graphql-transport-ws`) or Server-Sent Events. */
-export type Transport = 'http' | 'ws' | 'sse';
+/** How a GraphQL operation arrived (the log line's `transport`). */
+export type Transport = Door;
 
 export interface RequestSummary {
   requestId: string;
@@ -61,10 +59,6 @@ export function logRequest(logger: Logger, s: RequestSummary): void {
   );
 }
 
-export function errorCodes(errors: readonly GraphQLFormattedError[] | undefined): string[] {
-  return (errors ?? []).map((e) => (typeof e.extensions?.['code'] === 'string' ? e.extensions['code'] : 'UNKNOWN'));
-}
-
 export interface RequestFacts {
   operationName: string | null;
   /** `query`, `mutation` or `subscription` once the document parsed (the operation span's attribute). */
@@ -72,38 +66,4 @@ export interface RequestFacts {
   errorCodes: string[];
   /** The limits that refused or stopped the operation (`extensions.cost.limit`, `extensions.limit`). */
   limits: Array<{ code: string; limit: string }>;
-}
-
-/** Which limit each limit error names. */
-export function limitsOf(errors: readonly GraphQLFormattedError[] | undefined): RequestFacts['limits'] {
-  const found: RequestFacts['limits'] = [];
-  for (const e of errors ?? []) {
-    const code = e.extensions?.['code'];
-    const cost = e.extensions?.['cost'];
-    const limit = code === 'COST_ESTIMATED_TOO_EXPENSIVE' && typeof cost === 'object' && cost !== null ? (cost as Record<string, unknown>)['limit'] : e.extensions?.['limit'];
-    if ((code === 'COST_ESTIMATED_TOO_EXPENSIVE' || code === 'OPERATION_BUDGET_EXCEEDED') && typeof limit === 'string') found.push({ code, limit });
-  }
-  return found;
-}
-
-/**
- * Records operation name and error codes of each HTTP request into `sink`, keyed by the request's
- * call counter: Apollo shallow-clones the context object, but nested objects keep their identity.
- */
-export function requestLogPlugin(sink: WeakMap<GatewayContext['calls'], RequestFacts>): ApolloServerPlugin<GatewayContext> {
-  return {
-    async requestDidStart() {
-      return {
-        async willSendResponse({ contextValue, operationName, operation, response }) {
-          const errors = response.body.kind === 'single' ? response.body.singleResult.errors : response.body.initialResult.errors;
-          sink.set(contextValue.calls, {
-            operationName: operationName ?? null,
-            ...(operation ? { operationType: operation.operation } : {}),
-            errorCodes: errorCodes(errors),
-            limits: limitsOf(errors),
-          });
-        },
-      };
-    },
-  };
 }
