@@ -108,7 +108,16 @@ export interface Config {
    * machine's cores, at least 2).
    */
   limits: Limits;
-  /** `APQ`: `on`/`off`: automatic persisted queries (Apollo's in-memory cache, documents by SHA-256). @default true */
+  /**
+   * The doors' own limits. WebSocket: `WS_MAX_CONNECTIONS` (10000) in all and `WS_CONNECTIONS_PER_CLIENT`
+   * (a quarter of it) per client address; `WS_ALLOWED_ORIGINS`: comma-separated origins a browser may
+   * open a socket from (unset: any). A WebSocket message is at most the HTTP body limit (1 MiB).
+   * SSE single connection mode: `SSE_MAX_RESERVATIONS` (1000) in all and `SSE_RESERVATIONS_PER_CALLER`
+   * (10) per token; `SSE_RESERVATION_TTL_MS` (10000): an unopened reservation's life;
+   * `SSE_MAX_BUFFERED_BYTES` (4 MiB): event bytes a stream may hold unread.
+   */
+  transport: TransportLimits;
+  /** `APQ`: `on`/`off`: automatic persisted queries (in memory, documents by SHA-256). @default true */
   apq: boolean;
   /**
    * `TRUSTED_DOCUMENTS`: path of a persisted-operations manifest (Apollo's manifest format or a
@@ -127,6 +136,38 @@ export interface Config {
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
+
+export interface TransportLimits {
+  wsMaxConnections: number;
+  wsConnectionsPerClient: number;
+  wsAllowedOrigins: ReadonlySet<string> | null;
+  sseMaxReservations: number;
+  sseReservationsPerCaller: number;
+  sseReservationTtlMs: number;
+  sseMaxBufferedBytes: number;
+}
+
+function transport(env: Env): TransportLimits {
+  const wsMaxConnections = int(env, 'WS_MAX_CONNECTIONS', 10_000, 1, 1_000_000);
+  const sseMaxReservations = int(env, 'SSE_MAX_RESERVATIONS', 1000, 1, 1_000_000);
+  const origins = read(env, 'WS_ALLOWED_ORIGINS');
+  let wsAllowedOrigins: Set<string> | null = null;
+  if (origins !== undefined) {
+    wsAllowedOrigins = new Set(origins.split(',').map((o) => o.trim()).filter((o) => o !== ''));
+    for (const origin of wsAllowedOrigins) {
+      if (!/^https?:\/\/[^/\s]+$/.test(origin)) throw new ConfigError(`WS_ALLOWED_ORIGINS must list origins such as https://app.example.com (scheme and host, no path); got ${JSON.stringify(origin)}`);
+    }
+  }
+  return {
+    wsMaxConnections,
+    wsConnectionsPerClient: int(env, 'WS_CONNECTIONS_PER_CLIENT', Math.max(1, Math.floor(wsMaxConnections / 4)), 1, wsMaxConnections),
+    wsAllowedOrigins,
+    sseMaxReservations,
+    sseReservationsPerCaller: int(env, 'SSE_RESERVATIONS_PER_CALLER', Math.min(10, sseMaxReservations), 1, sseMaxReservations),
+    sseReservationTtlMs: int(env, 'SSE_RESERVATION_TTL_MS', 10_000, 100, MAX_MS),
+    sseMaxBufferedBytes: int(env, 'SSE_MAX_BUFFERED_BYTES', 4 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+  };
+}
 
 function read(env: Env, name: string): string | undefined {
   const value = env[name]?.trim();
@@ -256,6 +297,7 @@ export function loadConfig(env: Env = process.env): Config {
     provisioningStepTimeoutMs: int(env, 'PROVISIONING_STEP_TIMEOUT_MS', 600_000, 1, 3_600_000),
     maxProvisionings: int(env, 'MAX_PROVISIONINGS', 100, 1, 10_000),
     limits: limits(env),
+    transport: transport(env),
     apq: oneOf(env, 'APQ', ['on', 'off'] as const, 'on') === 'on',
     trustedDocuments: trustedDocuments(env),
     tracing: tracing(env),

@@ -1,27 +1,27 @@
 /**
- * GraphQL over HTTP on node:http through Apollo Server 5's `executeHTTPGraphQLRequest`
- * (Apollo 5 has no built-in framework integration: this file is ours).
+ * The HTTP door: GraphQL over HTTP (POST and GET `/graphql`), with Apollo Server 5 as its front.
+ * Apollo reads the request (GET parameters or JSON body, CSRF prevention, `GET` only for queries,
+ * automatic persisted queries over the pipeline's lookup) and frames the answer (content type by
+ * `Accept`, status, compact JSON). Everything GraphQL is the pipeline's: the source Apollo
+ * resolves is prepared by the pipeline (Apollo's document store reads the prepared document, so
+ * Apollo never parses or validates), and the plugin's `responseForOperation` hands the operation to
+ * `pipeline.run`. Errors Apollo words itself go through the pipeline's formatter.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HeaderMap, type ApolloServer, type HTTPGraphQLResponse } from '@apollo/server';
-import type { GatewayContext } from '../context';
-import { CostTooExpensiveError, ErrorCode } from '../errors/codes';
-import { toGraphQLError } from '../errors/to-graphql-error';
-import { checkDocument, type DocumentLimits } from '../limits/document-check';
-import { applyTrustedDocuments, type TrustedDocuments } from '../persisted/trusted-documents';
-import { requestErrorStatus } from '../limits/plugin';
+import { ApolloServer, HeaderMap, type ApolloServerPlugin, type HTTPGraphQLResponse } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { GraphQLError, Kind, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { ErrorCode } from '../errors/codes';
+import type { Answer, Caller, Pipeline, PreparedDocument, RunOptions } from '../pipeline';
+import type { ErrorFormatter } from '../pipeline/format';
+import { Cancellation } from '../upstream/cancellation';
 import { endWith } from './answer-body';
-import type { KnownQueries } from './known-queries';
-import { errorCodes, limitsOf, type RequestFacts } from './request-log';
 
-/** What handleGraphQL answered: the status, and the facts of a response it wrote itself (refused before Apollo). */
-export interface Handled {
-  status: number;
-  facts?: RequestFacts;
-}
-
-/** Largest request body accepted (queries plus variables). */
+/** Largest request body accepted (queries plus variables); WebSocket messages share it. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Header a client sets to get `extensions.cost` (the IDE sets it). */
+export const COST_HEADER = 'netgraph-cost';
 
 export class BodyTooLargeError extends Error {}
 /** A body that is not valid UTF-8: refused, never decoded to U+FFFD and run (a write would store corrupted text). */
@@ -59,6 +59,38 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
   });
 }
 
+/**
+ * Status of a request error (no data) by the GraphQL-over-HTTP spec: a client that accepts
+ * `application/graphql-response+json` gets 4xx, one that accepts only `application/json` gets 200.
+ */
+export function requestErrorStatus(accept: string | undefined, status = 400): number {
+  if (accept === undefined || accept.trim() === '' || /application\/graphql-response\+json|\*\/\*/i.test(accept)) return status;
+  return /application\/json/i.test(accept) ? 200 : status;
+}
+
+/** One HTTP request as Apollo carries it to the plugin (Apollo shallow-copies it: state lives in `slot`). */
+interface HttpCall {
+  caller: Caller;
+  options: RunOptions;
+  slot: { prepared: PreparedDocument | null; answered: boolean };
+}
+
+/** Apollo's document store reads this for a refused document, so Apollo never parses it; the plugin answers the refusal. */
+const REFUSED_DOCUMENT: DocumentNode = { kind: Kind.DOCUMENT, definitions: [] };
+
+const HTTP_ACCEPTS: ReadonlySet<'query' | 'mutation' | 'subscription'> = new Set(['query', 'mutation']);
+
+export interface HttpDoorOptions {
+  schema: GraphQLSchema;
+  pipeline: Pipeline;
+  formatErrors: ErrorFormatter;
+}
+
+export interface HttpDoor {
+  serve(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
 function headerMap(req: IncomingMessage): HeaderMap {
   const headers = new HeaderMap();
   const incoming = req.headers;
@@ -83,111 +115,122 @@ function parseBody(text: string, contentType: string | undefined): { ok: true; b
   return { ok: true, body: text };
 }
 
-/** GET's parameters as a body (query, extensions), for the checks that read a body. */
-function getRequestAsBody(url: URL): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  const query = url.searchParams.get('query');
-  if (query !== null) body['query'] = query;
-  const extensions = url.searchParams.get('extensions');
-  if (extensions !== null) {
-    try {
-      body['extensions'] = JSON.parse(extensions) as unknown;
-    } catch {
-      // Apollo answers a malformed `extensions` parameter itself.
-    }
-  }
-  return body;
+/** The query string of a request target, `?` included ('' when none). */
+function searchOf(target: string | undefined): string {
+  const at = target?.indexOf('?') ?? -1;
+  return target === undefined || at < 0 || at === target.length - 1 ? '' : target.slice(at);
 }
 
-export interface HandleOptions {
-  documentLimits: DocumentLimits;
-  /** The trusted documents manifest, when configured. */
-  trusted: TrustedDocuments | null;
-  /** Queries answered without Apollo's pipeline once Apollo has run them (known-queries.ts). */
-  known: KnownQueries;
-}
-
-export async function handleGraphQL(
-  apollo: ApolloServer<GatewayContext>,
-  req: IncomingMessage,
-  res: ServerResponse,
-  /** The request's context, made on first call (the same one every call). */
-  context: () => GatewayContext,
-  { documentLimits, trusted, known }: HandleOptions,
-): Promise<Handled> {
-  let text: string;
-  try {
-    text = req.method === 'POST' ? await readBody(req) : '';
-  } catch (error) {
-    const message = error instanceof Error ? error.message : 'cannot read the request body';
-    return sendRequestError(res, error instanceof BodyTooLargeError ? 413 : 400, message, ErrorCode.BAD_REQUEST);
-  }
-  const parsed = parseBody(text, req.headers['content-type']);
-  if (!parsed.ok) return sendRequestError(res, 400, 'the request body is not valid JSON', ErrorCode.BAD_REQUEST);
-  // Parsed only when read (GET parameters, trusted documents): a POST's document is in its body.
-  let parsedUrl: URL | undefined;
-  const url = (): URL => (parsedUrl ??= new URL(req.url ?? '/', 'http://gateway.invalid'));
-  let body = parsed.body;
-  if (trusted) {
-    const isGet = req.method !== 'POST';
-    const verdict = applyTrustedDocuments(trusted, isGet ? getRequestAsBody(url()) : body);
-    if (!verdict.ok) return sendErrors(res, requestErrorStatus(req.headers.accept), [{ message: verdict.message, extensions: { code: ErrorCode.PERSISTED_QUERY_NOT_IN_LIST } }]);
-    const resolved = verdict.body as Record<string, unknown>;
-    if (isGet && typeof resolved['query'] === 'string') url().searchParams.set('query', resolved['query']);
-    else if (!isGet) body = resolved;
-  }
-  // Size and token count are checked on the text, before Apollo parses it (document-check.ts).
-  const query = documentOf(body, url);
-  if (query !== null) {
-    try {
-      checkDocument(query, documentLimits);
-    } catch (error) {
-      if (!(error instanceof CostTooExpensiveError)) throw error;
-      const formatted = toGraphQLError(error);
-      return sendErrors(res, requestErrorStatus(req.headers.accept), [{ message: error.message, extensions: formatted ? { ...formatted.extensions } : { code: error.code } }]);
-    }
-  }
-  if (req.method === 'POST') {
-    const answer = await known.serve(body, req.headers, context);
-    if (answer !== null) {
-      for (const [key, value] of answer.headers) res.setHeader(key, value);
-      res.statusCode = answer.status;
-      endWith(res, answer.body);
-      return { status: answer.status, facts: answer.facts };
-    }
-  }
-  const response = await apollo.executeHTTPGraphQLRequest({
-    httpGraphQLRequest: { method: req.method ?? 'GET', headers: headerMap(req), search: parsedUrl?.search ?? searchOf(req.url), body },
-    context: async () => context(),
+export async function createHttpDoor(options: HttpDoorOptions): Promise<HttpDoor> {
+  const { pipeline } = options;
+  const plugin: ApolloServerPlugin<HttpCall> = {
+    async requestDidStart() {
+      return {
+        async didResolveSource({ source, queryHash, contextValue }) {
+          contextValue.slot.prepared = pipeline.prepare(source, queryHash);
+        },
+        async responseForOperation({ request, contextValue }) {
+          const prepared = contextValue.slot.prepared;
+          if (prepared === null) return null;
+          contextValue.slot.answered = true;
+          const answer = await pipeline.run(prepared, request, contextValue.caller, contextValue.options);
+          // HTTP accepts no subscription (HTTP_ACCEPTS): the answer is never a stream.
+          const result = 'result' in answer ? answer : { result: {}, requestError: true };
+          const status = contextValue.options.statusOf?.(result) ?? 200;
+          return { http: { status, headers: new HeaderMap() }, body: { kind: 'single', singleResult: result.result } };
+        },
+      };
+    },
+  };
+  const apqCache = pipeline.apolloPersistedQueries();
+  const apollo = new ApolloServer<HttpCall>({
+    schema: options.schema,
+    // The pipeline prepares every document; Apollo reads the prepared one by its hash.
+    documentStore: {
+      get: async (key: string) => pipeline.peek(key.slice(-64))?.document ?? REFUSED_DOCUMENT,
+      set: async () => undefined,
+      delete: async () => undefined,
+    },
+    // Compact JSON: Apollo's default pretty-prints every response.
+    stringifyResult: (result) => JSON.stringify(result),
+    formatError: (_formatted: GraphQLFormattedError, error: unknown) => options.formatErrors([error]).formatted[0] ?? { message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } },
+    csrfPrevention: true,
+    introspection: true,
+    stopOnTerminationSignals: false,
+    persistedQueries: apqCache ? { cache: apqCache } : false,
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), plugin],
   });
-  await writeResponse(res, response);
-  return { status: res.statusCode };
+  await apollo.start();
+
+  async function serve(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
+    const cancellation = new Cancellation();
+    // The client went away before we answered: cancel its upstream calls.
+    res.on('close', () => {
+      if (!res.writableFinished) cancellation.abort();
+    });
+    const accept = req.headers.accept;
+    const caller: Caller = {
+      authorization: req.headers.authorization,
+      clientAddress: req.socket.remoteAddress,
+      traceHeaders: { traceparent: header(req.headers.traceparent), tracestate: header(req.headers.tracestate) },
+    };
+    const runOptions: RunOptions = {
+      door: 'http',
+      requestId,
+      cancellation,
+      wantsCost: /^(1|true)$/i.test(header(req.headers[COST_HEADER]) ?? ''),
+      accepts: HTTP_ACCEPTS,
+      statusOf: (answer: Answer) => (answer.requestError ? requestErrorStatus(accept, answer.status ?? 400) : (answer.status ?? 200)),
+    };
+    let text: string;
+    try {
+      text = req.method === 'POST' ? await readBody(req) : '';
+    } catch (error) {
+      const message = error instanceof Error ? error.message : 'cannot read the request body';
+      return sendRefusal(res, pipeline.refuse([badRequest(message)], caller, { ...runOptions, statusOf: () => (error instanceof BodyTooLargeError ? 413 : 400) }), error instanceof BodyTooLargeError ? 413 : 400);
+    }
+    const parsed = parseBody(text, req.headers['content-type']);
+    if (!parsed.ok) return sendRefusal(res, pipeline.refuse([badRequest('the request body is not valid JSON')], caller, { ...runOptions, statusOf: () => 400 }), 400);
+    const call: HttpCall = { caller, options: runOptions, slot: { prepared: null, answered: false } };
+    const response = await apollo.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: { method: req.method ?? 'GET', headers: headerMap(req), search: searchOf(req.url), body: parsed.body },
+      context: async () => call,
+    });
+    // Apollo answered without the pipeline (a malformed request, CSRF, an unknown persisted query, GET for a
+    // change): its errors are logged and counted like any refusal.
+    if (!call.slot.answered) pipeline.note(errorsOf(response), caller, { ...runOptions, statusOf: () => response.status ?? 200 });
+    await writeResponse(res, response);
+  }
+
+  return {
+    serve,
+    stop: () => apollo.stop(),
+  };
 }
 
-/** Request errors that GraphQL over HTTP answers 200 to a client that accepts only `application/json`. */
-const DOCUMENT_ERROR_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT']);
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
 
-/**
- * GraphQL over HTTP: with `application/json`, a well-formed request whose document does not parse,
- * validate, or whose variables do not coerce SHOULD get 200 (Apollo answers 400 whatever the media
- * type); `application/graphql-response+json` keeps 400.
- */
-function statusFor(response: HTTPGraphQLResponse): number {
-  const status = response.status ?? 200;
-  if (status !== 400 || response.body.kind !== 'complete') return status;
-  if (!/^application\/json/i.test(response.headers.get('content-type') ?? '')) return status;
+function badRequest(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: ErrorCode.BAD_REQUEST } });
+}
+
+/** The formatted errors of an answer Apollo wrote itself. */
+function errorsOf(response: HTTPGraphQLResponse): GraphQLFormattedError[] {
+  if (response.body.kind !== 'complete') return [];
   try {
-    const body = JSON.parse(response.body.string) as { data?: unknown; errors?: Array<{ extensions?: { code?: unknown } }> };
-    const codes = (body.errors ?? []).map((e) => e.extensions?.code);
-    return body.data === undefined && codes.length > 0 && codes.every((c) => typeof c === 'string' && DOCUMENT_ERROR_CODES.has(c)) ? 200 : status;
+    const body: unknown = JSON.parse(response.body.string);
+    if (typeof body !== 'object' || body === null || !('errors' in body) || !Array.isArray(body.errors)) return [];
+    return body.errors.filter((e): e is GraphQLFormattedError => typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string');
   } catch {
-    return status;
+    return [];
   }
 }
 
 async function writeResponse(res: ServerResponse, response: HTTPGraphQLResponse): Promise<void> {
   for (const [key, value] of response.headers) res.setHeader(key, value);
-  res.statusCode = statusFor(response);
+  res.statusCode = response.status ?? 200;
   if (response.body.kind === 'complete') {
     endWith(res, response.body.string);
     return;
@@ -199,37 +242,10 @@ async function writeResponse(res: ServerResponse, response: HTTPGraphQLResponse)
   res.end();
 }
 
-/** The document of a request, from a JSON body's `query` or GET's `query` parameter; null when none. */
-function documentOf(body: unknown, url: () => URL): string | null {
-  if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
-    const query = (body as Record<string, unknown>)['query'];
-    return typeof query === 'string' ? query : null;
-  }
-  return url().searchParams.get('query');
-}
-
-/** The query string of a request target, `?` included ('' when none): a POST's, which nothing parses (a GET's URL is always parsed by then). */
-function searchOf(target: string | undefined): string {
-  const at = target?.indexOf('?') ?? -1;
-  return target === undefined || at < 0 || at === target.length - 1 ? '' : target.slice(at);
-}
-
-/** A request that is not a GraphQL request the gateway can read: a GraphQL error response with a code. */
-function sendRequestError(res: ServerResponse, status: number, message: string, code: ErrorCode): Handled {
-  // Malformed bodies are 400 for either media type (GraphQL over HTTP); a body over the size cap is 413.
-  return sendErrors(res, status, [{ message, extensions: { code } }]);
-}
-
-function sendErrors(res: ServerResponse, status: number, errors: ReadonlyArray<{ message: string; extensions: Record<string, unknown> }>): Handled {
+/** A request the door could not read as GraphQL: the pipeline's refusal, as GraphQL over HTTP frames it. */
+function sendRefusal(res: ServerResponse, answer: Answer, status: number): void {
   const accept = res.req.headers.accept ?? '';
   const type = /application\/graphql-response\+json/i.test(accept) || !/application\/json/i.test(accept) ? 'application/graphql-response+json' : 'application/json';
   res.writeHead(status, { 'content-type': `${type}; charset=utf-8` });
-  res.end(JSON.stringify({ errors }));
-  return { status, facts: { operationName: null, errorCodes: errorCodes(errors), limits: limitsOf(errors) } };
-}
-
-export function sendPlain(res: ServerResponse, status: number, text: string): number {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
-  res.end(`${text}\n`);
-  return status;
+  res.end(JSON.stringify(answer.result));
 }

@@ -1,122 +1,236 @@
 /**
- * Subscriptions (and any operation) over Server-Sent Events at `/graphql/stream`, the graphql-sse
- * library's protocol, for clients behind proxies that block WebSockets. The token is the
- * request's `Authorization` header, as for GraphQL over HTTP. The operation life cycle is
- * operations.ts's, shared with the WebSocket transport.
+ * The SSE door: operations over Server-Sent Events at `/graphql/stream` (the graphql-sse
+ * library's protocol), for clients behind proxies that block WebSockets. The token is the
+ * request's `Authorization` header, as for GraphQL over HTTP. Every operation goes through the
+ * pipeline in `onSubscribe`.
  *
- * What a "connection" is, for the per-connection bound: in graphql-sse's single connection mode
- * (PUT reserves a stream token, one event stream carries every operation POSTed with that token)
- * it is the reserved stream; in distinct connections mode (each request with
- * `Accept: text/event-stream` streams its own operation) it is that request.
+ * Both of graphql-sse's modes are served. In distinct connections mode (its client's default)
+ * each `Accept: text/event-stream` request streams its own operation. In single connection mode
+ * a `PUT` reserves a stream and operations are POSTed to it; a reservation:
+ * - needs a token (401 without), and its stream token is always made here (crypto);
+ * - counts against `SSE_MAX_RESERVATIONS` in all and a per-caller share (429 past either);
+ * - expires when nobody opens its stream within `SSE_RESERVATION_TTL_MS`.
+ * Every stream buffers at most `SSE_MAX_BUFFERED_BYTES` of events nobody has read: past it its
+ * operations end with OPERATION_BUDGET_EXCEEDED (limit `streamBufferedBytes`) and the stream closes.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { getOperationAST, GraphQLError, parse, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
-import { createHandler } from 'graphql-sse/lib/use/http';
-import { TOKEN_HEADER_KEY, TOKEN_QUERY_KEY } from 'graphql-sse';
-import type { GatewayContext } from '../context';
-import type { Connection, OperationRunner } from './operations';
+import { GraphQLError, type ExecutionResult, type FormattedExecutionResult } from 'graphql';
+import { createHandler, TOKEN_HEADER_KEY, TOKEN_QUERY_KEY, type Request as SseRequest } from 'graphql-sse';
+import { ErrorCode } from '../errors/codes';
+import type { Hold, SharedLimit } from '../limits/shares';
+import { isStream, type Caller, type Connection, type Pipeline } from '../pipeline';
+import { BodyTooLargeError, MAX_BODY_BYTES, readBody } from './http';
 
-export interface SseHandlerOptions {
-  schema: GraphQLSchema;
-  runner: OperationRunner;
+export interface SseLimits {
+  /** `SSE_RESERVATION_TTL_MS`: how long a reserved stream may stay unopened. */
+  reservationTtlMs: number;
+  /** `SSE_MAX_BUFFERED_BYTES`: event bytes one stream may hold unread. */
+  maxBufferedBytes: number;
 }
 
-export interface SseHandler {
+export interface SseDoorOptions {
+  pipeline: Pipeline;
+  /** Reservations in all and per caller (`SSE_MAX_RESERVATIONS`, `SSE_RESERVATIONS_PER_CALLER`). */
+  reservations: SharedLimit;
+  limits: SseLimits;
+  /** The caller's key for the reservation share (a credential fingerprint). */
+  callerKey(caller: Caller): string;
+}
+
+export interface SseDoor {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
-  /** End every open event stream (their operations complete, their pollers are released). */
+  /** End every open event stream and drop every reservation. */
   close(): void;
+  stats(): { reservations: number; open: number };
 }
 
-/** An operation on a reserved stream: its count is the stream's, shared by every operation on it. */
-class ReservedStream implements Connection {
-  readonly transport = 'sse';
-  constructor(
-    private readonly running: Map<string, number>,
-    private readonly token: string,
-  ) {}
-
-  get subscriptions(): number {
-    return this.running.get(this.token) ?? 0;
-  }
-
-  set subscriptions(count: number) {
-    if (count > 0) this.running.set(this.token, count);
-    else this.running.delete(this.token);
-  }
+/** One reserved stream (single connection mode). */
+interface Reservation {
+  hold: Hold;
+  connection: Connection;
+  /** Bytes of events produced while the stream was not open yet (graphql-sse keeps them until it opens). */
+  pendingBytes: number;
+  opened: boolean;
+  /** Past its buffer: its operations end, new ones are refused. */
+  over: boolean;
+  expiry: NodeJS.Timeout | null;
 }
 
-export function createSseHandler(options: SseHandlerOptions): SseHandler {
-  const { runner } = options;
-  // Subscriptions running per reserved stream (single connection mode), by stream token; a
-  // stream without any is not listed. Each operation gets its own view of its stream's count.
-  const running = new Map<string, number>();
+/** What graphql-sse hands back to onNext: the stream token, to find its reservation (a type alias: graphql-sse wants a Record). */
+type SseContext = { token: string | null };
+
+const overflowError = (max: number): FormattedExecutionResult => ({
+  errors: [{ message: `this event stream holds more than ${max} bytes nobody has read (SSE_MAX_BUFFERED_BYTES); its operations end`, extensions: { code: ErrorCode.OPERATION_BUDGET_EXCEEDED, limit: 'streamBufferedBytes', max } }],
+});
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** The stream token a request names (header or `token` query parameter), or null. */
+function streamToken(req: { url?: string | undefined; headers: { get(key: string): string | null | undefined } }): string | null {
+  const given = req.headers.get(TOKEN_HEADER_KEY);
+  if (given) return given;
+  const query = new URL(req.url ?? '', 'http://localhost/').searchParams.get(TOKEN_QUERY_KEY);
+  return query === null || query === '' ? null : query;
+}
+
+/** A node request as graphql-sse reads requests (the door's own requests to it have no node request). */
+type Raw = IncomingMessage | null;
+type SseCall = SseRequest<Raw, { req: Raw }>;
+
+function nodeHeaders(req: IncomingMessage): { get(key: string): string | undefined } {
+  return { get: (key: string) => header(req, key) };
+}
+
+function callerOf(req: IncomingMessage): Caller {
+  return { authorization: req.headers.authorization, clientAddress: req.socket.remoteAddress, traceHeaders: { traceparent: header(req, 'traceparent'), tracestate: header(req, 'tracestate') } };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+export function createSseDoor(options: SseDoorOptions): SseDoor {
+  const { pipeline, limits } = options;
+  const reservations = new Map<string, Reservation>();
   const open = new Set<ServerResponse>();
 
-  function connectionFor(req: IncomingMessage): Connection {
-    const token = streamToken(req);
-    // A request that is itself the event stream (distinct connections mode) is its own connection.
-    if (token === null || (req.headers.accept ?? '') === 'text/event-stream') return { transport: 'sse', subscriptions: 0 };
-    return new ReservedStream(running, token);
+  const handler = createHandler<Raw, { req: Raw }, SseContext>({
+    // Tokens are only ever made here (a PUT): whoever holds one reads that stream's events.
+    authenticate: (req) => {
+      const token = streamToken(req);
+      return req.method === 'PUT' ? randomUUID() : token !== null && reservations.has(token) ? token : undefined;
+    },
+    context: (req) => ({ token: streamToken(req) }),
+    async onSubscribe(req, params) {
+      const raw = req.raw;
+      const token = streamToken(req);
+      const reservation = token === null ? undefined : reservations.get(token);
+      if (raw === null) return { data: null, errors: [new GraphQLError('no request')] };
+      const answer = await pipeline.handle(params, callerOf(raw), { door: 'sse', connection: reservation?.connection ?? { subscriptions: 0 } });
+      if (isStream(answer)) return answer as AsyncGenerator<ExecutionResult>;
+      // graphql-sse takes a single result only when it has `data`; a refusal has none.
+      return { data: null, ...answer.result } as ExecutionResult;
+    },
+    onNext(ctx, _req, result) {
+      const reservation = ctx.token === null ? undefined : reservations.get(ctx.token);
+      if (!reservation || reservation.opened) return undefined;
+      // Not open yet: graphql-sse keeps the event in memory until it is; count what it keeps.
+      if (reservation.over) return overflowError(limits.maxBufferedBytes) as ExecutionResult;
+      reservation.pendingBytes += JSON.stringify(result).length;
+      if (reservation.pendingBytes <= limits.maxBufferedBytes) return undefined;
+      reservation.over = true;
+      return overflowError(limits.maxBufferedBytes) as ExecutionResult;
+    },
+  });
+
+  function drop(token: string): void {
+    const reservation = reservations.get(token);
+    if (!reservation) return;
+    reservations.delete(token);
+    if (reservation.expiry) clearTimeout(reservation.expiry);
+    reservation.hold.release();
   }
 
-  const handler = createHandler<GatewayContext>({
-    schema: options.schema,
-    // As graphql-sse's default, except that new stream tokens come from crypto, not Math.random:
-    // whoever holds a token reads that stream's events.
-    authenticate: (req) => streamToken(req.raw) ?? randomUUID(),
-    context: (req, params) => runner.start(connectionFor(req.raw), req.raw.headers.authorization, operationName(params.query, params.operationName)),
-    // The document's size and tokens, before graphql-sse parses and validates it. A refusal is
-    // streamed as the operation's one result (graphql-sse takes a result only with `data`), and
-    // logged when it completes, as any operation.
-    onSubscribe: (_req, params) => {
-      const refused = runner.checkDocument(params.query);
-      return refused === null ? undefined : { data: null, errors: refused };
-    },
-    execute: (args) => runner.execute(args),
-    subscribe: (args) => runner.subscribe(args),
-    onNext: (context, _req, result) => (result.errors ? { ...result, errors: runner.formatErrors(context, result.errors).map(wireError) } : result),
-    onComplete: (context) => runner.complete(context),
-  });
+  /** An unopened reservation past its time: graphql-sse frees a stream when it is opened and closed, so that is done here. */
+  async function expire(token: string): Promise<void> {
+    const reservation = reservations.get(token);
+    if (!reservation || reservation.opened) return;
+    const opening: SseCall = {
+      method: 'GET',
+      url: '/',
+      headers: { get: (key: string) => (key === 'accept' ? 'text/event-stream' : key === TOKEN_HEADER_KEY ? token : undefined) },
+      body: null,
+      raw: null,
+      context: { req: null },
+    };
+    const [body] = await handler(opening);
+    drop(token);
+    if (body && typeof body !== 'string') await body.return(undefined);
+  }
+
+  async function reserve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const caller = callerOf(req);
+    if (caller.authorization === undefined) return sendJson(res, 401, { errors: [{ message: 'reserving an event stream needs a token (Authorization)', extensions: { code: ErrorCode.UNAUTHENTICATED } }] });
+    const key = options.callerKey(caller);
+    const refused = options.reservations.wouldRefuse(key);
+    if (refused) return sendJson(res, 429, { errors: [{ message: refused.message, extensions: { code: refused.code, limit: refused.limit, max: refused.max, scope: refused.scope, retryAfter: refused.retryAfter } }] }, { 'retry-after': String(refused.retryAfter) });
+    const [body, init] = await handler(toSseRequest(req));
+    if (init.status === 201 && typeof body === 'string') {
+      const reservation: Reservation = { hold: options.reservations.take(key), connection: { subscriptions: 0 }, pendingBytes: 0, opened: false, over: false, expiry: null };
+      reservation.expiry = setTimeout(() => void expire(body), limits.reservationTtlMs);
+      reservation.expiry.unref();
+      reservations.set(body, reservation);
+    }
+    await writeAnswer(res, body, init, null);
+  }
+
+  function toSseRequest(req: IncomingMessage): SseCall {
+    return { method: req.method ?? 'GET', url: req.url ?? '/', headers: nodeHeaders(req), body: () => readBody(req, MAX_BODY_BYTES), raw: req, context: { req } };
+  }
+
+  /** Writes graphql-sse's answer; an event stream is watched for what it buffers. */
+  async function writeAnswer(res: ServerResponse, body: Awaited<ReturnType<typeof handler>>[0], init: Awaited<ReturnType<typeof handler>>[1], token: string | null): Promise<void> {
+    res.writeHead(init.status, init.statusText, init.headers);
+    if (!body || typeof body === 'string') {
+      res.end(body ?? undefined);
+      return;
+    }
+    const reservation = token === null ? undefined : reservations.get(token);
+    if (reservation) {
+      reservation.opened = true;
+      if (reservation.expiry) clearTimeout(reservation.expiry);
+      reservation.expiry = null;
+    }
+    open.add(res);
+    res.once('close', () => {
+      open.delete(res);
+      void body.return(undefined);
+      if (token !== null) drop(token);
+    });
+    try {
+      for await (const chunk of body) {
+        if (!res.writable) break;
+        res.write(chunk);
+        if (res.writableLength > limits.maxBufferedBytes) {
+          // The client reads slower than events come: end its operations rather than hold more.
+          res.end(`event: next\ndata: ${JSON.stringify(overflowError(limits.maxBufferedBytes))}\n\n`);
+          await body.return(undefined);
+          return;
+        }
+      }
+    } finally {
+      if (res.writable) res.end();
+    }
+  }
 
   return {
     async handle(req, res) {
       // graphql-sse recognizes an event stream request only by an Accept of exactly
       // `text/event-stream`; take one that lists it among others (or with parameters) as the same.
       if (/text\/event-stream/i.test(req.headers.accept ?? '')) req.headers.accept = 'text/event-stream';
-      open.add(res);
-      res.once('close', () => open.delete(res));
-      await handler(req, res);
+      if (req.method === 'PUT') return reserve(req, res);
+      const token = streamToken({ url: req.url, headers: nodeHeaders(req) });
+      const reservation = token === null ? undefined : reservations.get(token);
+      if (reservation?.over && req.method === 'POST') return sendJson(res, 409, overflowError(limits.maxBufferedBytes));
+      let answer;
+      try {
+        answer = await handler(toSseRequest(req));
+      } catch (error) {
+        if (error instanceof BodyTooLargeError) return sendJson(res, 413, { errors: [{ message: error.message, extensions: { code: ErrorCode.BAD_REQUEST } }] });
+        throw error;
+      }
+      await writeAnswer(res, answer[0], answer[1], req.headers.accept === 'text/event-stream' && reservation ? token : null);
     },
     close() {
-      // graphql-sse returns every operation of a stream when its response closes.
       for (const res of open) res.destroy();
       open.clear();
+      for (const token of [...reservations.keys()]) void expire(token);
     },
+    stats: () => ({ reservations: reservations.size, open: open.size }),
   };
-}
-
-/** The stream token of a single-connection-mode request (header or `token` query parameter). */
-function streamToken(req: IncomingMessage): string | null {
-  const header = req.headers[TOKEN_HEADER_KEY];
-  if (typeof header === 'string' && header !== '') return header;
-  const query = new URL(req.url ?? '', 'http://localhost/').searchParams.get(TOKEN_QUERY_KEY);
-  return query === null || query === '' ? null : query;
-}
-
-/** For the log line only: the named operation, or the document's single one. */
-function operationName(query: string | undefined, name: string | null | undefined): string | null {
-  if (name) return name;
-  try {
-    return getOperationAST(parse(query ?? ''), null)?.name?.value ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/** graphql-sse wants GraphQLError objects and serializes them with toJSON: this one serializes to the formatted (masked) error. */
-function wireError(formatted: GraphQLFormattedError): GraphQLError {
-  const error = new GraphQLError(formatted.message, { ...(formatted.path ? { path: formatted.path } : {}), ...(formatted.extensions ? { extensions: formatted.extensions } : {}) });
-  error.toJSON = () => formatted;
-  return error;
 }

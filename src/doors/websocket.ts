@@ -1,24 +1,33 @@
 /**
- * Subscriptions (and any operation) over WebSocket (`graphql-transport-ws`, the graphql-ws
- * library) at the GraphQL path. The token comes in the `connection_init` payload
- * `{ authorization: "Bearer …" }`; a connection is one socket. The operation life cycle (signal,
- * fresh context per event, per-connection bound, log line) is operations.ts's, shared with SSE.
+ * The WebSocket door: `graphql-transport-ws` (the graphql-ws library) at the GraphQL path. The
+ * token comes in the `connection_init` payload `{ authorization: "Bearer …" }`; a connection is
+ * one socket. Every operation goes through the pipeline in `onSubscribe`: a refusal is the
+ * protocol's `error` message, a query's or mutation's answer one `next`, a subscription's events
+ * each a `next`. The door's own limits: a message is at most the HTTP body limit (larger closes
+ * the socket, 1009), connections in all and per client address, and an optional Origin allowlist.
  */
-import type { Server as HttpServer } from 'node:http';
-import { WebSocketServer } from 'ws';
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { getOperationAST, type GraphQLSchema } from 'graphql';
-import type { GatewayContext } from '../context';
-import type { Connection, OperationRunner } from './operations';
+import { GraphQLError, parse, type ExecutionResult, type FormattedExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import type { SharedLimit } from '../limits/shares';
+import { isStream, type AnswerStream, type Caller, type Connection, type Pipeline } from '../pipeline';
+import { Cancellation } from '../upstream/cancellation';
+import { MAX_BODY_BYTES } from './http';
 
-export interface WebSocketServerOptions {
+export interface WebSocketDoorOptions {
   httpServer: HttpServer;
   path: string;
   schema: GraphQLSchema;
-  runner: OperationRunner;
+  pipeline: Pipeline;
+  /** WebSocket connections in all and per client address. */
+  connections: SharedLimit;
+  /** Origins allowed to open a socket (`WS_ALLOWED_ORIGINS`); null: any (a non-browser client sends none). */
+  allowedOrigins: ReadonlySet<string> | null;
 }
 
-export interface SubscriptionServer {
+export interface WebSocketDoor {
   /** Close every socket (1001 going away) and stop accepting upgrades. */
   close(): Promise<void>;
 }
@@ -34,16 +43,65 @@ export function tokenFromConnectionParams(params: unknown): string | undefined |
 }
 
 interface SocketState {
-  token: string | undefined;
+  caller: Caller;
   connection: Connection;
-  /** Running operations by graphql-ws operation id: onError/onComplete get the id, not the context. */
-  operations: Map<string, GatewayContext>;
+  /** Queries and mutations running on it: aborted when the socket closes. */
+  running: Set<Cancellation>;
 }
 
-export function startWebSocketServer(options: WebSocketServerOptions): SubscriptionServer {
-  const { runner } = options;
-  const wss = new WebSocketServer({ server: options.httpServer, path: options.path });
+/** What `onSubscribe` hands graphql-ws to "execute": the pipeline's answer, already made. */
+interface Precomputed {
+  answer: FormattedExecutionResult | AnswerStream;
+}
+
+// graphql-ws needs a document to tell a subscription from a query; the pipeline has run it already.
+const AS_QUERY = parse('query{__typename}');
+const AS_SUBSCRIPTION = parse('subscription{__typename}');
+const NOT_RUN: ExecutionResult = { errors: [new GraphQLError('not run by the pipeline')] };
+
+/** graphql-ws sends `error` payloads by calling toJSON on GraphQLErrors: these give the formatted error. */
+function wireErrors(formatted: readonly GraphQLFormattedError[]): GraphQLError[] {
+  return formatted.map((f) => {
+    const error = new GraphQLError(f.message);
+    error.toJSON = () => f;
+    return error;
+  });
+}
+
+function isPrecomputed(value: unknown): value is Precomputed {
+  return typeof value === 'object' && value !== null && 'answer' in value;
+}
+
+function isAnswerStream(answer: Precomputed['answer']): answer is AnswerStream {
+  return Symbol.asyncIterator in answer;
+}
+
+function refuseUpgrade(socket: Duplex, status: number, reason: string, headers: Record<string, string> = {}): void {
+  const lines = [`HTTP/1.1 ${status} ${reason}`, 'Connection: close', 'Content-Type: text/plain; charset=utf-8', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${reason}\n`);
+}
+
+export function startWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor {
+  const { pipeline } = options;
+  // A message over the HTTP body limit closes the socket (1009): no larger document arrives another way.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES });
   const sockets = new WeakMap<object, SocketState>();
+
+  function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path !== options.path) return void socket.destroy();
+    const origin = req.headers.origin;
+    if (options.allowedOrigins && origin !== undefined && !options.allowedOrigins.has(origin)) return refuseUpgrade(socket, 403, 'Forbidden');
+    const address = req.socket.remoteAddress ?? 'unknown';
+    const refused = options.connections.wouldRefuse(address);
+    if (refused) return refuseUpgrade(socket, 429, 'Too Many Requests', { 'Retry-After': String(refused.retryAfter) });
+    const hold = options.connections.take(address);
+    wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+      ws.once('close', () => hold.release());
+      wss.emit('connection', ws, req);
+    });
+  }
+  options.httpServer.on('upgrade', onUpgrade);
 
   const disposable = useServer<Record<string, unknown> | undefined>(
     {
@@ -51,41 +109,52 @@ export function startWebSocketServer(options: WebSocketServerOptions): Subscript
       onConnect(ctx) {
         const token = tokenFromConnectionParams(ctx.connectionParams);
         if (token === null) return false; // closes with 4403 Forbidden
-        sockets.set(ctx.extra.socket, { token, connection: { transport: 'ws', subscriptions: 0 }, operations: new Map() });
+        const req = ctx.extra.request;
+        const state: SocketState = {
+          caller: { authorization: token, clientAddress: req.socket.remoteAddress, traceHeaders: { traceparent: single(req.headers.traceparent), tracestate: single(req.headers.tracestate) } },
+          connection: { subscriptions: 0 },
+          running: new Set(),
+        };
+        sockets.set(ctx.extra.socket, state);
+        ctx.extra.socket.once('close', () => {
+          for (const cancellation of state.running) cancellation.abort();
+        });
         return true;
       },
-      // The document's size and tokens, before graphql-ws parses and validates it (no context is
-      // made for a refused one, so its log line is made here).
-      onSubscribe(_ctx, _id, payload) {
-        const refused = runner.checkDocument(payload.query);
-        if (refused === null) return undefined;
-        runner.refusedBeforeStart('ws', refused);
-        return refused;
+      async onSubscribe(ctx, _id, payload) {
+        const state = sockets.get(ctx.extra.socket);
+        if (!state) return wireErrors([{ message: 'connection not initialised', extensions: { code: 'UNAUTHENTICATED' } }]);
+        const cancellation = new Cancellation();
+        state.running.add(cancellation);
+        try {
+          const answer = await pipeline.handle(payload, state.caller, { door: 'ws', cancellation, connection: state.connection });
+          if (isStream(answer)) return { schema: options.schema, document: AS_SUBSCRIPTION, contextValue: { answer } satisfies Precomputed };
+          // A document refused before anything ran is the protocol's `error` message; any other answer is a `next`.
+          if (answer.documentRefused) return wireErrors(answer.result.errors ?? []);
+          return { schema: options.schema, document: AS_QUERY, contextValue: { answer: answer.result } satisfies Precomputed };
+        } finally {
+          state.running.delete(cancellation);
+        }
       },
-      context(ctx, id, _payload, args) {
-        const socket = sockets.get(ctx.extra.socket);
-        const operationName = getOperationAST(args.document, args.operationName)?.name?.value ?? null;
-        const context = runner.start(socket?.connection ?? { transport: 'ws', subscriptions: 0 }, socket?.token, operationName);
-        socket?.operations.set(id, context);
-        return context;
-      },
-      execute: (args) => runner.execute(args),
-      subscribe: (args) => runner.subscribe(args),
-      onNext: (_ctx, _id, _payload, args, result) => runner.formatResult(args.contextValue, result),
-      onError: (ctx, id, _payload, errors) => runner.formatErrors(sockets.get(ctx.extra.socket)?.operations.get(id), errors),
-      onComplete(ctx, id) {
-        const operations = sockets.get(ctx.extra.socket)?.operations;
-        runner.complete(operations?.get(id));
-        operations?.delete(id);
-      },
+      // graphql-ws types results with GraphQLError objects; the pipeline's are formatted already, and
+      // onNext below sends them as they are.
+      execute: (args) => (isPrecomputed(args.contextValue) && !isAnswerStream(args.contextValue.answer) ? (args.contextValue.answer as ExecutionResult) : NOT_RUN),
+      subscribe: (args) => (isPrecomputed(args.contextValue) && isAnswerStream(args.contextValue.answer) ? (args.contextValue.answer as AsyncGenerator<ExecutionResult>) : NOT_RUN),
+      // The pipeline formatted every result already: sent as it is.
+      onNext: (_ctx, _id, _payload, _args, result) => result,
     },
     wss,
   );
 
   return {
     async close() {
+      options.httpServer.off('upgrade', onUpgrade);
       await disposable.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
 }

@@ -5,38 +5,36 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { collectDefaultMetrics, Gauge } from 'prom-client';
 import type { Config } from '../config';
 import { createContext, releaseContext, type GatewayContext, type GatewayInfo, type GatewayServices, type PollSession } from '../context';
-import { createFormatError } from '../errors/format-error';
-import { createPollerMetrics, createPollerRegistry } from '../pollers';
+import { createPollerMetrics, createPollerRegistry, credentialFingerprint } from '../pollers';
 import { createProvisioningJobs } from '../provisioning/jobs';
 import { HeavyOperationGate } from '../limits/admission';
 import { OperationBudget } from '../limits/budget';
 import { instrumentSchema } from '../limits/instrument';
-import { COST_HEADER, limitsPlugin } from '../limits/plugin';
+import { SharedLimit } from '../limits/shares';
 import { loadManifest } from '../persisted/trusted-documents';
 import { createTracer, type OperationSpan } from '../tracing';
+import { createPipeline, type Caller, type Door, type Pipeline } from '../pipeline';
+import { createMemoryPersistedQueries } from '../pipeline/documents';
+import type { ExecutorStats } from '../pipeline/execute';
+import { createErrorFormatter } from '../pipeline/format';
+import { createLogger, requestIdOf, type LogFn } from '../pipeline/request-log';
+import { createOperationMetrics } from '../pipeline/operation-metrics';
+import { COST_HEADER, createHttpDoor } from '../doors/http';
+import { createSseDoor } from '../doors/sse';
+import { startWebSocketDoor } from '../doors/websocket';
 import { Metrics } from '../metrics/registry';
-import { Cancellation } from '../upstream/cancellation';
+import { type Cancellation } from '../upstream/cancellation';
 import { createHttpLayer } from '../upstream/http';
 import { probeUpstreams } from '../upstream/probe';
-import { handleGraphQL, sendPlain, type Handled } from './graphql-http';
 import { createHealthRoutes, sendJson } from './health';
 import { createIdeHandler } from './ide';
 import { createMapHandler } from './map';
 import { packageVersion } from './project-root';
-import { createLogger, logRequest, requestIdOf, requestLogPlugin, type LogFn, type RequestFacts } from './request-log';
-import { createOperationMetrics, outcomeOf } from './operation-metrics';
 import { CallerOwner } from './caller-owner';
-import { createOperationRunner } from './operations';
 import { buildSchema } from './schema';
-import { createJitGateway, graphqlJsRunner, type ExecutorStats } from './executor';
-import { createKnownQueries, type KnownQueryStats } from './known-queries';
-import { createSseHandler } from './sse';
-import { startWebSocketServer } from './websocket';
 
 export const GRAPHQL_PATH = '/graphql';
 /** Subscriptions over Server-Sent Events (graphql-sse). */
@@ -70,10 +68,12 @@ export interface RunningGateway {
   streamUrl: string;
   /** Running shared pollers and their subscribers (tests, diagnostics). */
   pollerStats(): { pollers: number; subscribers: number };
-  /** The compiled executor's counts (NETGRAPH_EXECUTOR=jit), null with graphql-js. */
-  executorStats(): ExecutorStats | null;
-  /** Queries known, and requests answered without Apollo's pipeline (known-queries.ts). */
-  knownQueryStats(): KnownQueryStats;
+  /** The executor's counts (operations compiled, run on graphql-js). */
+  executorStats(): ExecutorStats;
+  /** Documents the pipeline has prepared (cached), and their weight. */
+  pipelineStats(): ReturnType<Pipeline['stats']>;
+  /** Reserved and open SSE streams. */
+  sseStats(): { reservations: number; open: number };
   close(): Promise<void>;
 }
 
@@ -180,36 +180,35 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
   // Every field counts what it produces on its operation's budget (src/limits/instrument.ts).
   const schema = instrumentSchema(buildSchema());
   const trusted = config.trustedDocuments ? loadManifest(config.trustedDocuments.path, config.trustedDocuments.only) : null;
-  const formatError = createFormatError({ development: config.development });
-  const requestFacts = new WeakMap<GatewayContext['calls'], RequestFacts>();
-  // NETGRAPH_EXECUTOR=jit: queries and mutations run compiled (executor.ts), served to Apollo as a gateway.
-  const executor = config.executor === 'jit' ? createJitGateway(schema) : null;
-  // Queries Apollo has resolved once are answered again without its per-request pipeline (known-queries.ts).
-  const known = createKnownQueries({
+  const formatErrors = createErrorFormatter({ development: config.development });
+  // Shared limits count per caller: a credential fingerprint, or the client address when anonymous.
+  const callerKey = (caller: Caller): string => (caller.authorization !== undefined ? credentialFingerprint(caller.authorization) : `address:${caller.clientAddress ?? 'unknown'}`);
+  const subscriptionsActive = new Gauge({
+    name: 'netgraph_subscriptions_active',
+    help: 'Subscriptions running now, by transport (ws, sse, mcp).',
+    labelNames: ['transport'] as const,
+    registers: [registry],
+  });
+  // Every door hands its operations to this one pipeline (src/pipeline).
+  const pipeline = createPipeline({
     schema,
-    run: executor?.run ?? graphqlJsRunner(schema),
-    limits: config.limits.price,
+    executor: config.executor,
+    documentLimits: { maxBytes: config.limits.price.maxDocumentBytes, maxTokens: config.limits.price.maxDocumentTokens },
+    trusted,
+    apq: config.apq ? createMemoryPersistedQueries() : null,
+    priceLimits: config.limits.price,
     gate,
-    formatError,
-    includeStacktrace: config.development,
+    formatErrors,
+    createContext: (caller, cancellation, calls, trace) => makeContext(caller.authorization, cancellation, calls, trace),
+    releaseContext,
+    callerKey,
+    logger,
+    metrics: operationMetrics,
+    tracer,
+    maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection,
+    onSubscriptionCount: (door: Door, delta) => subscriptionsActive.inc({ transport: door }, delta),
   });
-  const apollo = new ApolloServer<GatewayContext>({
-    ...(executor ? { gateway: executor.gateway } : { schema }),
-    // Compact JSON: Apollo's default pretty-prints every response.
-    stringifyResult: (result) => JSON.stringify(result),
-    formatError,
-    includeStacktraceInErrorResponses: config.development,
-    csrfPrevention: true,
-    introspection: true,
-    stopOnTerminationSignals: false,
-    // Automatic persisted queries: Apollo's bounded in-memory cache, keyed by the document's hash
-    // (documents are not caller data). Trusted documents are applied before Apollo (graphql-http.ts).
-    persistedQueries: config.apq ? {} : false,
-    // Cache control is off: no response is cacheable across callers, and its per-field hook wraps
-    // every resolver (measurable on large graphs).
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), limitsPlugin(config.limits.price, gate), requestLogPlugin(requestFacts), known.plugin],
-  });
-  await apollo.start();
+  const httpDoor = await createHttpDoor({ schema, pipeline, formatErrors });
 
   const ide = createIdeHandler({
     graphqlPath: GRAPHQL_PATH,
@@ -219,77 +218,25 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
       [COST_HEADER]: 'true',
     },
   });
-  // The network map page (GET /map, src/server/map): in sandbox mode its token field is prefilled too.
+  // The network map page (GET /map, src/server/map): in sandbox mode its token field is prepopulated too.
   const map = createMapHandler({
     graphqlPath: GRAPHQL_PATH,
     ...(sandboxMode && options.sandbox ? { defaultToken: options.sandbox.tokens.admin } : {}),
   });
   const routes = createHealthRoutes({ probe: services.probeUpstreams, metrics });
-  const documentLimits = { maxBytes: config.limits.price.maxDocumentBytes, maxTokens: config.limits.price.maxDocumentTokens };
-  const runner = createOperationRunner({
-    createContext: makeContext,
-    limits: { document: documentLimits, price: config.limits.price },
-    gate,
-    formatError,
-    logger,
-    metrics: operationMetrics,
-    maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection,
-    registry,
+  const sse = createSseDoor({
+    pipeline,
+    reservations: new SharedLimit('sseReservations', { total: config.transport.sseMaxReservations, perCaller: config.transport.sseReservationsPerCaller, setting: 'SSE_MAX_RESERVATIONS' }),
+    limits: { reservationTtlMs: config.transport.sseReservationTtlMs, maxBufferedBytes: config.transport.sseMaxBufferedBytes },
+    callerKey,
   });
-  const sse = createSseHandler({ schema, runner });
 
   async function serveGraphQL(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
-    const cancellation = new Cancellation();
-    // The client went away before we answered: cancel its upstream calls.
-    res.on('close', () => {
-      if (!res.writableFinished) cancellation.abort();
-    });
-    const calls = { count: 0 };
     const requestId = requestIdOf(req);
     res.setHeader('x-request-id', requestId);
-    const authorization = req.headers.authorization;
-    const trace = tracer?.startOperation(req.headers.traceparent);
-    let context: GatewayContext | undefined;
-    let handled: Handled;
-    let waitedMs = 0;
-    try {
-      handled = await handleGraphQL(apollo, req, res, () => (context ??= makeContext(authorization, cancellation, calls, trace)), {
-        documentLimits,
-        trusted,
-        known,
-      });
-    } finally {
-      if (context) {
-        waitedMs = context.budget.waitedMs;
-        // However the request ended (Apollo can answer some without its plugins' last hook), its
-        // deadline stops and a heavy operation's slot is given back: finish() is idempotent.
-        context.budget.finish();
-        releaseContext(context);
-      }
-    }
-    const { status, facts: answered } = handled;
-    const facts = answered ?? requestFacts.get(calls);
-    if (facts) operationMetrics.observe('http', facts);
-    requestDuration.observe({ status_class: `${Math.floor(status / 100)}xx` }, (performance.now() - started) / 1000);
-    trace?.end({
-      operationName: facts?.operationName ?? null,
-      operationType: facts?.operationType ?? null,
-      outcome: facts ? outcomeOf(facts.errorCodes) : status < 400 ? 'ok' : 'errors',
-      httpStatus: status,
-      upstreamCalls: calls.count,
-      errorCodes: facts?.errorCodes ?? [],
-    });
-    logRequest(logger, {
-      requestId,
-      transport: 'http',
-      operationName: facts?.operationName ?? null,
-      status,
-      durationMs: performance.now() - started,
-      upstreamCalls: calls.count,
-      errorCodes: facts?.errorCodes ?? [],
-      waitedMs,
-    });
+    await httpDoor.serve(req, res, requestId);
+    requestDuration.observe({ status_class: `${Math.floor(res.statusCode / 100)}xx` }, (performance.now() - started) / 1000);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -325,7 +272,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     res.once('close', () => (inFlight -= 1));
     handle(req, res).catch((error: unknown) => {
       logger.error({ error: error instanceof Error ? error.message : String(error) }, 'gateway error');
-      if (!res.headersSent) sendPlain(res, 500, 'internal error');
+      if (!res.headersSent) sendJson(res, 500, { error: 'internal error' });
       else res.destroy();
     });
   });
@@ -338,7 +285,14 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  const subscriptions = startWebSocketServer({ httpServer: server, path: GRAPHQL_PATH, schema, runner });
+  const subscriptions = startWebSocketDoor({
+    httpServer: server,
+    path: GRAPHQL_PATH,
+    schema,
+    pipeline,
+    connections: new SharedLimit('wsConnections', { total: config.transport.wsMaxConnections, perCaller: config.transport.wsConnectionsPerClient, setting: 'WS_MAX_CONNECTIONS' }),
+    allowedOrigins: config.transport.wsAllowedOrigins,
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -356,8 +310,9 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     wsUrl: `ws://${host}:${port}${GRAPHQL_PATH}`,
     streamUrl: `http://${host}:${port}${STREAM_PATH}`,
     pollerStats: () => pollers.stats(),
-    executorStats: () => executor?.stats() ?? null,
-    knownQueryStats: () => known.stats(),
+    executorStats: () => pipeline.stats().executor,
+    pipelineStats: () => pipeline.stats(),
+    sseStats: () => sse.stats(),
     close() {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -375,7 +330,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
         server.closeAllConnections();
         for (const socket of sockets) socket.destroy();
         await stopped;
-        await apollo.stop();
+        await httpDoor.stop();
         await httpLayer.close();
         // Last: the spans of the drained requests are exported before close resolves.
         await tracer?.close();

@@ -17,7 +17,7 @@ const LATENCY_MS = 25;
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({ seed: 'tiny', config: { limits: { ...DEFAULT_LIMITS, admission: { heavyConcurrency: 1, heavyMinCalls: 100 } } } });
+  stack = await startStack({ seed: 'tiny', config: { limits: { ...DEFAULT_LIMITS, admission: { heavyConcurrency: 1, heavyMinCalls: 100, heavyQueuePerCaller: 64 } } } });
 });
 afterAll(() => stack.close());
 const clients = new Clients(() => stack);

@@ -1,15 +1,15 @@
 /**
- * The compiled executor's errors are graphql-js's, through Apollo and the gateway's formatError:
+ * The compiled executor's errors are graphql-js's, through the pipeline's error formatter:
  * resolver errors with and without codes, non-null violations, scalar serialize errors (coded and
  * not), a list that is not a list, abstract types; and a document graphql-jit will not compile.
  */
-import { ApolloServer } from '@apollo/server';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { GraphQLError } from 'graphql';
-import { createFormatError } from '../../src/errors/format-error';
 import { DateTimeScalar, UuidScalar } from '../../src/resolvers/common/scalars';
 import { buildSchema } from '../../src/server/schema';
-import { createJitGateway, expandedFieldCount, LruMap, MAX_EXPANDED_FIELDS, recursiveInputTypes } from '../../src/server/executor';
+import { createExecutor, expandedFieldCount, MAX_EXPANDED_FIELDS, recursiveInputTypes, type ExecutorKind } from '../../src/pipeline/execute';
+import { createErrorFormatter } from '../../src/pipeline/format';
+import { createPreparer } from '../../src/pipeline/prepare';
 import { BENCH_QUERIES } from '../../bench/queries';
 import { execute, getOperationAST, parse } from 'graphql';
 import { OperationBudget } from '../../src/limits/budget';
@@ -44,10 +44,12 @@ const resolvers = {
   DateTime: DateTimeScalar,
   UUID: UuidScalar,
   Thing: { __resolveType: (value: { kind: string }) => value.kind },
+  // A promise from a field resolver (graphql-jit awaits resolvers' results, not promise-valued properties).
+  Item: { note: () => Promise.resolve('n') },
   Query: {
     items: () => [{ name: 'a', when: '2024-05-01T12:00:00Z' }, { name: null }, { name: 'c', when: 'not a date' }],
     maybeItems: () => [{ name: 'a', uuid: 42 }, { name: null }, Promise.reject(new Error('boom'))],
-    item: () => ({ name: 'x', when: 'garbage', note: Promise.resolve('n') }),
+    item: () => ({ name: 'x', when: 'garbage' }),
     coded: () => {
       throw new GraphQLError('nope', { extensions: { code: 'FORBIDDEN' } });
     },
@@ -62,20 +64,19 @@ const resolvers = {
   },
 };
 
-function server(gateway: boolean): ApolloServer {
-  const schema = makeExecutableSchema({ typeDefs, resolvers });
-  const common = { formatError: createFormatError({ development: false }), stringifyResult: (r: unknown) => JSON.stringify(r) };
-  return gateway ? new ApolloServer({ ...common, gateway: createJitGateway(schema).gateway }) : new ApolloServer({ ...common, schema });
-}
+const schema = makeExecutableSchema({ typeDefs, resolvers });
+const preparer = createPreparer({ schema, documentLimits: { maxBytes: 65_536, maxTokens: 5000 }, trusted: null });
+const formatErrors = createErrorFormatter({ development: false });
+const executors = { jit: createExecutor(schema, 'jit'), 'graphql-js': createExecutor(schema, 'graphql-js') };
+const jit: ExecutorKind = 'jit';
+const reference: ExecutorKind = 'graphql-js';
 
-const jit = server(true);
-const reference = server(false);
-beforeAll(() => Promise.all([jit.start(), reference.start()]));
-afterAll(() => Promise.all([jit.stop(), reference.stop()]));
-
-async function run(target: ApolloServer, query: string, variables: Record<string, unknown> | null): Promise<unknown> {
-  const res = await target.executeOperation({ query, ...(variables ? { variables } : {}) });
-  return { status: res.http.status, body: res.body };
+/** One operation as a client gets it: data and formatted errors. */
+async function run(kind: ExecutorKind, query: string, variables: Record<string, unknown> | null): Promise<unknown> {
+  const op = preparer.operation(preparer.document(query), null);
+  if (op instanceof GraphQLError) throw op;
+  const result = await executors[kind].execute(op, {}, variables ?? undefined);
+  return { data: result.data, errors: result.errors ? formatErrors(result.errors).formatted : undefined };
 }
 
 // Three entries each: jest passes a `done` callback to a test function with more parameters than the row.
@@ -142,33 +143,6 @@ it('runs an operation that expands past the cap on graphql-js, with the same ans
   expect(performance.now() - started).toBeLessThan(1000);
 });
 
-it('keeps only the most recently used entries', () => {
-  const lru = new LruMap<string, number>(2);
-  lru.set('a', 1);
-  lru.set('b', 2);
-  expect(lru.get('a')).toBe(1);
-  lru.set('c', 3);
-  expect([lru.get('a'), lru.get('b'), lru.get('c'), lru.size]).toEqual([1, undefined, 3, 2]);
-});
-
-it('keeps the most recent entries within a total weight, and always the newest', () => {
-  const lru = new LruMap<string, string>(100, { of: (text) => text.length, max: 10 });
-  lru.set('a', 'xxxx');
-  lru.set('b', 'yyyy');
-  expect(lru.get('a')).toBe('xxxx');
-  // 4 + 4 + 4 > 10: the least recently used (b) goes.
-  lru.set('c', 'zzzz');
-  expect([lru.get('a'), lru.get('b'), lru.get('c'), lru.totalWeight]).toEqual(['xxxx', undefined, 'zzzz', 8]);
-  // Replacing an entry counts its new weight only.
-  lru.set('a', 'xx');
-  expect(lru.totalWeight).toBe(6);
-  // An entry over the whole budget is kept alone.
-  lru.set('big', 'x'.repeat(50));
-  expect([lru.get('a'), lru.get('c'), lru.get('big')?.length, lru.size, lru.totalWeight]).toEqual([undefined, undefined, 50, 1, 50]);
-  lru.clear();
-  expect([lru.size, lru.totalWeight]).toEqual([0, 0]);
-});
-
 it('counts the answer it keeps on the budget once, when a query runs again on graphql-js', async () => {
   const schema = instrumentSchema(
     makeExecutableSchema({
@@ -183,11 +157,11 @@ it('counts the answer it keeps on the budget once, when a query runs again on gr
   const byGraphqlJs = contextOf();
   const expected = await execute({ schema, document, contextValue: byGraphqlJs });
   const byJit = contextOf();
-  const gateway = createJitGateway(schema);
-  const answer = await gateway.run({ document, operation, operationName: null, queryHash: 'h', contextValue: byJit, variableValues: undefined });
+  const executor = createExecutor(schema, 'jit');
+  const answer = await executor.execute({ document, operation, name: null, type: 'query', hash: 'h', compiled: undefined }, byJit, undefined);
   expect(answer).toEqual(expected);
   // The compiled run's answer was discarded (a non-null violation): only graphql-js's is counted.
-  expect(gateway.stats()).toMatchObject({ compiled: 0, fallback: 1 });
+  expect(executor.stats()).toMatchObject({ compiled: 0, fallback: 1 });
   expect(byJit.budget.usage).toEqual(byGraphqlJs.budget.usage);
   expect(byJit.budget.usage.nodes).toBeGreaterThan(0);
 });

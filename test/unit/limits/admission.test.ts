@@ -26,13 +26,13 @@ async function settled(promise: Promise<void>): Promise<boolean> {
 }
 
 describe('HeavyOperationGate', () => {
-  const gate = (heavyConcurrency = 2): HeavyOperationGate => new HeavyOperationGate({ heavyConcurrency, heavyMinCalls: 100 });
+  const gate = (heavyConcurrency = 2): HeavyOperationGate => new HeavyOperationGate({ heavyConcurrency, heavyMinCalls: 100, heavyQueuePerCaller: 64 });
 
   it('lets light and unpriced operations run at once, holding no slot', () => {
     const g = gate(1);
     for (const estimate of [LIGHT, null]) {
       const { budget: b } = budget();
-      expect(g.admit(estimate, b)).toBeUndefined();
+      expect(g.admit(estimate, b, 'caller')).toBeUndefined();
       expect(b.holdsSlot).toBe(false);
     }
     expect(g.stats()).toEqual({ running: 0, queued: 0 });
@@ -48,9 +48,9 @@ describe('HeavyOperationGate', () => {
   it('runs as many heavy operations as there are slots; the next waits until one finishes', async () => {
     const g = gate(2);
     const [a, b, c] = [budget().budget, budget().budget, budget().budget];
-    expect(g.admit(HEAVY, a)).toBeUndefined();
-    expect(g.admit(HEAVY, b)).toBeUndefined();
-    const turn = g.admit(HEAVY, c);
+    expect(g.admit(HEAVY, a, 'caller')).toBeUndefined();
+    expect(g.admit(HEAVY, b, 'caller')).toBeUndefined();
+    const turn = g.admit(HEAVY, c, 'caller');
     expect(turn).toBeInstanceOf(Promise);
     expect(g.stats()).toEqual({ running: 2, queued: 1 });
     expect(await settled(turn as Promise<void>)).toBe(false);
@@ -71,11 +71,11 @@ describe('HeavyOperationGate', () => {
   it('serves waiters oldest first', async () => {
     const g = gate(1);
     const first = budget().budget;
-    expect(g.admit(HEAVY, first)).toBeUndefined();
+    expect(g.admit(HEAVY, first, 'caller')).toBeUndefined();
     const order: string[] = [];
     const waiters = ['w1', 'w2', 'w3'].map((name) => {
       const b = budget().budget;
-      void (g.admit(HEAVY, b) as Promise<void>).then(() => {
+      void (g.admit(HEAVY, b, 'caller') as Promise<void>).then(() => {
         order.push(name);
         b.finish();
       });
@@ -91,9 +91,9 @@ describe('HeavyOperationGate', () => {
   it('gives a slot back once however often the budget finishes', () => {
     const g = gate(1);
     const a = budget().budget;
-    expect(g.admit(HEAVY, a)).toBeUndefined();
+    expect(g.admit(HEAVY, a, 'caller')).toBeUndefined();
     const b = budget().budget;
-    const turn = g.admit(HEAVY, b);
+    const turn = g.admit(HEAVY, b, 'caller');
     a.finish();
     a.finish();
     expect(g.stats()).toEqual({ running: 1, queued: 0 });
@@ -105,19 +105,19 @@ describe('HeavyOperationGate', () => {
   it('admits an operation that holds a slot already without taking another', () => {
     const g = gate(1);
     const a = budget().budget;
-    expect(g.admit(HEAVY, a)).toBeUndefined();
-    expect(g.admit(HEAVY, a)).toBeUndefined();
+    expect(g.admit(HEAVY, a, 'caller')).toBeUndefined();
+    expect(g.admit(HEAVY, a, 'caller')).toBeUndefined();
     expect(g.stats()).toEqual({ running: 1, queued: 0 });
   });
 
   it('a waiter whose client goes away leaves the queue without a slot, and the slot goes to the next', async () => {
     const g = gate(1);
     const holder = budget().budget;
-    expect(g.admit(HEAVY, holder)).toBeUndefined();
+    expect(g.admit(HEAVY, holder, 'caller')).toBeUndefined();
     const gone = budget();
-    const goneTurn = g.admit(HEAVY, gone.budget) as Promise<void>;
+    const goneTurn = g.admit(HEAVY, gone.budget, 'caller') as Promise<void>;
     const next = budget().budget;
-    const nextTurn = g.admit(HEAVY, next) as Promise<void>;
+    const nextTurn = g.admit(HEAVY, next, 'caller') as Promise<void>;
     gone.request.abort();
     expect(await settled(goneTurn)).toBe(true);
     expect(gone.budget.holdsSlot).toBe(false);
@@ -133,10 +133,10 @@ describe('HeavyOperationGate', () => {
   it('a waiter whose deadline passes runs without a slot and stops with the deadline error', async () => {
     const g = gate(1);
     const holder = budget().budget;
-    expect(g.admit(HEAVY, holder)).toBeUndefined();
+    expect(g.admit(HEAVY, holder, 'caller')).toBeUndefined();
     const { budget: late } = budget(20);
     late.startDeadline();
-    await g.admit(HEAVY, late);
+    await g.admit(HEAVY, late, 'caller');
     expect(late.holdsSlot).toBe(false);
     expect(() => late.check()).toThrow(/ran out of time/);
     expect(late.exceeded?.limit).toBe('deadline');
@@ -147,7 +147,7 @@ describe('HeavyOperationGate', () => {
   it('a budget crossed while running keeps its slot until the operation finishes', () => {
     const g = gate(1);
     const { budget: b } = budget();
-    expect(g.admit(HEAVY, b)).toBeUndefined();
+    expect(g.admit(HEAVY, b, 'caller')).toBeUndefined();
     expect(() => {
       for (;;) b.spendCall();
     }).toThrow(/upstream calls/);

@@ -1,10 +1,10 @@
 /**
- * endWith (src/server/answer-body.ts): an answer reaches the client byte for byte with its length,
+ * endWith (src/doors/answer-body.ts): an answer reaches the client byte for byte with its length,
  * whether written as a string (small) or as bytes (large), multi-byte characters included.
  */
 import { createServer, type Server } from 'node:http';
 import { request } from 'undici';
-import { endWith, LARGE_ANSWER_CHARS } from '../../../src/server/answer-body';
+import { endWith, LARGE_ANSWER_CHARS } from '../../../src/doors/answer-body';
 
 let server: Server;
 let url: string;

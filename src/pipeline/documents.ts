@@ -1,0 +1,91 @@
+/**
+ * Which document a request means: its `query`, or a persisted query named by
+ * `extensions.persistedQuery.sha256Hash` (automatic persisted queries, and the trusted documents
+ * manifest). One lookup serves every door: Apollo Server reads it as its persisted-query cache on
+ * HTTP (`asApolloCache`), the other doors through `resolveDocument`.
+ */
+import { GraphQLError } from 'graphql';
+import { LRUCache } from 'lru-cache';
+import { ErrorCode } from '../errors/codes';
+import type { TrustedDocuments } from '../persisted/trusted-documents';
+import { sha256Hex } from './prepare';
+import type { GraphQLParams } from './types';
+
+/** Where automatic persisted queries are registered (in memory, or shared by a fleet). */
+export interface PersistedQueryStore {
+  get(sha256Hex: string): Promise<string | null>;
+  set(sha256Hex: string, query: string): Promise<void>;
+}
+
+/** APQ registrations in this process: bounded by count and by text, and forgotten after a day. */
+export function createMemoryPersistedQueries(options: { max?: number; maxText?: number; ttlMs?: number } = {}): PersistedQueryStore {
+  const cache = new LRUCache<string, string>({
+    max: options.max ?? 10_000,
+    maxSize: options.maxText ?? 16 * 1024 * 1024,
+    sizeCalculation: (query) => query.length + 1,
+    ttl: options.ttlMs ?? 24 * 60 * 60 * 1000,
+  });
+  return {
+    get: async (hash) => cache.get(hash) ?? null,
+    set: async (hash, query) => void cache.set(hash, query),
+  };
+}
+
+export interface DocumentSources {
+  apq: PersistedQueryStore | null;
+  trusted: TrustedDocuments | null;
+}
+
+/** The request's document text and its hash, and whether it is to be registered once it proves valid. */
+export interface ResolvedDocument {
+  text: string;
+  hash: string | undefined;
+  register: boolean;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const notFound = (): GraphQLError => new GraphQLError('PersistedQueryNotFound', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } });
+
+/** The document of a request, or the errors refusing it (the same words and codes as Apollo Server's on HTTP). */
+export async function resolveDocument(params: GraphQLParams, sources: DocumentSources): Promise<ResolvedDocument | GraphQLError> {
+  const persisted = params.extensions?.['persistedQuery'];
+  const query = typeof params.query === 'string' && params.query !== '' ? params.query : null;
+  if (persisted === undefined || persisted === null) {
+    if (query === null) return new GraphQLError('GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.', { extensions: { code: ErrorCode.BAD_REQUEST } });
+    return { text: query, hash: undefined, register: false };
+  }
+  if (!sources.apq && !sources.trusted) return new GraphQLError('PersistedQueryNotSupported', { extensions: { code: 'PERSISTED_QUERY_NOT_SUPPORTED' } });
+  if (!isRecord(persisted) || persisted['version'] !== 1) return new GraphQLError('Unsupported persisted query version', { extensions: { code: ErrorCode.BAD_REQUEST } });
+  const hash = typeof persisted['sha256Hash'] === 'string' ? persisted['sha256Hash'].toLowerCase() : '';
+  if (query === null) {
+    const text = sources.trusted?.get(hash) ?? (sources.apq ? await sources.apq.get(hash) : null);
+    return text ? { text, hash, register: false } : notFound();
+  }
+  if (sha256Hex(query) !== hash) return new GraphQLError('provided sha does not match query', { extensions: { code: ErrorCode.BAD_REQUEST } });
+  return { text: query, hash, register: sources.apq !== null && !sources.trusted?.only };
+}
+
+/**
+ * The same lookup as Apollo Server's persisted-query cache (its `KeyValueCache`): a registered
+ * trusted document first, then APQ; Apollo registers a document only once it has passed the
+ * pipeline's checks (`isValid`), and never in trusted-documents-only mode.
+ */
+export function asApolloCache(sources: DocumentSources, isValid: (hash: string) => boolean): { get(key: string): Promise<string | undefined>; set(key: string, value: string): Promise<void>; delete(key: string): Promise<boolean | void> } {
+  return {
+    // Apollo prefixes its keys (`apq:`): the hash is the key's last 64 characters.
+    async get(key) {
+      const hash = key.slice(-64).toLowerCase();
+      return sources.trusted?.get(hash) ?? (sources.apq ? ((await sources.apq.get(hash)) ?? undefined) : undefined);
+    },
+    async set(key, query) {
+      const hash = key.slice(-64).toLowerCase();
+      if (sources.apq && !sources.trusted?.only && isValid(hash)) await sources.apq.set(hash, query);
+    },
+    async delete() {
+      // Registrations expire on their own.
+    },
+  };
+}

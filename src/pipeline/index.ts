@@ -1,0 +1,77 @@
+/**
+ * The one operation pipeline behind every door: `prepare` once per document (prepare.ts, one
+ * bounded cache), `run` per operation (run.ts). A door hands it GraphQL parameters and the caller
+ * and frames the answer on its wire; it decides no rule itself.
+ */
+import type { GraphQLError, GraphQLFormattedError, GraphQLSchema, ValidationRule } from 'graphql';
+import type { DocumentLimits } from '../limits/document-check';
+import type { TrustedDocuments } from '../persisted/trusted-documents';
+import { asApolloCache, resolveDocument, type PersistedQueryStore } from './documents';
+import { createExecutor, type ExecutorKind, type ExecutorStats } from './execute';
+import { createPreparer, type PreparedDocument } from './prepare';
+import { createRunner, type RunDeps } from './run';
+import type { Answer, AnswerStream, Caller, GraphQLParams, RunOptions } from './types';
+
+export type { Answer, AnswerStream, Caller, Connection, Door, GraphQLParams, RunOptions } from './types';
+export type { PreparedDocument } from './prepare';
+export type { PersistedQueryStore } from './documents';
+
+export interface PipelineOptions extends Omit<RunDeps, 'preparer' | 'executor' | 'schema'> {
+  /** The executable schema, its fields instrumented for the budgets (src/limits/instrument.ts). */
+  schema: GraphQLSchema;
+  executor: ExecutorKind;
+  documentLimits: DocumentLimits;
+  trusted: TrustedDocuments | null;
+  /** Automatic persisted queries' registrations; null: APQ off. */
+  apq: PersistedQueryStore | null;
+  /** Validation rules besides graphql's own (e.g. no introspection). */
+  extraRules?: readonly ValidationRule[];
+}
+
+export interface Pipeline {
+  /** The document of this text (hash given when known), prepared or refused; cached. */
+  prepare(text: string, hash?: string): PreparedDocument;
+  /** Runs an operation of a prepared document: an answer, or a subscription's stream. */
+  run(prepared: PreparedDocument, params: GraphQLParams, caller: Caller, options: RunOptions): Promise<Answer | AnswerStream>;
+  /** The whole way for a door that reads raw GraphQL parameters: the document (persisted queries), prepare, run. */
+  handle(params: GraphQLParams, caller: Caller, options: RunOptions): Promise<Answer | AnswerStream>;
+  /** An answer refusing a request before it reached the pipeline (a door's own limit), logged like any other. */
+  refuse(errors: readonly GraphQLError[], caller: Caller, options: RunOptions): Answer;
+  /** Logs and counts an answer a door's framework gave itself (errors already formatted by the pipeline's formatter). */
+  note(errors: readonly GraphQLFormattedError[], caller: Caller, options: RunOptions): void;
+  /** A prepared document by its hash, when cached (Apollo's document store reads it). */
+  peek(hash: string): PreparedDocument | undefined;
+  /** Apollo Server's persisted-query cache over the same lookup (the HTTP door). */
+  apolloPersistedQueries(): ReturnType<typeof asApolloCache> | null;
+  stats(): { documents: number; weight: number; executor: ExecutorStats };
+}
+
+export function createPipeline(options: PipelineOptions): Pipeline {
+  const preparer = createPreparer({ schema: options.schema, documentLimits: options.documentLimits, trusted: options.trusted, ...(options.extraRules ? { extraRules: options.extraRules } : {}) });
+  const executor = createExecutor(options.schema, options.executor);
+  const runner = createRunner({ ...options, preparer, executor });
+  const sources = { apq: options.apq, trusted: options.trusted };
+  const isValid = (hash: string): boolean => preparer.peek(hash)?.refusal === null;
+
+  return {
+    prepare: (text, hash) => preparer.document(text, hash),
+    run: (prepared, params, caller, runOptions) => runner.run(prepared, params, caller, runOptions),
+    async handle(params, caller, runOptions) {
+      const resolved = await resolveDocument(params, sources);
+      if (!('text' in resolved)) return runner.refuse([resolved], caller, runOptions);
+      const prepared = preparer.document(resolved.text, resolved.hash);
+      if (resolved.register && resolved.hash !== undefined && prepared.refusal === null) await sources.apq?.set(resolved.hash, resolved.text);
+      return runner.run(prepared, params, caller, runOptions);
+    },
+    refuse: (errors, caller, runOptions) => runner.refuse(errors, caller, runOptions),
+    note: (errors, caller, runOptions) => runner.note(errors, caller, runOptions),
+    peek: (hash) => preparer.peek(hash),
+    apolloPersistedQueries: () => (sources.apq || sources.trusted ? asApolloCache(sources, isValid) : null),
+    stats: () => ({ ...preparer.stats(), executor: executor.stats() }),
+  };
+}
+
+/** Whether a pipeline answer is a subscription's stream. */
+export function isStream(answer: Answer | AnswerStream): answer is AnswerStream {
+  return !('result' in answer);
+}

@@ -1,0 +1,311 @@
+/**
+ * `run(prepared, params, caller, options)`: the one place an operation is admitted and run, for
+ * every door. In order: the prepared document's refusal, the operation picked by name, the kinds
+ * the door accepts, the price (before anything runs: a refusal costs no upstream call), the
+ * caller's context and budget, the deadline, the heavy-operation turn, execution, error
+ * formatting, the cost report, then the log line, metrics and trace of the operation.
+ *
+ * A subscription holds one of its connection's slots, makes a fresh context (fresh loaders, its
+ * own budget and deadline) for each event, and is logged once, when it ends.
+ */
+import { randomUUID } from 'node:crypto';
+import { createSourceEventStream, execute, GraphQLError, type ExecutionResult, type FormattedExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import type { Logger } from 'pino';
+import type { GatewayContext } from '../context';
+import { CostTooExpensiveError, ErrorCode, LimitExceededError } from '../errors/codes';
+import type { HeavyOperationGate } from '../limits/admission';
+import type { CostEstimate } from '../limits/cost';
+import type { PriceLimits } from '../limits/limits';
+import { priceOperation } from '../limits/price';
+import type { OperationSpan, Tracer } from '../tracing';
+import { Cancellation } from '../upstream/cancellation';
+import type { Executor } from './execute';
+import { errorCodes, limitsOf, type ErrorFormatter } from './format';
+import { outcomeOf, type OperationMetrics } from './operation-metrics';
+import type { PreparedDocument, PreparedOperation, Preparer } from './prepare';
+import { logRequest } from './request-log';
+import type { Answer, AnswerStream, Caller, GraphQLParams, RunOptions } from './types';
+
+/** The cost report a client asks for with the request extension `"cost": true` (or the door's own way). */
+export function costReport(estimate: CostEstimate | null, context: GatewayContext, limits: PriceLimits): Record<string, unknown> {
+  const budget = context.budget;
+  return {
+    estimated: estimate,
+    actual: { ...budget.usage },
+    max: {
+      estimated: { nodes: limits.maxNodes, upstreamCalls: limits.maxUpstreamCalls, depth: limits.maxDepth, aliases: limits.maxAliases },
+      actual: { ...budget.limits },
+    },
+  };
+}
+
+export interface RunDeps {
+  schema: GraphQLSchema;
+  preparer: Preparer;
+  executor: Executor;
+  priceLimits: PriceLimits;
+  gate: HeavyOperationGate;
+  formatErrors: ErrorFormatter;
+  /** A context for one operation (or one subscription event) of this caller. */
+  createContext(caller: Caller, cancellation: Cancellation, calls: { count: number }, trace: OperationSpan | undefined): GatewayContext;
+  /** The operation is answered: let go of its loaders. */
+  releaseContext(context: GatewayContext): void;
+  /** The caller's key for shared limits: a credential fingerprint, or the client address when anonymous. */
+  callerKey(caller: Caller): string;
+  logger: Logger;
+  metrics: OperationMetrics;
+  tracer: Tracer | null;
+  maxSubscriptionsPerConnection: number;
+  /** Told when a subscription starts (+1) and ends (-1), by door. */
+  onSubscriptionCount?(door: RunOptions['door'], delta: 1 | -1): void;
+}
+
+export interface Runner {
+  run(prepared: PreparedDocument, params: GraphQLParams, caller: Caller, options: RunOptions): Promise<Answer | AnswerStream>;
+  /** An answer refusing the request before anything ran (a door-level refusal, e.g. an unknown persisted query), logged like any other. */
+  refuse(errors: readonly GraphQLError[], caller: Caller, options: RunOptions): Answer;
+  /** Logs and counts an answer given without running (errors already formatted). */
+  note(errors: readonly GraphQLFormattedError[], caller: Caller, options: RunOptions): void;
+}
+
+/** One operation's bookkeeping from start to log line. */
+class OperationRecord {
+  readonly started = performance.now();
+  readonly calls = { count: 0 };
+  readonly requestId: string;
+  readonly cancellation: Cancellation;
+  readonly trace: OperationSpan | undefined;
+  operationName: string | null = null;
+  operationType: string | null = null;
+  codes: string[] = [];
+  limits: Array<{ code: string; limit: string }> = [];
+  waitedMs = 0;
+  private done = false;
+
+  constructor(
+    private readonly deps: RunDeps,
+    readonly caller: Caller,
+    readonly options: RunOptions,
+  ) {
+    this.requestId = options.requestId ?? randomUUID();
+    this.cancellation = options.cancellation ?? new Cancellation();
+    this.trace = deps.tracer?.startOperation(caller.traceHeaders?.['traceparent']);
+  }
+
+  /** Errors formatted for the client, their codes and limits kept for the log line. */
+  format(errors: readonly unknown[]): { formatted: FormattedExecutionResult['errors']; status: number | undefined } {
+    const out = this.deps.formatErrors(errors);
+    this.codes.push(...errorCodes(out.formatted));
+    this.limits.push(...limitsOf(out.formatted));
+    return { formatted: out.formatted, status: out.status };
+  }
+
+  /** Logs, counts and closes the trace of the operation (once). */
+  finish(status?: number): void {
+    if (this.done) return;
+    this.done = true;
+    const facts = { operationName: this.operationName, errorCodes: this.codes, limits: this.limits, ...(this.operationType ? { operationType: this.operationType } : {}) };
+    this.deps.metrics.observe(this.options.door, facts);
+    this.trace?.end({
+      operationName: this.operationName,
+      operationType: this.operationType,
+      outcome: outcomeOf(this.codes),
+      httpStatus: status ?? 200,
+      upstreamCalls: this.calls.count,
+      errorCodes: this.codes,
+    });
+    logRequest(this.deps.logger, {
+      requestId: this.requestId,
+      transport: this.options.door,
+      operationName: this.operationName,
+      ...(status !== undefined ? { status } : {}),
+      durationMs: performance.now() - this.started,
+      upstreamCalls: this.calls.count,
+      errorCodes: this.codes,
+      waitedMs: this.waitedMs,
+    });
+  }
+}
+
+/** Whether an error thrown by the context or admission is one the client should see as a refusal. */
+function isRefusal(error: unknown): error is LimitExceededError {
+  return error instanceof LimitExceededError;
+}
+
+export function createRunner(deps: RunDeps): Runner {
+  function refusal(record: OperationRecord, errors: readonly unknown[]): Answer {
+    const { formatted, status } = record.format(errors);
+    return { result: { errors: formatted ?? [] }, requestError: true, ...(status !== undefined ? { status } : {}) };
+  }
+
+  /** The price of the operation, or the refusal (COST_ESTIMATED_TOO_EXPENSIVE) before anything runs. */
+  function price(op: PreparedOperation, variables: GraphQLParams['variables']): { estimate: CostEstimate | null } | { refused: GraphQLError } {
+    try {
+      return { estimate: priceOperation(deps.schema, op.document, op.name, variables ?? undefined, deps.priceLimits) };
+    } catch (error) {
+      if (!(error instanceof CostTooExpensiveError)) throw error;
+      return { refused: new GraphQLError(error.message, { originalError: error }) };
+    }
+  }
+
+  async function runQueryOrMutation(record: OperationRecord, op: PreparedOperation, params: GraphQLParams, estimate: CostEstimate | null): Promise<Answer> {
+    const context = deps.createContext(record.caller, record.cancellation, record.calls, record.trace);
+    const budget = context.budget;
+    try {
+      budget.startDeadline();
+      // A heavy operation waits for its turn; everything else goes on without a hop.
+      const turn = deps.gate.admit(estimate, budget, deps.gate.isHeavy(estimate) ? deps.callerKey(record.caller) : '');
+      if (turn) await turn;
+      record.waitedMs = budget.waitedMs;
+      const result: ExecutionResult = await deps.executor.execute(op, context, params.variables ?? undefined);
+      budget.finish();
+      const errors = result.errors && result.errors.length > 0 ? record.format(result.errors) : null;
+      const wantsCost = record.options.wantsCost === true || params.extensions?.['cost'] === true;
+      const answer: FormattedExecutionResult = {};
+      if (errors) answer.errors = errors.formatted;
+      if (result.data !== undefined) answer.data = result.data;
+      if (wantsCost && result.data !== undefined) answer.extensions = { cost: costReport(estimate, context, deps.priceLimits) };
+      return { result: answer, requestError: result.data === undefined, ...(errors?.status !== undefined ? { status: errors.status } : {}) };
+    } catch (error) {
+      if (isRefusal(error)) return refusal(record, [error]);
+      throw error;
+    } finally {
+      budget.finish();
+      deps.releaseContext(context);
+    }
+  }
+
+  async function runSubscription(record: OperationRecord, op: PreparedOperation, params: GraphQLParams): Promise<Answer | AnswerStream> {
+    const connection = record.options.connection;
+    const max = deps.maxSubscriptionsPerConnection;
+    if (connection && connection.subscriptions >= max) {
+      return refusal(record, [new LimitExceededError('subscriptionsPerConnection', max, `this connection runs ${max} subscriptions already (MAX_SUBSCRIPTIONS_PER_CONNECTION); complete one first`, { scope: 'caller' })]);
+    }
+    const context = deps.createContext(record.caller, record.cancellation, record.calls, record.trace);
+    let source: AsyncIterable<unknown> | ExecutionResult;
+    try {
+      source = await createSourceEventStream({ schema: deps.schema, document: op.document, operationName: op.name, variableValues: params.variables ?? undefined, contextValue: context });
+    } catch (error) {
+      return refusal(record, [error]);
+    }
+    if (!(Symbol.asyncIterator in source)) {
+      deps.releaseContext(context);
+      const errors = source.errors ?? [];
+      return errors.length > 0 ? refusal(record, errors) : { result: {}, requestError: true };
+    }
+    if (connection) connection.subscriptions += 1;
+    deps.onSubscriptionCount?.(record.options.door, 1);
+    let ended = false;
+    const end = (): void => {
+      if (ended) return;
+      ended = true;
+      if (connection) connection.subscriptions -= 1;
+      deps.onSubscriptionCount?.(record.options.door, -1);
+      record.cancellation.abort();
+      deps.releaseContext(context);
+      record.finish();
+    };
+    return withFreshContexts(source, record, op, params, end);
+  }
+
+  /** Each event executed with a fresh context (loaders, budget, deadline); `return()` stops the source at once. */
+  function withFreshContexts(source: AsyncIterable<unknown>, record: OperationRecord, op: PreparedOperation, params: GraphQLParams, end: () => void): AnswerStream {
+    const iterator = source[Symbol.asyncIterator]();
+    const stream: AnswerStream = {
+      async next() {
+        let item: IteratorResult<unknown>;
+        try {
+          item = await iterator.next();
+        } catch (error) {
+          // An error of the event source ends the stream with that error as its last result.
+          const { formatted } = record.format([error]);
+          await iterator.return?.();
+          end();
+          return { done: false, value: { errors: formatted ?? [] } };
+        }
+        if (item.done) {
+          end();
+          return { done: true, value: undefined };
+        }
+        const contextValue = deps.createContext(record.caller, record.cancellation, record.calls, record.trace);
+        contextValue.budget.startDeadline();
+        try {
+          // Subscription events run on graphql-js: each is small, and its root value is the event.
+          const result = await execute({ schema: deps.schema, document: op.document, operationName: op.name, variableValues: params.variables ?? undefined, rootValue: item.value, contextValue });
+          const value: FormattedExecutionResult = {};
+          if (result.errors && result.errors.length > 0) value.errors = record.format(result.errors).formatted;
+          if (result.data !== undefined) value.data = result.data;
+          return { done: false, value };
+        } finally {
+          contextValue.budget.finish();
+          deps.releaseContext(contextValue);
+        }
+      },
+      async return() {
+        // Stop the source first: a poller waiting for its next tick ends now, not at the tick.
+        record.cancellation.abort();
+        await iterator.return?.();
+        end();
+        return { done: true, value: undefined };
+      },
+      async throw(error: unknown) {
+        record.cancellation.abort();
+        await iterator.return?.();
+        end();
+        throw error;
+      },
+      [Symbol.asyncIterator]() {
+        return stream;
+      },
+    };
+    return stream;
+  }
+
+  return {
+    async run(prepared, params, caller, options) {
+      const record = new OperationRecord(deps, caller, options);
+      let answer: Answer;
+      if (prepared.refusal) {
+        answer = { ...refusal(record, prepared.refusal), documentRefused: true };
+      } else {
+        const op = deps.preparer.operation(prepared, params.operationName);
+        if (op instanceof GraphQLError) {
+          answer = { ...refusal(record, [op]), documentRefused: true };
+        } else {
+          record.operationName = op.name;
+          record.operationType = op.type;
+          const priced = options.accepts && !options.accepts.has(op.type) ? null : price(op, params.variables);
+          if (priced === null) {
+            answer = refusal(record, [new GraphQLError(`${op.type} operations are not run here${op.type === 'subscription' ? ': subscribe over WebSocket or Server-Sent Events' : ''}`, { extensions: { code: ErrorCode.BAD_REQUEST } })]);
+          } else if ('refused' in priced) {
+            answer = refusal(record, [priced.refused]);
+          } else if (op.type === 'subscription') {
+            const started = await runSubscription(record, op, params);
+            if (!('result' in started)) return started;
+            answer = started;
+          } else {
+            try {
+              answer = await runQueryOrMutation(record, op, params, priced.estimate);
+            } catch (error) {
+              answer = refusal(record, [error]);
+            }
+          }
+        }
+      }
+      record.finish(options.statusOf?.(answer));
+      return answer;
+    },
+    refuse(errors, caller, options) {
+      const record = new OperationRecord(deps, caller, options);
+      const answer = { ...refusal(record, errors), documentRefused: true };
+      record.finish(options.statusOf?.(answer));
+      return answer;
+    },
+    note(errors, caller, options) {
+      const record = new OperationRecord(deps, caller, options);
+      record.codes.push(...errorCodes(errors));
+      record.limits.push(...limitsOf(errors));
+      record.finish(options.statusOf?.({ result: { errors }, requestError: true }));
+    },
+  };
+}

@@ -1,0 +1,61 @@
+/** The words every door and the pipeline share. */
+import type { FormattedExecutionResult } from 'graphql';
+import type { Cancellation } from '../upstream/cancellation';
+
+/** How an operation arrived. */
+export type Door = 'http' | 'ws' | 'sse' | 'mcp';
+
+/** Who sent the operation, as the door read it off its wire. */
+export interface Caller {
+  /** The `Authorization` value (HTTP header, `connection_init` payload): forwarded upstream, never logged. */
+  authorization: string | undefined;
+  /** The client's address: an anonymous caller's key for per-caller shares. */
+  clientAddress: string | undefined;
+  /** W3C trace context the caller sent (`traceparent`, `tracestate`), when any. */
+  traceHeaders?: Readonly<Record<string, string | undefined>>;
+}
+
+/** A GraphQL request's parameters, whatever the door's wire format. */
+export interface GraphQLParams {
+  query?: string | undefined;
+  operationName?: string | null | undefined;
+  variables?: Readonly<Record<string, unknown>> | null | undefined;
+  extensions?: Readonly<Record<string, unknown>> | null | undefined;
+}
+
+/** A connection that runs several operations (a WebSocket, a reserved SSE stream): its subscriptions are bounded. */
+export interface Connection {
+  /** Subscriptions running on it now. */
+  subscriptions: number;
+}
+
+/** What a door tells the pipeline about one operation besides its parameters. */
+export interface RunOptions {
+  door: Door;
+  /** The id of the log line (HTTP: the caller's `x-request-id` when usable). */
+  requestId?: string;
+  /** Aborted when the client goes away; the pipeline makes one when the door has none. */
+  cancellation?: Cancellation;
+  /** The client asked for `extensions.cost` by other means than the request extension (HTTP's `netgraph-cost` header). */
+  wantsCost?: boolean;
+  /** The connection the operation runs on, for the per-connection subscription bound. */
+  connection?: Connection;
+  /** What kinds of operation the door accepts; others are refused before anything runs. @default every kind */
+  accepts?: ReadonlySet<'query' | 'mutation' | 'subscription'>;
+  /** The status the door will answer with (HTTP), for the log line. */
+  statusOf?(answer: Answer): number;
+}
+
+/** One answer: a result as the client gets it (errors formatted), and what the door needs to frame it. */
+export interface Answer {
+  result: FormattedExecutionResult;
+  /** No data: the request was refused before anything ran (GraphQL over HTTP answers these 4xx or 200 by `Accept`). */
+  requestError: boolean;
+  /** A status an error asked for (`extensions.http.status`), when any. */
+  status?: number;
+  /** The document itself was refused (not found, not trusted, too large, not valid, no such operation): nothing of it ran. */
+  documentRefused?: boolean;
+}
+
+/** A subscription's events, each formatted; `return()` ends it (its pollers stop). */
+export type AnswerStream = AsyncGenerator<FormattedExecutionResult, void, undefined>;
