@@ -73,8 +73,8 @@ describe('loadConfig', () => {
   });
 
   it('lets heavy operations take turns: one slot per core (at least 2) from 100 estimated calls, both configurable', () => {
-    expect(loadConfig({}).limits.admission).toEqual({ heavyConcurrency: Math.max(2, availableParallelism()), heavyMinCalls: 100 });
-    expect(loadConfig({ HEAVY_OPERATION_CONCURRENCY: '1', HEAVY_OPERATION_MIN_CALLS: '500' }).limits.admission).toEqual({ heavyConcurrency: 1, heavyMinCalls: 500 });
+    expect(loadConfig({}).limits.admission).toEqual({ heavyConcurrency: Math.max(2, availableParallelism()), heavyMinCalls: 100, heavyQueuePerCaller: 64 });
+    expect(loadConfig({ HEAVY_OPERATION_CONCURRENCY: '1', HEAVY_OPERATION_MIN_CALLS: '500' }).limits.admission).toEqual({ heavyConcurrency: 1, heavyMinCalls: 500, heavyQueuePerCaller: 64 });
   });
 
   it.each([

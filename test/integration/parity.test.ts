@@ -1,0 +1,158 @@
+/**
+ * One pipeline behind every door: each case runs over HTTP, WebSocket and Server-Sent Events and
+ * must get the same answer or refusal (data, error codes and `extensions`), the same number of
+ * upstream calls (zero for a refusal) and the same facts in its log line.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_LIMITS } from '../../src/limits/limits';
+import { sha256Hex } from '../../src/pipeline/prepare';
+import { ISSUE_QUERY } from '../helpers/abusive-queries';
+import { postGraphQL, startStack, type Stack } from '../helpers/stack';
+import { Clients, type Result } from '../helpers/subscriptions';
+
+type Door = 'http' | 'ws' | 'sse';
+const DOORS: readonly Door[] = ['http', 'ws', 'sse'];
+
+/** What a client sees of one operation, whatever the door. */
+interface Seen {
+  data: unknown;
+  errors: Array<{ code: unknown; extensions: Record<string, unknown> }>;
+  calls: number;
+  log: { errorCodes: unknown; upstreamCalls: unknown; operationName: unknown } | null;
+}
+
+interface Case {
+  name: string;
+  query: string | ((door: Door) => string);
+  variables?: Record<string, unknown>;
+  /** The bearer token (default: the sandbox admin's); null sends none. */
+  token?: (stack: Stack) => string | null;
+  /** Which stack runs it. @default 'plain' */
+  stack?: 'plain' | 'budget' | 'trusted';
+  /** What every door must show (checked on HTTP's answer; the other doors must equal it). */
+  expect: { codes: string[]; data: 'some' | 'none'; calls: 'none' | 'some' };
+  /** Keep only what does not depend on the door (e.g. created names). */
+  normalize?: (data: unknown) => unknown;
+}
+
+const ALIASES = `{ ${Array.from({ length: 500 }, (_, i) => `a${i}: gatewayInfo { sandbox }`).join(' ')} }`;
+const MEGABYTE = `{ gatewayInfo { sandbox } }\n#${'x'.repeat(1_000_000)}`;
+const LISTED = '{ gatewayInfo { sandbox } }';
+
+const CASES: Case[] = [
+  { name: 'a legitimate query', query: '{ networks(first: 2) { totalCount nodes { id name } } }', expect: { codes: [], data: 'some', calls: 'some' } },
+  {
+    name: 'a mutation',
+    query: (door) => `mutation { createNetwork(input: { name: "parity-${door}" }) { accepted network { name } } }`,
+    expect: { codes: [], data: 'some', calls: 'some' },
+    normalize: (data) => JSON.parse(JSON.stringify(data).replace(/parity-(http|ws|sse)/g, 'parity')) as unknown,
+  },
+  { name: 'the deep re-entrant query', query: ISSUE_QUERY, expect: { codes: ['COST_ESTIMATED_TOO_EXPENSIVE'], data: 'none', calls: 'none' } },
+  { name: '500 aliases', query: ALIASES, expect: { codes: ['COST_ESTIMATED_TOO_EXPENSIVE'], data: 'none', calls: 'none' } },
+  { name: 'a 1 MB document', query: MEGABYTE, expect: { codes: ['COST_ESTIMATED_TOO_EXPENSIVE'], data: 'none', calls: 'none' } },
+  { name: 'a syntax error', query: '{ networks(first: 2) { nodes { id }', expect: { codes: ['GRAPHQL_PARSE_FAILED'], data: 'none', calls: 'none' } },
+  { name: 'an unknown field', query: '{ networks { nope } }', expect: { codes: ['GRAPHQL_VALIDATION_FAILED'], data: 'none', calls: 'none' } },
+  { name: 'an unlisted document under trusted-documents-only', stack: 'trusted', query: '{ networks(first: 1) { nodes { id } } }', expect: { codes: ['PERSISTED_QUERY_NOT_IN_LIST'], data: 'none', calls: 'none' } },
+  { name: 'an unlisted mutation under trusted-documents-only', stack: 'trusted', query: 'mutation { createNetwork(input: { name: "never" }) { accepted } }', expect: { codes: ['PERSISTED_QUERY_NOT_IN_LIST'], data: 'none', calls: 'none' } },
+  { name: 'a listed document under trusted-documents-only', stack: 'trusted', query: LISTED, expect: { codes: [], data: 'some', calls: 'none' } },
+  {
+    name: 'a budget hit mid-run',
+    stack: 'budget',
+    query: '{ gatewayInfo { sandbox } networks(first: 3) { nodes { id } } }',
+    expect: { codes: ['OPERATION_BUDGET_EXCEEDED'], data: 'some', calls: 'some' },
+  },
+  {
+    name: 'an expired token',
+    query: '{ networks(first: 1) { nodes { id } } }',
+    token: (stack) => stack.sandbox.tokenService.sign({ sub: 'x', exp: Math.floor(Date.now() / 1000) - 60 }),
+    expect: { codes: ['UNAUTHENTICATED'], data: 'some', calls: 'some' },
+  },
+];
+
+const stacks: Record<'plain' | 'budget' | 'trusted', Stack | null> = { plain: null, budget: null, trusted: null };
+const clients: Record<string, Clients> = {};
+
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'netgraph-parity-'));
+  const manifest = join(dir, 'manifest.json');
+  writeFileSync(manifest, JSON.stringify({ [sha256Hex(LISTED)]: LISTED }));
+  const [plain, budget, trusted] = await Promise.all([
+    startStack(),
+    // A budget of one node: the network list crosses it as it runs; gatewayInfo's data stays.
+    startStack({ config: { limits: { ...DEFAULT_LIMITS, budget: { ...DEFAULT_LIMITS.budget, nodes: 1 } } } }),
+    startStack({ config: { trustedDocuments: { path: manifest, only: true } } }),
+  ]);
+  Object.assign(stacks, { plain, budget, trusted });
+  for (const [name, stack] of Object.entries(stacks)) if (stack) clients[name] = new Clients(() => stack);
+});
+afterEach(async () => {
+  for (const c of Object.values(clients)) await c.disposeAll();
+});
+afterAll(async () => {
+  await Promise.all(Object.values(stacks).map((s) => s?.close()));
+});
+
+function lastLog(stack: Stack, door: Door): Seen['log'] {
+  for (let i = stack.logs.length - 1; i >= 0; i -= 1) {
+    const line = JSON.parse(stack.logs[i] ?? '{}') as Record<string, unknown>;
+    if (line['msg'] === 'graphql' && line['transport'] === door) return { errorCodes: line['errorCodes'], upstreamCalls: line['upstreamCalls'], operationName: line['operationName'] };
+  }
+  return null;
+}
+
+function seen(results: Result[], clientError: unknown): Pick<Seen, 'data' | 'errors'> {
+  const errors = [...results.flatMap((r) => r.errors ?? []), ...(Array.isArray(clientError) ? (clientError as Result['errors'] & object) : [])];
+  return {
+    data: results[0]?.data ?? null,
+    errors: errors.map((e) => ({ code: e.extensions?.['code'], extensions: e.extensions ?? {} })),
+  };
+}
+
+async function send(door: Door, stack: Stack, c: Case): Promise<Seen> {
+  const query = typeof c.query === 'function' ? c.query(door) : c.query;
+  const token = c.token ? c.token(stack) : stack.tokens.admin;
+  const before = stack.sandbox.control.calls().total;
+  let answer: Pick<Seen, 'data' | 'errors'>;
+  if (door === 'http') {
+    const res = await postGraphQL(stack.gatewayUrl, query, c.variables, { token });
+    answer = seen([res.body as Result], null);
+  } else {
+    const pool = clients[c.stack ?? 'plain'];
+    if (!pool) throw new Error('no clients');
+    const client = door === 'ws' ? pool.ws(token) : pool.sse(token);
+    const log = pool.follow(client, query, c.variables);
+    await log.ended();
+    answer = seen(log.results, log.error);
+  }
+  return { ...answer, calls: stack.sandbox.control.calls().total - before, log: lastLog(stack, door) };
+}
+
+describe.each(CASES)('$name', (c) => {
+  it('gets the same answer, upstream calls and log facts over HTTP, WebSocket and SSE', async () => {
+    const stack = stacks[c.stack ?? 'plain'];
+    if (!stack) throw new Error('stack not started');
+    const byDoor: Partial<Record<Door, Seen>> = {};
+    for (const door of DOORS) byDoor[door] = await send(door, stack, c);
+    const http = byDoor.http;
+    if (!http) throw new Error('no HTTP answer');
+    const normalize = c.normalize ?? ((d: unknown) => d);
+    // What the case says, on HTTP.
+    expect(http.errors.map((e) => e.code)).toEqual(c.expect.codes);
+    expect(http.data === null || http.data === undefined ? 'none' : 'some').toBe(c.expect.data);
+    expect(http.calls > 0 ? 'some' : 'none').toBe(c.expect.calls);
+    expect(http.log).toMatchObject({ errorCodes: c.expect.codes, upstreamCalls: http.calls });
+    // The same on every other door.
+    for (const door of DOORS) {
+      const other = byDoor[door];
+      expect({ door, data: normalize(other?.data ?? null), errors: other?.errors, calls: other?.calls, log: other?.log }).toEqual({
+        door,
+        data: normalize(http.data ?? null),
+        errors: http.errors,
+        calls: http.calls,
+        log: http.log,
+      });
+    }
+  });
+});
