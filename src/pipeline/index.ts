@@ -9,7 +9,7 @@ import type { TrustedDocuments } from '../persisted/trusted-documents';
 import { asApolloCache, resolveDocument, type PersistedQueryStore } from './documents';
 import { createExecutor, type ExecutorKind, type ExecutorStats } from './execute';
 import { createPreparer, type PreparedDocument } from './prepare';
-import { createRunner, type RunDeps } from './run';
+import { createRunner, type RunDeps, type Runner } from './run';
 import type { Answer, AnswerStream, Caller, GraphQLParams, RunOptions } from './types';
 
 export type { Answer, AnswerStream, Caller, Connection, Door, GraphQLParams, RunOptions } from './types';
@@ -39,6 +39,8 @@ export interface Pipeline {
   refuse(errors: readonly GraphQLError[], caller: Caller, options: RunOptions): Answer;
   /** Logs and counts an answer a door's framework gave itself (errors already formatted by the pipeline's formatter). */
   note(errors: readonly GraphQLFormattedError[], caller: Caller, options: RunOptions): void;
+  /** Every check `run` would make (document, operation, price) without running: the refusal, or the estimate and kind. */
+  check(params: GraphQLParams): Promise<ReturnType<Runner['check']>>;
   /** A prepared document by its hash, when cached (Apollo's document store reads it). */
   peek(hash: string): PreparedDocument | undefined;
   /** Apollo Server's persisted-query cache over the same lookup (the HTTP door). */
@@ -65,6 +67,11 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     },
     refuse: (errors, caller, runOptions) => runner.refuse(errors, caller, runOptions),
     note: (errors, caller, runOptions) => runner.note(errors, caller, runOptions),
+    async check(params) {
+      const resolved = await resolveDocument(params, sources);
+      if (!('text' in resolved)) return { errors: options.formatErrors([resolved]).formatted, estimate: null, type: null };
+      return runner.check(preparer.document(resolved.text, resolved.hash), params);
+    },
     peek: (hash) => preparer.peek(hash),
     apolloPersistedQueries: () => (sources.apq || sources.trusted ? asApolloCache(sources, isValid) : null),
     stats: () => ({ ...preparer.stats(), executor: executor.stats() }),

@@ -66,6 +66,8 @@ export interface Runner {
   refuse(errors: readonly GraphQLError[], caller: Caller, options: RunOptions): Answer;
   /** Logs and counts an answer given without running (errors already formatted). */
   note(errors: readonly GraphQLFormattedError[], caller: Caller, options: RunOptions): void;
+  /** Every check `run` makes before running (document, operation, price), without running: its refusal or its estimate. */
+  check(prepared: PreparedDocument, params: GraphQLParams): { errors: GraphQLFormattedError[]; estimate: CostEstimate | null; type: PreparedOperation['type'] | null };
 }
 
 /** One operation's bookkeeping from start to log line. */
@@ -300,6 +302,15 @@ export function createRunner(deps: RunDeps): Runner {
       const answer = { ...refusal(record, errors), documentRefused: true };
       record.finish(options.statusOf?.(answer));
       return answer;
+    },
+    check(prepared, params) {
+      const format = (errors: readonly unknown[]): GraphQLFormattedError[] => deps.formatErrors(errors).formatted;
+      if (prepared.refusal) return { errors: format(prepared.refusal), estimate: null, type: null };
+      const op = deps.preparer.operation(prepared, params.operationName);
+      if (op instanceof GraphQLError) return { errors: format([op]), estimate: null, type: null };
+      const priced = price(op, params.variables);
+      if ('refused' in priced) return { errors: format([priced.refused]), estimate: null, type: op.type };
+      return { errors: [], estimate: priced.estimate, type: op.type };
     },
     note(errors, caller, options) {
       const record = new OperationRecord(deps, caller, options);

@@ -3,6 +3,12 @@
  * answer, and close() resolves only after it; a request still running at the drain timeout is cut.
  */
 import { startStack, type Stack } from '../helpers/stack';
+import { waitFor } from '../helpers/subscriptions';
+
+/** Until the gateway has the request in hand: its upstream call has reached the sandbox. */
+async function inHand(stack: Stack): Promise<void> {
+  await waitFor(() => stack.sandbox.control.calls().total > 0, () => 'the request never reached the upstream');
+}
 
 const NETWORKS = '{ networks(first: 5) { totalCount edges { node { id name } } } }';
 
@@ -21,7 +27,7 @@ describe('closing the gateway', () => {
       answeredAt = performance.now();
       return res;
     });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await inHand(stack);
     await stack.close();
     const closedAt = performance.now();
     const res = await inFlight;
@@ -39,7 +45,7 @@ describe('closing the gateway', () => {
       () => 'answered',
       () => 'cut',
     );
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await inHand(stack);
     const started = performance.now();
     await stack.close();
     // The drain timeout, not the upstream's 3 s (closing the in-process sandbox adds a little).
