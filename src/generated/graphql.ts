@@ -1410,8 +1410,6 @@ export type GatewayClusterEdge = {
 /** What this gateway is and how it is configured (nothing secret). */
 export type GatewayInfo = {
   __typename?: 'GatewayInfo';
-  /** True when upstream calls are batched and cached per request (off only for benchmarking). */
-  batching: Scalars['Boolean']['output'];
   /** True when the gateway serves the embedded sandbox upstream instead of a real platform. */
   sandbox: Scalars['Boolean']['output'];
   /** True when an event search service is configured; event fields fail with `NOT_CONFIGURED` otherwise. */
@@ -6235,7 +6233,6 @@ export type GatewayClusterEdgeResolvers<ContextType = GatewayContext, ParentType
 }>;
 
 export type GatewayInfoResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GatewayInfo'] = ResolversParentTypes['GatewayInfo']> = ResolversObject<{
-  batching?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   sandbox?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   searchConfigured?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   version?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
