@@ -78,7 +78,13 @@ export function missingDocuments(tracked: ReadonlySet<string>): (file: string, t
 }
 
 /** Each pattern's own check: what it must catch, and neighbours it must leave alone. */
-export const EXAMPLES: { cited: readonly string[]; fine: readonly string[]; descriptionCited: readonly string[] } = {
+export const EXAMPLES: {
+  cited: readonly string[];
+  fine: readonly string[];
+  descriptionCited: readonly string[];
+  /** A text naming Markdown documents the repository does not have, and their names. */
+  missingDocuments: { text: string; names: readonly string[] };
+} = {
   cited: [
     "seed 001's creation order",
     'Seed 002 rule 2',
@@ -100,4 +106,5 @@ export const EXAMPLES: { cited: readonly string[]; fine: readonly string[]; desc
     'see src/server/README.md',
   ],
   descriptionCited: ['Name of `status`; null for a code not on record.', 'The seed requires `name`.', '`IP` in the guide.'],
+  missingDocuments: { text: 'see DESIGN.md "Errors", PUBLIC-RECORD.md and docs/limits.md', names: ['DESIGN.md', 'PUBLIC-RECORD.md', 'docs/limits.md'] },
 };
