@@ -8,7 +8,6 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-COPY bench ./bench
 COPY schema ./schema
 RUN npm run build
 
@@ -26,8 +25,8 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 # The SDL, read at start-up.
 COPY schema ./schema
-# The network map's browser code, bundled by esbuild on the first GET /map, and the one bench
-# query it imports.
+# The network map's browser code, bundled by esbuild on the first GET /map, and the one query
+# document it imports. Nothing else of bench/ (its code is built apart, by `npm run bench`).
 COPY web/map ./web/map
 COPY bench/queries/network-map.graphql ./bench/queries/network-map.graphql
 # A fixed non-root user (the node image's `node`, uid 1000): the gateway writes nothing to disk.

@@ -1,7 +1,8 @@
 /**
  * Two projects, one run (one `--json` report for .ci/run): every suite on the default executor
  * (graphql-jit), and the suites that execute GraphQL operations against a gateway
- * (test/integration) again on graphql-js. Both must pass (DESIGN.md "Execution").
+ * (test/integration) again on graphql-js. Both must pass: the compiled executor must answer
+ * exactly as graphql-js does.
  * @type {import('jest').Config}
  */
 const shared = {

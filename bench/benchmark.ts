@@ -9,6 +9,7 @@ import { UsageError, type BenchOptions } from './args';
 import { readFacts, type UpstreamFacts } from './facts';
 import { withGatewayCpu, cpuPerRequest } from './gateway-cpu';
 import { benchGatewayEnv, startGatewayProcess, type GatewayHandle } from './gateway-launcher';
+import { BATCHED, UNBATCHED } from './gateway-start';
 import { createGraphQLClient, type GraphQLHttpClient } from './graphql-client';
 import { benchFloors } from './floors';
 import { latencyPhase, measureLatency, measureThroughput, type Operation } from './load';
@@ -64,7 +65,7 @@ export async function runBenchmark(options: BenchOptions, log: Log = () => undef
 
     const sides: Side[] = [];
     for (const label of ['batched', 'unbatched'] as const) {
-      const gateway = await startGatewayProcess(options.gateway, benchGatewayEnv(sandbox, label === 'batched' ? 'on' : 'off'));
+      const gateway = await startGatewayProcess(options.gateway, benchGatewayEnv(sandbox), label === 'batched' ? BATCHED : UNBATCHED);
       cleanups.push(() => gateway.close());
       const client = createGraphQLClient(gateway.url, sandbox.tokens.admin, options.concurrency);
       cleanups.push(() => client.close());

@@ -63,10 +63,10 @@ function asker(child: ChildProcess, name: string): ChildHandle['ask'] {
     });
 }
 
-/** Forks `script` (a compiled entry that calls serveChild) and resolves once it reports ready. */
-export function startChild(script: string, env: Record<string, string>, name: string): Promise<ChildHandle> {
+/** Forks `script` (a compiled entry that calls serveChild) with `args` and resolves once it reports ready. */
+export function startChild(script: string, env: Record<string, string>, name: string, args: readonly string[] = []): Promise<ChildHandle> {
   return new Promise((resolve, reject) => {
-    const child = fork(script, [], {
+    const child = fork(script, [...args], {
       env: { ...process.env, ...env, NODE_ENV: 'production' },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       // The same V8 flags as `npm start` and the Docker image (src/server/node-flags.ts).

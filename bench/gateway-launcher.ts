@@ -1,6 +1,7 @@
 /**
  * Starts a gateway for the benchmark, configured by environment variables exactly as a deployed
- * one would be. Two modes:
+ * one would be, plus the one thing no deployment can set: its loader options (batching off for
+ * the baseline), handed to startGateway directly. Two modes:
  *
  * - `child` (default): a separate Node process (gateway-child.js) in production mode
  *   (`NODE_ENV=production`, as `npm start` and the container run it: graphql-js skips its
@@ -15,7 +16,7 @@ import type { RunningSandbox } from '../src/sandbox';
 import type { GatewayMode } from './args';
 import { NO_PHASES, startChild, type PhaseReader } from './child-launcher';
 import { compiledChild } from './compiled-child';
-import { launchGateway } from './gateway-start';
+import { BATCHED, launchGateway, loaderOptionArgs, type LoaderOptions } from './gateway-start';
 
 export interface GatewayHandle {
   url: string;
@@ -29,8 +30,8 @@ export interface GatewayHandle {
   close(): Promise<void>;
 }
 
-/** A gateway's environment against the sandbox, as a deployment would set it, with batching on or off. */
-export function benchGatewayEnv(sandbox: RunningSandbox, batching: 'on' | 'off'): Record<string, string> {
+/** A gateway's environment against the sandbox, as a deployment would set it. */
+export function benchGatewayEnv(sandbox: RunningSandbox): Record<string, string> {
   return {
     UPSTREAM_BASE_URL: sandbox.baseUrl,
     SEARCH_URL: sandbox.searchUrl,
@@ -38,21 +39,20 @@ export function benchGatewayEnv(sandbox: RunningSandbox, batching: 'on' | 'off')
     SEARCH_PASSWORD: sandbox.searchCredentials.password,
     HOST: '127.0.0.1',
     PORT: '0',
-    NETGRAPH_BATCHING: batching,
     // The throughput phase saturates the gateway (32 whole-network graphs at once): each then
     // takes longer than the default 30 s operation deadline, which is about one operation, not a queue.
     OPERATION_TIMEOUT_MS: '300000',
   };
 }
 
-export async function startGatewayProcess(mode: GatewayMode, env: Record<string, string>): Promise<GatewayHandle> {
+export async function startGatewayProcess(mode: GatewayMode, env: Record<string, string>, loaderOptions: LoaderOptions = BATCHED): Promise<GatewayHandle> {
   const script = compiledChild('gateway-child');
-  if (mode === 'child' && script !== null) return startGatewayChild(script, env);
-  return startInProcess(env);
+  if (mode === 'child' && script !== null) return startGatewayChild(script, env, loaderOptions);
+  return startInProcess(env, loaderOptions);
 }
 
-async function startInProcess(env: Record<string, string>): Promise<GatewayHandle> {
-  const gateway = await launchGateway({ ...process.env, ...env });
+async function startInProcess(env: Record<string, string>, loaderOptions: LoaderOptions): Promise<GatewayHandle> {
+  const gateway = await launchGateway({ ...process.env, ...env }, loaderOptions);
   return {
     url: gateway.url,
     mode: 'in-process',
@@ -65,7 +65,7 @@ async function startInProcess(env: Record<string, string>): Promise<GatewayHandl
 }
 
 /** A gateway in a child process running `script` (the compiled gateway-child.ts; tests pass a bundle of it). */
-export async function startGatewayChild(script: string, env: Record<string, string>): Promise<GatewayHandle> {
-  const child = await startChild(script, env, 'gateway child');
+export async function startGatewayChild(script: string, env: Record<string, string>, loaderOptions: LoaderOptions = BATCHED): Promise<GatewayHandle> {
+  const child = await startChild(script, env, 'gateway child', loaderOptionArgs(loaderOptions));
   return { url: child.url, mode: 'child', nodeEnv: child.nodeEnv, cpuMicros: () => child.cpuMicros(), phases: child.phases, close: () => child.close() };
 }

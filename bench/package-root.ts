@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 
 /**
  * The package root (the folder holding package.json), found upwards from this file, so the
- * compiled runner (dist/bench/…) and ts-jest (bench/…) find `bench/queries/*.graphql` and write
+ * compiled runner (dist-bench/bench/…) and ts-jest (bench/…) find `bench/queries/*.graphql` and write
  * `bench/results.json` in the same place, whatever the working directory.
  */
 export function packageRoot(): string {

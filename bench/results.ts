@@ -1,6 +1,6 @@
 /**
- * The shape of bench/results.json (fields fixed by issue #5; later issues add fields, never rename
- * or drop one) and the machine description.
+ * The shape of bench/results.json (its fields are fixed: new ones may be added, none is renamed
+ * or dropped) and the machine description.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';

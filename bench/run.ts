@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (compiled to dist/bench/run.js): parses the flags, runs the benchmark, prints
+ * `npm run bench` (compiled by bench/tsconfig.json to dist-bench/bench/run.js): parses the flags, runs the benchmark, prints
  * the table on stdout (progress on stderr) and writes bench/results.json.
  */
 import { resolve } from 'node:path';

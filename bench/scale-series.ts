@@ -43,7 +43,7 @@ async function measureScale(scale: number, options: BenchOptions, log: (line: st
     const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', seed: options.seed, scale, latencyMs: 0 });
     cleanups.push(() => sandbox.close());
     const facts = await readFacts(sandbox.baseUrl, sandbox.tokens.admin);
-    const gateway = await startGatewayProcess(options.gateway, benchGatewayEnv(sandbox, 'on'));
+    const gateway = await startGatewayProcess(options.gateway, benchGatewayEnv(sandbox));
     cleanups.push(() => gateway.close());
     const client = createGraphQLClient(gateway.url, sandbox.tokens.admin, 1);
     cleanups.push(() => client.close());

@@ -85,7 +85,7 @@ export async function readTopTalkers(search: SearchService, now: number): Promis
   };
 }
 
-/** Seed 002's matching, written again here on purpose: `#all`, `@name`, `#tag`. */
+/** The management API v2's role-attribute matching, written again here on purpose: `#all`, `@name`, `#tag`. */
 function selects(selectors: unknown, item: JsonObject): boolean {
   const list = Array.isArray(selectors) ? selectors.filter((s): s is string => typeof s === 'string') : [];
   const tags = Array.isArray(item['attributes']) ? item['attributes'] : [];

@@ -55,12 +55,6 @@ export interface Config {
   /** `UPSTREAM_MAX_CONCURRENCY`: upstream calls one GraphQL request may have in flight at once (1..256); as many as the connection pool keeps per origin, so one level of a large graph goes out in one wave. @default 64 */
   maxConcurrentPerRequest: number;
   /**
-   * `NETGRAPH_BATCHING`: `on` or `off`. Off disables DataLoader batching and caching and the
-   * cheaper relationship plans; it exists for the benchmark's comparison.
-   * @default true (`on`)
-   */
-  batching: boolean;
-  /**
    * `NETGRAPH_EXECUTOR`: `jit` or `graphql-js`. `jit` runs queries and mutations through
    * graphql-jit (compiled once per document and operation, graphql-js when a document does not
    * compile); `graphql-js` runs everything through graphql-js. Subscriptions always use graphql-js.
@@ -284,7 +278,6 @@ export function loadConfig(env: Env = process.env): Config {
     retryMaxDelayMs: int(env, 'UPSTREAM_RETRY_MAX_DELAY_MS', 1000, 0, MAX_MS),
     retryAfterMaxMs: int(env, 'UPSTREAM_RETRY_AFTER_MAX_MS', 5000, 0, MAX_MS),
     maxConcurrentPerRequest: int(env, 'UPSTREAM_MAX_CONCURRENCY', 64, 1, 256),
-    batching: oneOf(env, 'NETGRAPH_BATCHING', ['on', 'off'] as const, 'on') === 'on',
     executor: oneOf(env, 'NETGRAPH_EXECUTOR', ['jit', 'graphql-js'] as const, 'jit'),
     sandboxSeed: oneOf(env, 'SANDBOX_SEED', ['tiny', 'demo', 'large'] as const, 'demo'),
     development: read(env, 'NODE_ENV') === 'development',

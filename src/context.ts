@@ -18,7 +18,6 @@ import type { UpstreamCheck } from './upstream/probe';
 export interface GatewayInfo {
   version: string;
   sandbox: boolean;
-  batching: boolean;
   searchConfigured: boolean;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The error codes a client can rely on (`extensions.code`), see DESIGN.md "Errors".
+ * The error codes a client can rely on (`extensions.code`); README.md "Errors" lists them for clients.
  * This file is a leaf: it imports nothing from the rest of src/.
  */
 export const ErrorCode = {

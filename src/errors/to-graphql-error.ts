@@ -1,6 +1,6 @@
 /**
- * The one table from the gateway's typed errors to GraphQL errors with a stable `extensions.code`
- * (DESIGN.md "Errors"). Anything not in the table is unexpected and gets masked by format-error.ts.
+ * The one table from the gateway's typed errors to GraphQL errors with a stable `extensions.code`.
+ * Anything not in the table is unexpected and gets masked by format-error.ts.
  */
 import { GraphQLError } from 'graphql';
 import { ShapeError } from './shape-error';

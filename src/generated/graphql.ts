@@ -41,8 +41,8 @@ export type Scalars = {
    */
   DateTime: { input: string; output: string; }
   /**
-   * A free-form JSON value (object, array, string, number, boolean or null), used where the contract
-   * defines a map without a fixed shape (masquerade `claims`, grant `privileges`, …).
+   * A free-form JSON value (object, array, string, number, boolean or null), used where the platform's APIs
+   * define a map without a fixed shape (masquerade `claims`, grant `privileges`, …).
    */
   JSON: { input: unknown; output: unknown; }
   /**
@@ -118,7 +118,7 @@ export type AppWan = {
   services?: Maybe<ServiceConnection>;
   /** Life-cycle status code (100 when empty, 600 after members change); see `statusName`. */
   status?: Maybe<Scalars['Int']['output']>;
-  /** Name of `status` (NEW, PROVISIONED, UPDATING, …); null for a code not on record. */
+  /** Name of `status` (NEW, PROVISIONED, UPDATING, …); null for a code the gateway does not know. */
   statusName?: Maybe<Scalars['String']['output']>;
   /** When the AppWAN was last changed. */
   updatedAt?: Maybe<Scalars['DateTime']['output']>;
@@ -243,8 +243,8 @@ export type BgpPeerInput = {
 };
 
 /**
- * A certificate authority of a network. The contract does not list this resource's fields: the common ones are typed and every
- * field the upstream sends is in `attributes`.
+ * A certificate authority of a network. The network-management API does not document this resource's fields: the common ones are
+ * typed and every field the upstream sends is in `attributes`.
  */
 export type CertificateAuthority = {
   __typename?: 'CertificateAuthority';
@@ -264,7 +264,7 @@ export type CertificateAuthority = {
   ownerIdentityId?: Maybe<Scalars['String']['output']>;
   /** Life-cycle status code, when the upstream sends one; see `statusName`. */
   status?: Maybe<Scalars['Int']['output']>;
-  /** Name of `status` (NEW, PROVISIONING, PROVISIONED, …); null for a code not on record. */
+  /** Name of `status` (NEW, PROVISIONING, PROVISIONED, …); null for a code the gateway does not know. */
   statusName?: Maybe<Scalars['String']['output']>;
   /** When it was last changed. */
   updatedAt?: Maybe<Scalars['DateTime']['output']>;
@@ -489,7 +489,7 @@ export type CreateEdgeRouterPolicyPayload = V2ChangePayload & {
   id?: Maybe<Scalars['ID']['output']>;
 };
 
-/** A new endpoint. Seed 001 requires `name` (unique in the network) and `endpointType`. */
+/** A new endpoint. The network-management API requires `name` (unique in the network) and `endpointType`. */
 export type CreateEndpointInput = {
   /** Other upstream fields, sent as they are (keys must not repeat a field above). */
   attributes?: InputMaybe<Scalars['JSON']['input']>;
@@ -497,7 +497,7 @@ export type CreateEndpointInput = {
   clientMfaEnable?: InputMaybe<Scalars['String']['input']>;
   /** Id of the data center. */
   dataCenterId?: InputMaybe<Scalars['UUID']['input']>;
-  /** Endpoint type, uppercase without whitespace: `GW` hosted gateway, `VCPEGW` self-hosted gateway, `ZTGW` bridge gateway, `ZTCL` client, and others on record. */
+  /** Endpoint type, uppercase without whitespace: `GW` hosted gateway, `VCPEGW` self-hosted gateway, `ZTGW` bridge gateway, `ZTCL` client, and others the platform defines. */
   endpointType: Scalars['String']['input'];
   /** Id of the gateway cluster the endpoint joins. */
   gatewayClusterId?: InputMaybe<Scalars['UUID']['input']>;
@@ -525,13 +525,13 @@ export type CreateNetworkConfigMetadataInput = {
   gatewayVolumeSize?: InputMaybe<Scalars['Int']['input']>;
   /** Name of the template. */
   name: Scalars['String']['input'];
-  /** Volume size of the network controller (unit not shown by the contract), 0 or more. */
+  /** Volume size of the network controller (the API does not document its unit), 0 or more. */
   networkControllerVolumeSize?: InputMaybe<Scalars['Int']['input']>;
   /** Volume size of transfer nodes, 0 or more. */
   transferNodeVolumeSize?: InputMaybe<Scalars['Int']['input']>;
 };
 
-/** A new network. `name` is the only field the contract requires. */
+/** A new network. `name` is the only field the network-management API requires. */
 export type CreateNetworkInput = {
   /** Other upstream fields, sent as they are (keys must not repeat a field above). */
   attributes?: InputMaybe<Scalars['JSON']['input']>;
@@ -550,7 +550,7 @@ export type CreateNetworkInput = {
 };
 
 /**
- * A new resource whose fields the contract does not list (endpoint group, gateway cluster,
+ * A new resource whose fields the network-management API does not document (endpoint group, gateway cluster,
  * certificate authority): a name, and the upstream's other fields as they are.
  */
 export type CreateNetworkResourceInput = {
@@ -972,8 +972,8 @@ export type EdgeRouter = {
   /** Id of the v2 network the resource belongs to. */
   networkId?: Maybe<Scalars['ID']['output']>;
   /**
-   * Life-cycle status word (PUBLIC-RECORD.md): NEW, PROVISIONING, PROVISIONED, ERROR, UPDATING,
-   * REPLACING, DELETING, DELETED (SUSPENDED is treated as an error). A String: a word not on record
+   * Life-cycle status word: NEW, PROVISIONING, PROVISIONED, ERROR, UPDATING, REPLACING, DELETING,
+   * DELETED (SUSPENDED is treated as an error). A String: a word the management API v2 adds later
    * never breaks a response. Follow it with the `resourceStatus` subscription.
    */
   status?: Maybe<Scalars['String']['output']>;
@@ -1028,8 +1028,8 @@ export type EdgeRouterPolicy = {
   /** Id of the v2 network the resource belongs to. */
   networkId?: Maybe<Scalars['ID']['output']>;
   /**
-   * Life-cycle status word (PUBLIC-RECORD.md): NEW, PROVISIONING, PROVISIONED, ERROR, UPDATING,
-   * REPLACING, DELETING, DELETED (SUSPENDED is treated as an error). A String: a word not on record
+   * Life-cycle status word: NEW, PROVISIONING, PROVISIONED, ERROR, UPDATING, REPLACING, DELETING,
+   * DELETED (SUSPENDED is treated as an error). A String: a word the management API v2 adds later
    * never breaks a response. Follow it with the `resourceStatus` subscription.
    */
   status?: Maybe<Scalars['String']['output']>;
@@ -1094,7 +1094,7 @@ export type Endpoint = {
   createdAt?: Maybe<Scalars['DateTime']['output']>;
   /** Availability code (100 on creation); see `currentStateName`. */
   currentState?: Maybe<Scalars['Int']['output']>;
-  /** Name of `currentState`: REGISTERING (100), OFFLINE (200), ONLINE (300); null for a code not on record. */
+  /** Name of `currentState`: REGISTERING (100), OFFLINE (200), ONLINE (300); null for a code the gateway does not know. */
   currentStateName?: Maybe<Scalars['String']['output']>;
   /** The data center of the endpoint; null when none. */
   dataCenter?: Maybe<DataCenter>;
@@ -1107,7 +1107,7 @@ export type Endpoint = {
   /**
    * Kind of endpoint, an open set kept as text: `GW` hosted gateway (terminates services), `VCPEGW`
    * self-hosted gateway, `ZTGW` bridge gateway (needed once per AppWAN for overlay clients), `ZTCL`
-   * client; also on record: CL, ZTNHGW, AWSCPEGW, AVWGW, AZSGW, AZCPEGW, HAGW, GCPCPEGW, ALICPEGW.
+   * client; also known: CL, ZTNHGW, AWSCPEGW, AVWGW, AZSGW, AZCPEGW, HAGW, GCPCPEGW, ALICPEGW.
    */
   endpointType?: Maybe<Scalars['String']['output']>;
   /** The gateway cluster the endpoint belongs to; null when none. */
@@ -1155,7 +1155,7 @@ export type Endpoint = {
   stateLastUpdated?: Maybe<Scalars['DateTime']['output']>;
   /** Life-cycle status code (100 on creation); see `statusName`. */
   status?: Maybe<Scalars['Int']['output']>;
-  /** Name of `status` (NEW, PROVISIONING, PROVISIONED, REGISTERED, ERROR, …); null for a code not on record. */
+  /** Name of `status` (NEW, PROVISIONING, PROVISIONED, REGISTERED, ERROR, …); null for a code the gateway does not know. */
   statusName?: Maybe<Scalars['String']['output']>;
   /** Synchronization id; null when not set. */
   syncId?: Maybe<Scalars['String']['output']>;
@@ -1233,8 +1233,8 @@ export type EndpointEdge = {
 };
 
 /**
- * A group of endpoints of a network, authorized together in AppWANs. The contract does not list this resource's fields: the common ones are typed and every
- * field the upstream sends is in `attributes`.
+ * A group of endpoints of a network, authorized together in AppWANs. The network-management API does not document this resource's fields: the common ones are
+ * typed and every field the upstream sends is in `attributes`.
  */
 export type EndpointGroup = {
   __typename?: 'EndpointGroup';
@@ -1254,7 +1254,7 @@ export type EndpointGroup = {
   ownerIdentityId?: Maybe<Scalars['String']['output']>;
   /** Life-cycle status code, when the upstream sends one; see `statusName`. */
   status?: Maybe<Scalars['Int']['output']>;
-  /** Name of `status` (NEW, PROVISIONING, PROVISIONED, …); null for a code not on record. */
+  /** Name of `status` (NEW, PROVISIONING, PROVISIONED, …); null for a code the gateway does not know. */
   statusName?: Maybe<Scalars['String']['output']>;
   /** When it was last changed. */
   updatedAt?: Maybe<Scalars['DateTime']['output']>;
@@ -1317,8 +1317,8 @@ export type EndpointImportPayload = ChangePayload & {
 };
 
 /**
- * A high-availability cluster: a pair of gateway endpoints terminating a service together. The contract does not list this resource's fields: the common ones are typed and every
- * field the upstream sends is in `attributes`.
+ * A high-availability cluster: a pair of gateway endpoints terminating a service together. The network-management API does not document this resource's fields: the common ones are
+ * typed and every field the upstream sends is in `attributes`.
  */
 export type GatewayCluster = {
   __typename?: 'GatewayCluster';
@@ -1342,7 +1342,7 @@ export type GatewayCluster = {
   services?: Maybe<ServiceConnection>;
   /** Life-cycle status code, when the upstream sends one; see `statusName`. */
   status?: Maybe<Scalars['Int']['output']>;
-  /** Name of `status` (NEW, PROVISIONING, PROVISIONED, …); null for a code not on record. */
+  /** Name of `status` (NEW, PROVISIONING, PROVISIONED, …); null for a code the gateway does not know. */
   statusName?: Maybe<Scalars['String']['output']>;
   /** When it was last changed. */
   updatedAt?: Maybe<Scalars['DateTime']['output']>;
@@ -1350,8 +1350,8 @@ export type GatewayCluster = {
 
 
 /**
- * A high-availability cluster: a pair of gateway endpoints terminating a service together. The contract does not list this resource's fields: the common ones are typed and every
- * field the upstream sends is in `attributes`.
+ * A high-availability cluster: a pair of gateway endpoints terminating a service together. The network-management API does not document this resource's fields: the common ones are
+ * typed and every field the upstream sends is in `attributes`.
  */
 export type GatewayClusterEndpointsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
@@ -1360,8 +1360,8 @@ export type GatewayClusterEndpointsArgs = {
 
 
 /**
- * A high-availability cluster: a pair of gateway endpoints terminating a service together. The contract does not list this resource's fields: the common ones are typed and every
- * field the upstream sends is in `attributes`.
+ * A high-availability cluster: a pair of gateway endpoints terminating a service together. The network-management API does not document this resource's fields: the common ones are
+ * typed and every field the upstream sends is in `attributes`.
  */
 export type GatewayClusterServicesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
@@ -1410,8 +1410,6 @@ export type GatewayClusterEdge = {
 /** What this gateway is and how it is configured (nothing secret). */
 export type GatewayInfo = {
   __typename?: 'GatewayInfo';
-  /** True when upstream calls are batched and cached per request (off only for benchmarking). */
-  batching: Scalars['Boolean']['output'];
   /** True when the gateway serves the embedded sandbox upstream instead of a real platform. */
   sandbox: Scalars['Boolean']['output'];
   /** True when an event search service is configured; event fields fail with `NOT_CONFIGURED` otherwise. */
@@ -1532,8 +1530,8 @@ export type Heartbeat = {
 };
 
 /**
- * A host of the platform. The contract does not list this resource's fields: the common ones are typed and every
- * field the upstream sends is in `attributes`.
+ * A host of the platform. The network-management API does not document this resource's fields: the common ones are
+ * typed and every field the upstream sends is in `attributes`.
  */
 export type Host = {
   __typename?: 'Host';
@@ -1549,7 +1547,7 @@ export type Host = {
   ownerIdentityId?: Maybe<Scalars['String']['output']>;
   /** Life-cycle status code, when the upstream sends one; see `statusName`. */
   status?: Maybe<Scalars['Int']['output']>;
-  /** Name of `status` (NEW, PROVISIONING, PROVISIONED, …); null for a code not on record. */
+  /** Name of `status` (NEW, PROVISIONING, PROVISIONED, …); null for a code the gateway does not know. */
   statusName?: Maybe<Scalars['String']['output']>;
   /** When it was last changed. */
   updatedAt?: Maybe<Scalars['DateTime']['output']>;
@@ -1609,9 +1607,10 @@ export type IdentityResourceActionGrant = Grant & {
 };
 
 /**
- * Endpoints as CSV (seed 001): a heading row, then one endpoint per row. Headings: NAME (required,
- * unique), ENDPOINTTYPE (required, uppercase), GEOREGION (a region's display name), DATACENTER (a
- * data center's `locationName`), PROVIDER. Problems are reported as `row N, column X` before any call.
+ * Endpoints as CSV, in the network-management API's upload format: a heading row, then one
+ * endpoint per row. Headings: NAME (required, unique in the network), ENDPOINTTYPE (required,
+ * uppercase), GEOREGION (a region's display name), DATACENTER (a data center's `locationName`),
+ * PROVIDER. Problems are reported as `row N, column X` before any call.
  */
 export type ImportEndpointsInput = {
   /** The CSV text. */
@@ -1619,7 +1618,8 @@ export type ImportEndpointsInput = {
 };
 
 /**
- * Services as CSV (seed 001): NAME, STATUS (ignored), TYPE, PROTOCOLSTRING (TCP, UDP, ALL or ICMP),
+ * Services as CSV, in the network-management API's upload format: a heading row, then one service
+ * per row. Headings: NAME, STATUS (ignored), TYPE, PROTOCOLSTRING (TCP, UDP, ALL or ICMP),
  * IPADDRESSSTRING (dotted quad or CIDR), INTERCEPTADDRESS (optional), PORTRANGE (`443` or
  * `8000-8080`), ENDPOINT (name of the terminating endpoint); all but INTERCEPTADDRESS and STATUS required.
  */
@@ -1753,8 +1753,9 @@ export type Mutation = {
   /** Issue a token for an identity and audience carrying the given claims (needs `masquerade` on `masquerade`). */
   masquerade?: Maybe<MasqueradePayload>;
   /**
-   * Provision an AppWAN end to end in seed 001's creation order, waiting for each step's status
-   * before the next. Answers at once with the provisioning (steps PENDING); follow it with
+   * Provision an AppWAN end to end in the network-management API's usual creation order (network,
+   * hosted gateway `GW`, service, bridge gateway `ZTGW`, clients `ZTCL`, empty AppWAN, then the
+   * endpoints' and the service's authorization), waiting for each step's status before the next. Answers at once with the provisioning (steps PENDING); follow it with
    * `Subscription.provisioning(id:)`. Input is checked whole before any upstream call.
    */
   provisionAppWan?: Maybe<Provisioning>;
@@ -1780,7 +1781,7 @@ export type Mutation = {
   updateGatewayCluster?: Maybe<GatewayClusterChangePayload>;
   /** Redefine a network (`PUT /networks/{id}`): every attribute is sent, with the given changes applied. */
   updateNetwork?: Maybe<NetworkChangePayload>;
-  /** Redefine a template (`PUT`, 202): every attribute is sent, server-set ones as null (seed 001). */
+  /** Redefine a template (`PUT`, 202): every attribute is sent, server-set ones as null. */
   updateNetworkConfigMetadata?: Maybe<NetworkConfigMetadataChangePayload>;
   /** Redefine a network group (`PUT /organizations/{id}`, 202): every attribute is sent, with the given changes applied. */
   updateNetworkGroup?: Maybe<NetworkGroupChangePayload>;
@@ -2243,7 +2244,7 @@ export type Network = {
   status?: Maybe<Scalars['Int']['output']>;
   /**
    * Name of `status`: NEW (100), PROVISIONING (200), PROVISIONED (300), REGISTERED (400), ERROR (500),
-   * UPDATING (600), REPLACING (700), DELETING (800), DELETED (900); null for a code not on record.
+   * UPDATING (600), REPLACING (700), DELETING (800), DELETED (900); null for a code the gateway does not know.
    */
   statusName?: Maybe<Scalars['String']['output']>;
   /** One transfer node pool of the network; null with NOT_FOUND when none. */
@@ -2403,19 +2404,19 @@ export type NetworkConfigMetadata = {
   clouddTransferNodeSize?: Maybe<Scalars['String']['output']>;
   /** When the template was created. */
   createdAt?: Maybe<Scalars['DateTime']['output']>;
-  /** Volume size of gateways (unit not in the contract). */
+  /** Volume size of gateways (the API does not document its unit). */
   gatewayVolumeSize?: Maybe<Scalars['Int']['output']>;
   /** Identifier (UUID format). */
   id: Scalars['ID']['output'];
   /** Template name. */
   name?: Maybe<Scalars['String']['output']>;
-  /** Volume size of the network controller (unit not in the contract). */
+  /** Volume size of the network controller (the API does not document its unit). */
   networkControllerVolumeSize?: Maybe<Scalars['Int']['output']>;
   /** Id of the owning network group. */
   organizationId?: Maybe<Scalars['String']['output']>;
   /** Identity id of the owner. */
   ownerIdentityId?: Maybe<Scalars['String']['output']>;
-  /** Volume size of transfer nodes (unit not in the contract). */
+  /** Volume size of transfer nodes (the API does not document its unit). */
   transferNodeVolumeSize?: Maybe<Scalars['Int']['output']>;
   /** When the template was last changed. */
   updatedAt?: Maybe<Scalars['DateTime']['output']>;
@@ -2474,8 +2475,8 @@ export type NetworkConnection = {
 };
 
 /**
- * A host of a network's dedicated controller. The contract does not list this resource's fields: the common ones are typed and every
- * field the upstream sends is in `attributes`.
+ * A host of a network's dedicated controller. The network-management API does not document this resource's fields: the common ones are
+ * typed and every field the upstream sends is in `attributes`.
  */
 export type NetworkControllerHost = {
   __typename?: 'NetworkControllerHost';
@@ -2495,7 +2496,7 @@ export type NetworkControllerHost = {
   ownerIdentityId?: Maybe<Scalars['String']['output']>;
   /** Life-cycle status code, when the upstream sends one; see `statusName`. */
   status?: Maybe<Scalars['Int']['output']>;
-  /** Name of `status` (NEW, PROVISIONING, PROVISIONED, …); null for a code not on record. */
+  /** Name of `status` (NEW, PROVISIONING, PROVISIONED, …); null for a code the gateway does not know. */
   statusName?: Maybe<Scalars['String']['output']>;
   /** When it was last changed. */
   updatedAt?: Maybe<Scalars['DateTime']['output']>;
@@ -2532,7 +2533,7 @@ export type NetworkEdge = {
   node: Network;
 };
 
-/** A network event of the caller's organization (rest/v1 search proxy, PUBLIC-RECORD.md). */
+/** A network event of the caller's organization, read through the network-management API's search proxy (kept 90 days). */
 export type NetworkEvent = {
   __typename?: 'NetworkEvent';
   /** Kind of change. */
@@ -2747,7 +2748,7 @@ export type NetworkProcessEdge = {
 };
 
 /**
- * The caller's organization as identity/v1 reports it (informational; the contract shows no field
+ * The caller's organization as identity/v1 reports it (informational; the API documents no field
  * list, so the common fields are typed and the whole record is in `attributes`).
  */
 export type Organization = {
@@ -2787,7 +2788,7 @@ export type PrivilegeEntry = {
   domainCode: Scalars['String']['output'];
   /**
    * The leaf's lists of lists as strings (each inner list one path of resource ids, as far as known).
-   * Null when the leaf has another shape: the contract does not show leaf values; see `value`.
+   * Null when the leaf has another shape: the authorization API does not document leaf values; see `value`.
    */
   paths?: Maybe<Array<Array<Scalars['String']['output']>>>;
   /** Code of the resource type within the domain. */
@@ -2797,10 +2798,10 @@ export type PrivilegeEntry = {
 };
 
 /**
- * Everything `provisionAppWan` creates, in seed 001's order: the network (or an existing one), a
- * hosted gateway (`GW`), the service it terminates, a bridge gateway (`ZTGW`), client endpoints
- * (`ZTCL`), an empty AppWAN, then the endpoints' and the service's authorization. Exactly one of
- * `networkId` and `network`.
+ * Everything `provisionAppWan` creates, in the network-management API's usual creation order: the
+ * network (or an existing one), a hosted gateway (`GW`), the service it terminates, a bridge
+ * gateway (`ZTGW`), client endpoints (`ZTCL`), an empty AppWAN, then the endpoints' and the
+ * service's authorization. Exactly one of `networkId` and `network`.
  */
 export type ProvisionAppWanInput = {
   /** Name of the AppWAN. */
@@ -2910,7 +2911,7 @@ export type ProvisioningState =
   /** Every step is done. */
   | 'SUCCEEDED';
 
-/** One step of a provisioning, in the seed's creation order. */
+/** One step of a provisioning, in the network-management API's usual creation order. */
 export type ProvisioningStep = {
   __typename?: 'ProvisioningStep';
   /** Business key of the step's asynchronous process, when the upstream gave one. */
@@ -3147,7 +3148,7 @@ export type Query = {
   superUser?: Maybe<SuperUser>;
   /** Super users, optionally filtered (needs `read` on `super-user`). */
   superUsers?: Maybe<SuperUserConnection>;
-  /** The seed's top talkers: firewalls by bytes transmitted, each with its addresses by bytes received. */
+  /** Top talkers: firewalls by bytes transmitted, each with its addresses by bytes received. */
   topTalkers?: Maybe<TopTalkers>;
   /** Firewall usage over time as a series for charts. */
   usage?: Maybe<UsageSeries>;
@@ -3155,7 +3156,7 @@ export type Query = {
   v2AppWan?: Maybe<V2AppWan>;
   /** v2 AppWANs (`/core/v2/app-wans`). */
   v2AppWans?: Maybe<V2AppWanConnection>;
-  /** One v2 endpoint, with its one-time enrollment token `jwt` (seed 002 `GET /core/v2/endpoints/{id}`). null with NOT_FOUND when none. */
+  /** One v2 endpoint, with its one-time enrollment token `jwt` (`GET /core/v2/endpoints/{id}`). null with NOT_FOUND when none. */
   v2Endpoint?: Maybe<V2Endpoint>;
   /** v2 endpoints (`/core/v2/endpoints`). */
   v2Endpoints?: Maybe<V2EndpointConnection>;
@@ -3645,7 +3646,7 @@ export type ResourceStatusEvent = {
    * sends none, and for core/v2 kinds, whose statuses are words (see `statusName`).
    */
   status?: Maybe<Scalars['Int']['output']>;
-  /** Name of `status` (e.g. `PROVISIONED`), or a core/v2 status word as sent; null for a code not on record. */
+  /** Name of `status` (e.g. `PROVISIONED`), or a core/v2 status word as sent; null for a code the gateway does not know. */
   statusName?: Maybe<Scalars['String']['output']>;
   /**
    * True for a final status (PROVISIONED, REGISTERED, ERROR, DELETED; core/v2 SUSPENDED, which
@@ -3743,15 +3744,15 @@ export type Service = {
   __typename?: 'Service';
   /** AppWANs containing the service (batched per network like `Endpoint.appWans`). */
   appWans?: Maybe<AppWanConnection>;
-  /** Where flow data is collected; `BOTH` in the guide. */
+  /** Where flow data is collected; `BOTH` in the platform's examples. */
   collectionLocation?: Maybe<Scalars['String']['output']>;
   /** When the service was created. */
   createdAt?: Maybe<Scalars['DateTime']['output']>;
-  /** Crypto level; `STRONG` in the guide. */
+  /** Crypto level; `STRONG` in the platform's examples. */
   cryptoLevel?: Maybe<Scalars['String']['output']>;
   /** `YES` or `NO`. */
   dataInterleaving?: Maybe<Scalars['String']['output']>;
-  /** DNS options; `NONE` in the guide. */
+  /** DNS options; `NONE` in the platform's examples. */
   dnsOptions?: Maybe<Scalars['String']['output']>;
   /** The terminating endpoint; null when a gateway cluster terminates the service. */
   endpoint?: Maybe<Endpoint>;
@@ -3775,11 +3776,11 @@ export type Service = {
   interceptDnsHostname?: Maybe<Scalars['String']['output']>;
   /** DNS port. */
   interceptDnsPort?: Maybe<Scalars['Int']['output']>;
-  /** Excluded intercept ports (shape not in the contract). */
+  /** Excluded intercept ports (the API does not document its shape). */
   interceptExcludePorts?: Maybe<Scalars['JSON']['output']>;
   /** First intercepted port. */
   interceptFirstPort?: Maybe<Scalars['Int']['output']>;
-  /** Included intercept ports (shape not in the contract). */
+  /** Included intercept ports (the API does not document its shape). */
   interceptIncludePorts?: Maybe<Scalars['JSON']['output']>;
   /** Address clients use. */
   interceptIp?: Maybe<Scalars['String']['output']>;
@@ -3791,7 +3792,7 @@ export type Service = {
   localNetworkGateway?: Maybe<Scalars['String']['output']>;
   /** `YES` or `NO`. */
   lowLatency?: Maybe<Scalars['String']['output']>;
-  /** Multicast mode; `OFF` in the guide. */
+  /** Multicast mode; `OFF` in the platform's examples. */
   multicast?: Maybe<Scalars['String']['output']>;
   /** Name of the service. */
   name?: Maybe<Scalars['String']['output']>;
@@ -3813,7 +3814,7 @@ export type Service = {
   officeConflict?: Maybe<Scalars['Boolean']['output']>;
   /** Identity id of the owner. */
   ownerIdentityId?: Maybe<Scalars['String']['output']>;
-  /** Policy-based routing type; `WAN` in the guide. */
+  /** Policy-based routing type; `WAN` in the platform's examples. */
   pbrType?: Maybe<Scalars['String']['output']>;
   /** `YES` or `NO`. */
   permanentConnection?: Maybe<Scalars['String']['output']>;
@@ -3829,13 +3830,13 @@ export type Service = {
   serviceClass?: Maybe<ServiceClass>;
   /** The service class exactly as the upstream sent it. */
   serviceClassCode?: Maybe<Scalars['String']['output']>;
-  /** Intercept type; `IP` in the guide. */
+  /** Intercept type; `IP` in the platform's examples. */
   serviceInterceptType?: Maybe<Scalars['String']['output']>;
   /** Protocol: `TCP`, `UDP`, `ALL` (both) or `ICMP`. */
   serviceType?: Maybe<Scalars['String']['output']>;
   /** Life-cycle status code (100 on creation); see `statusName`. */
   status?: Maybe<Scalars['Int']['output']>;
-  /** Name of `status` (NEW, PROVISIONING, PROVISIONED, …); null for a code not on record. */
+  /** Name of `status` (NEW, PROVISIONING, PROVISIONED, …); null for a code the gateway does not know. */
   statusName?: Maybe<Scalars['String']['output']>;
   /** `YES` or `NO`. */
   transparency?: Maybe<Scalars['String']['output']>;
@@ -3867,7 +3868,7 @@ export type ServiceChangePayload = ChangePayload & {
   workflow?: Maybe<Workflow>;
 };
 
-/** Service class: how a service's server side is described (a closed set in the contract). */
+/** Service class: how a service's server side is described (a closed set in the network-management API). */
 export type ServiceClass =
   /** Client service: a range of ports on one IP, over TCP, UDP or both. */
   | 'CS'
@@ -3899,8 +3900,8 @@ export type ServiceEdge = {
 };
 
 /**
- * A group of services of a network. The contract does not list this resource's fields: the common ones are typed and every
- * field the upstream sends is in `attributes`.
+ * A group of services of a network. The network-management API does not document this resource's fields: the common ones are
+ * typed and every field the upstream sends is in `attributes`.
  */
 export type ServiceGroup = {
   __typename?: 'ServiceGroup';
@@ -3920,7 +3921,7 @@ export type ServiceGroup = {
   ownerIdentityId?: Maybe<Scalars['String']['output']>;
   /** Life-cycle status code, when the upstream sends one; see `statusName`. */
   status?: Maybe<Scalars['Int']['output']>;
-  /** Name of `status` (NEW, PROVISIONING, PROVISIONED, …); null for a code not on record. */
+  /** Name of `status` (NEW, PROVISIONING, PROVISIONED, …); null for a code the gateway does not know. */
   statusName?: Maybe<Scalars['String']['output']>;
   /** When it was last changed. */
   updatedAt?: Maybe<Scalars['DateTime']['output']>;
@@ -4181,7 +4182,7 @@ export type TopTalkerAddress = {
   received: Scalars['Float']['output'];
 };
 
-/** The seed's top-talker aggregation over one time window. */
+/** Event search's top-talker aggregation over one time window. */
 export type TopTalkers = {
   __typename?: 'TopTalkers';
   /** Start of the window, as asked. */
@@ -4195,8 +4196,8 @@ export type TopTalkers = {
 };
 
 /**
- * A pool of transfer nodes of a network. The contract does not list this resource's fields: the common ones are typed and every
- * field the upstream sends is in `attributes`.
+ * A pool of transfer nodes of a network. The network-management API does not document this resource's fields: the common ones are
+ * typed and every field the upstream sends is in `attributes`.
  */
 export type TransferNodePool = {
   __typename?: 'TransferNodePool';
@@ -4216,7 +4217,7 @@ export type TransferNodePool = {
   ownerIdentityId?: Maybe<Scalars['String']['output']>;
   /** Life-cycle status code, when the upstream sends one; see `statusName`. */
   status?: Maybe<Scalars['Int']['output']>;
-  /** Name of `status` (NEW, PROVISIONING, PROVISIONED, …); null for a code not on record. */
+  /** Name of `status` (NEW, PROVISIONING, PROVISIONED, …); null for a code the gateway does not know. */
   statusName?: Maybe<Scalars['String']['output']>;
   /** When it was last changed. */
   updatedAt?: Maybe<Scalars['DateTime']['output']>;
@@ -4392,7 +4393,7 @@ export type UpdateNetworkInput = {
   productVersion?: InputMaybe<Scalars['String']['input']>;
 };
 
-/** Changes to a resource whose fields the contract does not list: fields left out keep their value. */
+/** Changes to a resource whose fields the network-management API does not document: fields left out keep their value. */
 export type UpdateNetworkResourceInput = {
   /** Other upstream fields to change, sent as they are; must not hold `name`. */
   attributes?: InputMaybe<Scalars['JSON']['input']>;
@@ -4512,8 +4513,8 @@ export type V2AppWan = {
   /** The network's services this AppWAN selects (computed from `serviceAttributes`). */
   services?: Maybe<V2ServiceConnection>;
   /**
-   * Life-cycle status word (PUBLIC-RECORD.md): NEW, PROVISIONING, PROVISIONED, ERROR, UPDATING,
-   * REPLACING, DELETING, DELETED (SUSPENDED is treated as an error). A String: a word not on record
+   * Life-cycle status word: NEW, PROVISIONING, PROVISIONED, ERROR, UPDATING, REPLACING, DELETING,
+   * DELETED (SUSPENDED is treated as an error). A String: a word the management API v2 adds later
    * never breaks a response. Follow it with the `resourceStatus` subscription.
    */
   status?: Maybe<Scalars['String']['output']>;
@@ -4616,13 +4617,15 @@ export type V2Endpoint = {
   networkId?: Maybe<Scalars['ID']['output']>;
   /**
    * The services this endpoint may dial, each with the AppWANs that grant it and the edge router
-   * policies and edge routers the endpoint can use for it (seed 002 rule 2). Services granted by an
-   * AppWAN but with no usable edge router are left out.
+   * policies and edge routers the endpoint can use for it: an AppWAN's `endpointAttributes` match
+   * the endpoint and its `serviceAttributes` match the service, and an edge router policy lets the
+   * endpoint use an edge router the service allows. Services granted by an AppWAN but with no
+   * usable edge router are left out.
    */
   reachableServices?: Maybe<V2ServiceReachConnection>;
   /**
-   * Life-cycle status word (PUBLIC-RECORD.md): NEW, PROVISIONING, PROVISIONED, ERROR, UPDATING,
-   * REPLACING, DELETING, DELETED (SUSPENDED is treated as an error). A String: a word not on record
+   * Life-cycle status word: NEW, PROVISIONING, PROVISIONED, ERROR, UPDATING, REPLACING, DELETING,
+   * DELETED (SUSPENDED is treated as an error). A String: a word the management API v2 adds later
    * never breaks a response. Follow it with the `resourceStatus` subscription.
    */
   status?: Maybe<Scalars['String']['output']>;
@@ -4729,7 +4732,7 @@ export type V2EnrollmentMethodInput = {
 };
 
 /**
- * A core/v2 execution (PUBLIC-RECORD.md): the asynchronous work behind a create. `status` STARTED or
+ * A core/v2 execution: the asynchronous work behind a create, linked from the create's answer. `status` STARTED or
  * RUNNING while it runs, FINISHED or SUCCESS when done, FAILED on an error.
  */
 export type V2Execution = {
@@ -4799,8 +4802,8 @@ export type V2Network = {
   /** Services of this network. */
   services?: Maybe<V2ServiceConnection>;
   /**
-   * Life-cycle status word (PUBLIC-RECORD.md): NEW, PROVISIONING, PROVISIONED, ERROR, UPDATING,
-   * REPLACING, DELETING, DELETED (SUSPENDED is treated as an error). A String: a word not on record
+   * Life-cycle status word: NEW, PROVISIONING, PROVISIONED, ERROR, UPDATING, REPLACING, DELETING,
+   * DELETED (SUSPENDED is treated as an error). A String: a word the management API v2 adds later
    * never breaks a response. Follow it with the `resourceStatus` subscription.
    */
   status?: Maybe<Scalars['String']['output']>;
@@ -4911,19 +4914,21 @@ export type V2Service = {
   networkId?: Maybe<Scalars['ID']['output']>;
   /**
    * The endpoints that may dial this service, each with the AppWANs that grant it and the edge
-   * router policies and edge routers it can use (seed 002 rule 2). Endpoints matched by an AppWAN but
-   * with no usable edge router are left out.
+   * router policies and edge routers it can use: an endpoint may dial the service when an AppWAN's
+   * `endpointAttributes` match the endpoint and its `serviceAttributes` match the service, and an
+   * edge router policy lets the endpoint use an edge router the service allows. Endpoints matched
+   * by an AppWAN but with no usable edge router are left out.
    */
   reachableBy?: Maybe<V2EndpointReachConnection>;
   /**
-   * Life-cycle status word (PUBLIC-RECORD.md): NEW, PROVISIONING, PROVISIONED, ERROR, UPDATING,
-   * REPLACING, DELETING, DELETED (SUSPENDED is treated as an error). A String: a word not on record
+   * Life-cycle status word: NEW, PROVISIONING, PROVISIONED, ERROR, UPDATING, REPLACING, DELETING,
+   * DELETED (SUSPENDED is treated as an error). A String: a word the management API v2 adds later
    * never breaks a response. Follow it with the `resourceStatus` subscription.
    */
   status?: Maybe<Scalars['String']['output']>;
   /** When the resource last changed. */
   updatedAt?: Maybe<Scalars['DateTime']['output']>;
-  /** `modelType` exactly as the upstream sent it (also the types on record this schema has no shape for: TunnelerToSdk, AdvancedTunnelerToEndpoint). */
+  /** `modelType` exactly as the upstream sent it (also the known types this schema has no shape for: TunnelerToSdk, AdvancedTunnelerToEndpoint). */
   upstreamModelType?: Maybe<Scalars['String']['output']>;
 };
 
@@ -4972,7 +4977,7 @@ export type V2ServiceModel = {
 };
 
 /**
- * A service's `model`. Which fields are given depends on `modelType` (seed 002 rule 1), checked
+ * A service's `model`. Which fields are given depends on `modelType`, checked
  * before any call: `TunnelerToEndpoint` needs `bindEndpointAttributes` (not empty) and
  * `serverEgress`, and no `edgeRouterHosts`; `TunnelerToEdgeRouter` needs `edgeRouterHosts` (not
  * empty), and neither `bindEndpointAttributes` nor `serverEgress`. Both need `clientIngress`.
@@ -4990,7 +4995,10 @@ export type V2ServiceModelInput = {
   serverEgress?: InputMaybe<V2ServerEgressInput>;
 };
 
-/** How a v2 service is hosted (seed 002 rule 1; the model type decides the shape of `model`). */
+/**
+ * How a v2 service is hosted: the model type decides the shape of `model` (bind attributes and a
+ * server egress for `TunnelerToEndpoint`, edge router hosts for `TunnelerToEdgeRouter`).
+ */
 export type V2ServiceModelType =
   /** Hosted by edge routers: `model.edgeRouterHosts` lists the hosting routers, each with its own `serverEgress`. */
   | 'TunnelerToEdgeRouter'
@@ -5093,7 +5101,7 @@ export type VirtualWanSiteChangePayload = ChangePayload & {
   httpStatus: Scalars['Int']['output'];
   /** Id of the site. */
   id?: Maybe<Scalars['ID']['output']>;
-  /** The site as the upstream answered it; null when the answer held none (there is no fetch of one site by id in the contract). */
+  /** The site as the upstream answered it; null when the answer held none (the network-management API has no fetch of one site by id). */
   virtualWanSite?: Maybe<VirtualWanSite>;
   /** The process behind `businessKey`, read when selected; null without a key. */
   workflow?: Maybe<Workflow>;
@@ -6235,7 +6243,6 @@ export type GatewayClusterEdgeResolvers<ContextType = GatewayContext, ParentType
 }>;
 
 export type GatewayInfoResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GatewayInfo'] = ResolversParentTypes['GatewayInfo']> = ResolversObject<{
-  batching?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   sandbox?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   searchConfigured?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   version?: Resolver<ResolversTypes['String'], ParentType, ContextType>;

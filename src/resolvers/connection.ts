@@ -1,5 +1,5 @@
 /**
- * Connection helpers shared by every list field (DESIGN.md "Schema conventions"):
+ * Connection helpers shared by every list field (every list of the schema is a connection):
  * `first` (default 100, at most 1000) and opaque `after` cursors in, `{ nodes, edges, pageInfo,
  * totalCount }` out. A cursor encodes the item's offset in the whole list, so a resolver can turn
  * the window into upstream `page`/`size` parameters and fetch only what it needs.

@@ -28,6 +28,7 @@ import { startWebSocketDoor } from '../doors/websocket';
 import { Metrics } from '../metrics/registry';
 import { type Cancellation } from '../upstream/cancellation';
 import { createHttpLayer } from '../upstream/http';
+import type { LoaderOptions } from '../upstream/loader-options';
 import { probeUpstreams } from '../upstream/probe';
 import { createHealthRoutes, sendJson } from './health';
 import { createIdeHandler } from './ide';
@@ -57,6 +58,8 @@ export interface StartGatewayOptions {
   processMetrics?: boolean;
   /** Longest wait for in-flight requests on close, in ms. @default 5000 */
   drainTimeoutMs?: number;
+  /** How loaders batch and cache; tests and the benchmark turn batching off to measure it, operators cannot. @default batching on */
+  loaderOptions?: LoaderOptions;
 }
 
 export interface RunningGateway {
@@ -144,7 +147,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
       this.set(provisionings.running());
     },
   });
-  const info: GatewayInfo = { version: packageVersion(), sandbox: sandboxMode, batching: config.batching, searchConfigured: searchUrl !== null };
+  const info: GatewayInfo = { version: packageVersion(), sandbox: sandboxMode, searchConfigured: searchUrl !== null };
   const services: GatewayServices = {
     info,
     probeUpstreams: (signal) =>
@@ -159,7 +162,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     { intervalMs: config.pollIntervalMs, maxIntervalMs: config.pollMaxIntervalMs, maxErrors: config.pollMaxErrors, maxPollers: config.maxPollers },
     createPollerMetrics(registry),
   );
-  const loaderOptions = { batching: config.batching };
+  const loaderOptions: LoaderOptions = options.loaderOptions ?? { batching: true };
   const makeContext = (authorization: string | undefined, cancellation: Cancellation, calls: { count: number }, trace?: OperationSpan): GatewayContext => {
     // The token stays private to the owner: pollers and background work see its fingerprint, resolvers see neither.
     const owner = new CallerOwner(authorization, httpLayer, loaderOptions);

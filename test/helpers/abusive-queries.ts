@@ -1,5 +1,5 @@
-/** Shapes from issue #10 that must be refused before they run (unit and integration tests share them). */
+/** The re-entrant query that must be refused before it runs (unit and integration tests share it). */
 
-/** The issue's query, verbatim: the re-entrant cycle endpoints → AppWANs → endpoints → … */
-export const ISSUE_QUERY =
+/** The re-entrant cycle endpoints → AppWANs → endpoints → … */
+export const CYCLE_QUERY =
   '{ networks(first:1000){ nodes { endpoints(first:1000) { nodes { appWans { nodes { endpoints(first:1000) { nodes { appWans { nodes { endpoints(first: 1000) { nodes { id name } } } } } } } } } } } } }';

@@ -23,7 +23,7 @@ export function inProcessContext(http: HttpClient, options: { batching?: boolean
     authenticated: true,
     calls: { count: 0 },
     gateway: {
-      info: { version: 'test', sandbox: true, batching, searchConfigured: false },
+      info: { version: 'test', sandbox: true, searchConfigured: false },
       probeUpstreams: async () => [],
       polling: { notFoundGraceMs: 0 },
       provisioning: { jobs: createProvisioningJobs({ maxRunning: 1, retainMs: 0 }), stepTimeoutMs: 1000 },

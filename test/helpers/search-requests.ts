@@ -1,4 +1,4 @@
-/** The seed's top-talker search request (seed 002, "Search request shape"), shared by the search tests. */
+/** Event search's top-talker request (sources by bytes sent, each with its addresses by bytes received), shared by the search tests. */
 export const TOP_TALKERS = {
   size: 0,
   query: { bool: { filter: [{ range: { '@timestamp': { format: 'strict_date_optional_time', gte: 'now-24h', lte: 'now' } } }] } },

@@ -4,6 +4,7 @@
  */
 import { cpuPerRequest, withGatewayCpu } from '../../bench/gateway-cpu';
 import { benchGatewayEnv, startGatewayChild, startGatewayProcess, type GatewayHandle } from '../../bench/gateway-launcher';
+import { UNBATCHED } from '../../bench/gateway-start';
 import { createGraphQLClient, type GraphQLHttpClient } from '../../bench/graphql-client';
 import { PASSTHROUGH_QUERY } from '../../bench/passthrough';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox';
@@ -18,7 +19,7 @@ describe('bench gateway child', () => {
   beforeAll(async () => {
     bundle = await bundleBenchEntry('gateway-child');
     sandbox = await startSandbox({ port: 0, seed: 'tiny' });
-    gateway = await startGatewayChild(bundle.script, benchGatewayEnv(sandbox, 'on'));
+    gateway = await startGatewayChild(bundle.script, benchGatewayEnv(sandbox));
     client = createGraphQLClient(gateway.url, sandbox.tokens.admin, 2);
   }, 60_000);
 
@@ -54,7 +55,7 @@ describe('bench gateway child', () => {
   });
 
   it('has no CPU clock of its own in-process', async () => {
-    const inProcess = await startGatewayProcess('in-process', benchGatewayEnv(sandbox, 'on'));
+    const inProcess = await startGatewayProcess('in-process', benchGatewayEnv(sandbox));
     try {
       expect(inProcess.mode).toBe('in-process');
       expect(await inProcess.cpuMicros()).toBeNull();
@@ -62,6 +63,27 @@ describe('bench gateway child', () => {
       expect(cpuPerRequest(null, 10)).toBeNull();
     } finally {
       await inProcess.close();
+    }
+  });
+
+  it('runs unbatched when told so on its command line, with no environment variable', async () => {
+    const unbatched = await startGatewayChild(bundle.script, benchGatewayEnv(sandbox), UNBATCHED);
+    const unbatchedClient = createGraphQLClient(unbatched.url, sandbox.tokens.admin, 1);
+    try {
+      const network = sandbox.restFacts().networks.find((n) => n.endpointIds.length >= 2);
+      if (network === undefined) throw new Error('the tiny seed has no network with two endpoints');
+      const query = 'query ($id: UUID!) { network(id: $id) { endpoints { nodes { id appWans { totalCount } } } } }';
+      const callsOf = async (c: GraphQLHttpClient): Promise<number> => {
+        sandbox.control.resetCalls();
+        await c.execute(query, { id: network.id });
+        return sandbox.control.calls().byRoute['GET /rest/v1/networks/{networkId}/endpoints/{endpointId}/appWans'] ?? 0;
+      };
+      // Batched: the AppWANs come from one membership index, never per endpoint; unbatched: one call each.
+      expect(await callsOf(client)).toBe(0);
+      expect(await callsOf(unbatchedClient)).toBe(network.endpointIds.length);
+    } finally {
+      await unbatchedClient.close();
+      await unbatched.close();
     }
   });
 });

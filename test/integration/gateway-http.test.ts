@@ -7,7 +7,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const INFO = '{ gatewayInfo { version sandbox batching searchConfigured } }';
+const INFO = '{ gatewayInfo { version sandbox searchConfigured } }';
 
 describe('POST /graphql', () => {
   it('answers application/graphql-response+json when the client accepts it', async () => {
@@ -18,7 +18,7 @@ describe('POST /graphql', () => {
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/graphql-response\+json/);
-    expect(await res.json()).toEqual({ data: { gatewayInfo: { version: expect.any(String), sandbox: true, batching: true, searchConfigured: true } } });
+    expect(await res.json()).toEqual({ data: { gatewayInfo: { version: expect.any(String), sandbox: true, searchConfigured: true } } });
   });
 
   it('answers application/json to clients that only accept JSON', async () => {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_LIMITS, type Limits } from '../../src/limits/limits';
 import { startStack, type Stack } from '../helpers/stack';
-import { ISSUE_QUERY } from '../helpers/abusive-queries';
+import { CYCLE_QUERY } from '../helpers/abusive-queries';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -32,10 +32,10 @@ async function post(body: string | Uint8Array<ArrayBuffer>, headers: Record<stri
 }
 
 describe('priced before running', () => {
-  it("refuses the issue's query in milliseconds with zero upstream calls", async () => {
+  it("refuses the re-entrant cycle query in milliseconds with zero upstream calls", async () => {
     stack.sandbox.control.resetCalls();
     const started = performance.now();
-    const res = await stack.gql(ISSUE_QUERY);
+    const res = await stack.gql(CYCLE_QUERY);
     const ms = performance.now() - started;
     expect(res.body.data).toBeUndefined();
     expect(res.body.errors?.[0]?.extensions).toMatchObject({ code: 'COST_ESTIMATED_TOO_EXPENSIVE', cost: { limit: 'nodes', max: 2_000_000 } });
@@ -45,10 +45,10 @@ describe('priced before running', () => {
   });
 
   it('a client accepting only application/json gets the refusal with 200, the GraphQL-over-HTTP way', async () => {
-    const res = await post(JSON.stringify({ query: ISSUE_QUERY }), { accept: 'application/json' });
+    const res = await post(JSON.stringify({ query: CYCLE_QUERY }), { accept: 'application/json' });
     expect(res.status).toBe(200);
     expect(res.json.errors?.[0]?.extensions?.['code']).toBe('COST_ESTIMATED_TOO_EXPENSIVE');
-    const strict = await post(JSON.stringify({ query: ISSUE_QUERY }));
+    const strict = await post(JSON.stringify({ query: CYCLE_QUERY }));
     expect(strict.status).toBe(400);
   });
 
@@ -77,7 +77,7 @@ describe('priced before running', () => {
 describe('logs and metrics', () => {
   it('logs one JSON line per request with its request id (echoed back), never the token', async () => {
     stack.logs.length = 0;
-    await post(JSON.stringify({ query: ISSUE_QUERY }));
+    await post(JSON.stringify({ query: CYCLE_QUERY }));
     const res = await fetch(stack.gatewayUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-request-id': 'trace-42', authorization: `Bearer ${stack.tokens.admin}` },
@@ -91,7 +91,7 @@ describe('logs and metrics', () => {
   });
 
   it('/metrics counts operations by name and outcome, and refusals by limit', async () => {
-    await post(JSON.stringify({ query: ISSUE_QUERY }));
+    await post(JSON.stringify({ query: CYCLE_QUERY }));
     await post(JSON.stringify({ query: `{${Array.from({ length: 3000 }, () => 'a:b').join(' ')}}` }));
     const metrics = await (await fetch(`${stack.origin}/metrics`)).text();
     expect(metrics).toMatch(/netgraph_operations_limited_total\{code="COST_ESTIMATED_TOO_EXPENSIVE",limit="nodes"\} [1-9]/);

@@ -1,6 +1,6 @@
 /**
  * provisionAppWan end to end against the sandbox (a fast real clock: many steps, each followed
- * through the shared pollers): the creation order of seed 001, the progress a subscriber sees,
+ * through the shared pollers): the network-management API's usual creation order, the progress a subscriber sees,
  * a failure at a middle step with and without rollback, bad input, and ownership.
  */
 import type { FormattedExecutionResult } from 'graphql';
@@ -79,7 +79,7 @@ const changeRequests = () =>
     .map((r) => `${r.method} ${r.route}`);
 
 describe('provisionAppWan', () => {
-  it('creates everything in the seed order, waiting for each step, and reports every step', async () => {
+  it('creates everything in the usual creation order, waiting for each step, and reports every step', async () => {
     const started = await start(input());
     expect(started.state).toBe('RUNNING');
     expect(started.steps.map((s) => s.task)).toEqual(['network', 'hostedGateway', 'service', 'bridgeGateway', 'client', 'client', 'appWan', 'authorizeEndpoints', 'authorizeServices']);

@@ -30,6 +30,18 @@ const arg = (line: string): string => line.replace(/^\S+\s+/, '');
 const env: Record<string, string> = Object.fromEntries(
   runtime.filter((l) => /^ENV\s/.test(l)).flatMap((l) => [...arg(l).matchAll(/(\w+)=(\S+)/g)].map((m) => [m[1] ?? '', m[2] ?? ''])),
 );
+/** Sources of the runtime stage's COPY lines (not from another stage). */
+const copied = runtime.filter((l) => /^COPY\s/.test(l) && !l.includes('--from=')).flatMap((l) => arg(l).split(/\s+/).slice(0, -1));
+const covered = (path: string): boolean => copied.some((c) => path === c || path.startsWith(`${c.replace(/\/$/, '')}/`));
+const fromBench = (path: string): boolean => path === 'bench' || path.startsWith('bench/');
+/** Files outside web/map/ that the map page's code imports (relative to the repository root). */
+const mapImports = readdirSync(join(root, 'web', 'map'))
+  .filter((f) => f.endsWith('.ts'))
+  .flatMap((file) =>
+    [...readFileSync(join(root, 'web', 'map', file), 'utf8').matchAll(/from '(\.{1,2}\/[^']+)'/g)]
+      .map((m) => ({ file, target: relative(root, normalize(join(root, 'web', 'map', m[1] ?? ''))) }))
+      .filter(({ target }) => !target.startsWith('web/map/')),
+  );
 const routes = Object.keys(createHealthRoutes({ probe: async () => [], metrics: new Metrics() }));
 
 interface K8sDoc {
@@ -98,18 +110,17 @@ describe('Dockerfile', () => {
   });
 
   it('copies every file the running gateway reads: package.json, schema/, the map page and what it imports', () => {
-    const copied = runtime.filter((l) => /^COPY\s/.test(l) && !l.includes('--from=')).flatMap((l) => arg(l).split(/\s+/).slice(0, -1));
-    const covered = (path: string): boolean => copied.some((c) => path === c || path.startsWith(`${c.replace(/\/$/, '')}/`));
     for (const needed of ['package.json', 'schema', 'web/map/main.ts', 'web/map/map.css']) expect(covered(needed)).toBe(true);
     // The map bundle is built at run time from web/map/: every file it imports from outside must be in the image.
-    for (const file of readdirSync(join(root, 'web', 'map')).filter((f) => f.endsWith('.ts'))) {
-      const source = readFileSync(join(root, 'web', 'map', file), 'utf8');
-      for (const m of source.matchAll(/from '(\.{1,2}\/[^']+)'/g)) {
-        const target = relative(root, normalize(join(root, 'web', 'map', m[1] ?? '')));
-        if (target.startsWith('web/map/')) continue;
-        expect({ file, target, covered: covered(target) }).toEqual({ file, target, covered: true });
-      }
-    }
+    for (const { file, target } of mapImports) expect({ file, target, covered: covered(target) }).toEqual({ file, target, covered: true });
+  });
+
+  it('holds no benchmark code: the build compiles src/ alone, and the image takes nothing from bench/ the map does not import', () => {
+    const tsconfig = JSON.parse(readFileSync(join(root, 'tsconfig.build.json'), 'utf8')) as { include: string[] };
+    expect(tsconfig.include).toEqual(['src']);
+    expect(build.filter((l) => /^COPY\s/.test(l)).flatMap((l) => arg(l).split(/\s+/).slice(0, -1)).filter(fromBench)).toEqual([]);
+    const mapNeeds = mapImports.map((i) => i.target).filter(fromBench);
+    expect(copied.filter(fromBench).sort()).toEqual(mapNeeds.sort());
   });
 });
 

@@ -54,7 +54,7 @@ describe('classification', () => {
   });
   it('redacts bearer, basic and JWT-shaped strings', () => {
     expect(redactSecrets('bad Bearer abc.def and Basic dXNlcjpwdw== and eyJa.eyJb.c')).toBe('bad Bearer [redacted] and Basic [redacted] and [redacted]');
-    // The word after the scheme is redacted only when it looks like a credential (issue #10).
+    // The word after the scheme is redacted only when it looks like a credential.
     expect(redactSecrets('missing bearer token')).toBe('missing bearer token');
     expect(redactSecrets('Missing Bearer token.')).toBe('Missing Bearer token.');
     expect(redactSecrets('Bearer abcdefghijklmnopqrstu')).toBe('Bearer [redacted]');

@@ -1,4 +1,4 @@
-/** When a failed change may have been applied anyway (DESIGN.md "Errors": outcome unknown). */
+/** When a failed change may have been applied anyway (`extensions.outcomeUnknown`). */
 import { outcomeUnknown } from '../../src/upstream/http-errors';
 
 it.each([

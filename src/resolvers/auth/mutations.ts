@@ -1,5 +1,5 @@
 /**
- * Mutations of auth/v1. Each checks the seed's field rules first (BadInputError names the field,
+ * Mutations of auth/v1. Each checks the API's field rules first (BadInputError names the field,
  * no upstream call), then makes exactly one POST/DELETE (never retried by the HTTP layer).
  */
 import type { MutationResolvers, ResourceTypeDefinitionInput } from '../../generated/graphql';

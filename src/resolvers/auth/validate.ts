@@ -1,5 +1,6 @@
 /**
- * The seed's field rules, checked before any upstream call. The code pattern is "not shown", so
+ * The authorization API's field rules, checked before any upstream call. The API does not document
+ * the pattern a `code` must match, so
  * only what any pattern must imply is checked here (not empty, no whitespace); the upstream's own
  * 400 comes back as BAD_USER_INPUT.
  */

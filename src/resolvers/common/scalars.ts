@@ -48,7 +48,7 @@ function fromEpoch(epoch: number): string | null {
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }
 
-/** Upstream output is read leniently (any form on record or plausible); client input is not. */
+/** Upstream output is read leniently (any form the platform is known to send, or plausible); client input is not. */
 export function upstreamDateTime(value: unknown): string | null {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
   if (typeof value === 'number') return Number.isFinite(value) ? fromEpoch(value) : null;

@@ -1,5 +1,5 @@
 /**
- * core/v2 create inputs → request bodies, checked against seed 002's rules before any call (a bad
+ * core/v2 create inputs → request bodies, checked against the management API v2's rules before any call (a bad
  * input costs zero calls, BAD_USER_INPUT naming the field):
  *
  * - names and ids not empty; ports 1–65535;
@@ -7,7 +7,8 @@
  *   "every resource" in selectors and cannot be carried);
  * - selector lists (`endpointAttributes`, `edgeRouterAttributes`, `serviceAttributes`,
  *   `bindEndpointAttributes`) hold `#tag`, `@name` (one resource by name) or `#all`;
- * - a service's `model` has the shape its `modelType` asks for (rule 1).
+ * - a service's `model` has the shape its `modelType` asks for (`TunnelerToEndpoint`: bind
+ *   attributes and a server egress; `TunnelerToEdgeRouter`: edge router hosts).
  *
  * Fields left out are not sent (the upstream fills its defaults).
  */
@@ -116,7 +117,7 @@ export function v2EndpointBody(input: CreateV2EndpointInput): JsonObject {
   });
 }
 
-/** Seed 002 rule 1: `modelType` decides between bind attributes + serverEgress and edgeRouterHosts. */
+/** `modelType` decides between bind attributes + serverEgress and edgeRouterHosts. */
 function modelBody(input: CreateV2ServiceInput): JsonObject {
   const m = input.model;
   const field = 'input.model';

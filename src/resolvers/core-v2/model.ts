@@ -1,6 +1,6 @@
 /**
- * A v2 service's `model` (free-form JSON on the wire; its shape depends on `modelType`, seed 002
- * rule 1) read leniently into the shape the schema shows: absent lists are empty, odd values null.
+ * A v2 service's `model` (free-form JSON on the wire; its shape depends on `modelType`)
+ * read leniently into the shape the schema shows: absent lists are empty, odd values null.
  */
 import { Fields, isObject, type JsonObject } from '../../upstream/parse';
 

@@ -1,21 +1,21 @@
 /**
- * Who can reach what in a v2 network, from role attributes alone (seed 002, "Attribute convention"
- * and rule 2). Pure: no I/O, the caller hands in the network's records.
+ * Who can reach what in a v2 network, from role attributes alone, by the
+ * management API v2's authorization rule. Pure: no I/O, the caller hands in the network's records.
  *
  * Matching a selector list against a resource (`matches`):
  * - `#all` matches every resource of the kind;
  * - `@name` matches the resource with that name;
  * - `#tag` matches a resource whose `attributes` hold `#tag` (an attribute stored without its `#`
- *   counts too: the contract shows tags with it, an upstream may store them bare);
+ *   counts too: the API shows tags with it, an upstream may store them bare);
  * - anything else, and an empty list, matches nothing.
  *
- * An endpoint E may dial a service S (rule 2) when
+ * An endpoint E may dial a service S when
  * 1. some AppWAN's `endpointAttributes` match E and its `serviceAttributes` match S, and
  * 2. some edge router policy's `endpointAttributes` match E and its `edgeRouterAttributes` match
  *    a router R that S allows. S allows the routers its `model.edgeRouterAttributes` match, and
  *    (`TunnelerToEdgeRouter`) the routers that host it (`model.edgeRouterHosts`): traffic to a
  *    router-hosted service ends at its hosting router. This last part is our reading where the
- *    seed is silent; it is written down in the README.
+ *    API's documentation is silent; it is written down in the README.
  * The explanation lists every AppWAN of (1), every policy of (2) that yields a router, and the
  * routers themselves.
  */

@@ -36,7 +36,7 @@ export interface UsageSeriesRecord {
   points: UsagePointRecord[];
 }
 
-/** The seed's top-talker answer: `zfw_source` buckets (sum `circuit_tx`), each with `saddr` buckets (sum `circuit_rx`). */
+/** Event search's top-talker answer: `zfw_source` buckets (sum `circuit_tx`), each with `saddr` buckets (sum `circuit_rx`). */
 export function topTalkersOf(answer: SearchAnswer, window: { from: string; to: string }): TopTalkersRecord {
   return {
     ...window,

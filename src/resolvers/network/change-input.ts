@@ -1,5 +1,5 @@
 /**
- * Mutation inputs → rest/v1 bodies, checked against the seed's field rules before any upstream
+ * Mutation inputs → rest/v1 bodies, checked against the network-management API's field rules before any upstream
  * call (a bad input costs zero calls). One spec per kind says what to check; `createBody` and
  * `updateBody` apply it the same way to every kind.
  *
@@ -174,7 +174,7 @@ export function createBody(input: object, spec: InputSpec, field = 'input'): Jso
 
 /**
  * An update, checked before any call; `apply` then turns the current record into the full body
- * to send (seed 001 rule 2: a redefine sends every attribute), refusing with CONFLICT when
+ * to send (a redefine sends every attribute, not only the changed ones), refusing with CONFLICT when
  * `expectedUpdatedAt` is given and the record changed since.
  */
 export function updateBody(input: object, spec: InputSpec, field = 'input'): { apply: (current: JsonObject) => JsonObject } {

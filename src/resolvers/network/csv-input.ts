@@ -1,5 +1,5 @@
 /**
- * CSV uploads (seed 001's endpoint and service headings), checked whole before the upload is
+ * CSV uploads (the network-management API's endpoint and service headings), checked whole before the upload is
  * sent: every problem is a BadInputError on `input.csv` naming the row (file lines, headings =
  * row 1) and the column (heading name, or its 1-based position for a heading we do not know).
  * The CSV is sent as the caller wrote it; this only refuses what the upstream would refuse.
@@ -10,7 +10,7 @@ import { isCidr, isIpv4 } from './change-input';
 /** One column: whether a value is required, and the rule its value must follow. */
 interface Column {
   required: boolean;
-  /** Values must not repeat within the file (seed 001: endpoint names are unique in a network). */
+  /** Values must not repeat within the file (endpoint names are unique in a network). */
   unique?: boolean;
   check?: (value: string) => string | null;
 }
@@ -26,7 +26,7 @@ function portRange(v: string): string | null {
   return first > last ? 'the range must not end before it starts' : null;
 }
 
-/** The headings of seed 001, per upload. */
+/** The headings the network-management API takes, per upload. */
 export const csvColumns: Readonly<Record<'endpoint' | 'service', Readonly<Record<string, Column>>>> = {
   endpoint: {
     NAME: { required: true, unique: true },

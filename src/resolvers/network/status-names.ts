@@ -1,4 +1,4 @@
-/** Names of rest/v1's numeric codes (PUBLIC-RECORD.md); null for a code not on record. */
+/** Names of rest/v1's numeric codes, as the platform defines them; null for a code the gateway does not know. */
 const LIFE_CYCLE: Readonly<Record<number, string>> = {
   100: 'NEW',
   200: 'PROVISIONING',

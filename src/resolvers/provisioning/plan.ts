@@ -1,6 +1,6 @@
 /**
  * `provisionAppWan`'s plan: the input checked whole (before any upstream call), then turned into
- * the steps of seed 001 rule 3, in order: network → hosted gateway (GW) → service → bridge
+ * the steps of the network-management API's usual creation order: network → hosted gateway (GW) → service → bridge
  * gateway (ZTGW) → client endpoints (ZTCL) → empty AppWAN → authorize endpoints → authorize services.
  */
 import { BadInputError } from '../../errors/codes';

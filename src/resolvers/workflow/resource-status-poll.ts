@@ -85,7 +85,7 @@ export const STATUS_KINDS: Readonly<Record<ResourceKind, StatusKindRow>> = {
   V2_ENDPOINT: v2Kind('endpoint', 'V2Endpoint'),
 };
 
-/** Statuses after which nothing more happens by itself (PUBLIC-RECORD.md): the subscription completes. */
+/** Statuses after which nothing more happens by itself (a v2 SUSPENDED counts as an error): the subscription completes. */
 export const TERMINAL_STATUS_NAMES: ReadonlySet<string> = new Set(['PROVISIONED', 'REGISTERED', 'ERROR', 'DELETED', 'SUSPENDED']);
 export const DELETED_STATUS = 900;
 

@@ -1,6 +1,7 @@
 /**
  * What every auth/v1 route handler works with, and the helpers they share: the permission
- * column check, rule 1 (referenced records must be readable), and bare-array paging.
+ * column check, readable references (a create's referenced records must be readable), and
+ * bare-array paging.
  */
 import type { TokenService } from '../core/tokens';
 import { HttpError, type AreaContext, type Caller, type SandboxRequest } from '../core/types';
@@ -18,7 +19,7 @@ export interface AuthDeps {
 
 export const PATH_PREFIX = '/auth/v1';
 
-/** Default and maximum `size` of list operations (seed 000: default 1000). */
+/** Default and maximum `size` of list operations (the authorization API's default: 1000). */
 export const DEFAULT_PAGE_SIZE = 1000;
 
 /** The permission column: every (resource type, action) pair in the auth domain. 403 otherwise. */
@@ -29,7 +30,7 @@ export function permit(deps: AuthDeps, req: SandboxRequest, ...pairs: [typeCode:
 }
 
 /**
- * Rule 1: the `read` pairs of a create's permission column are checked on the referenced
+ * Readable references: the `read` pairs of a create's permission column are checked on the referenced
  * record, so a grant limited to that record's path is enough. A referenced record the caller
  * cannot read answers 403; a missing one answers 404 (checked first).
  */

@@ -1,4 +1,4 @@
-/** auth/v1 domains: list, fetch by id or code (rule 3), create. */
+/** auth/v1 domains: list, fetch by id or code (the same record either way), create. */
 import { HttpError, type SandboxRoute } from '../core/types';
 import { PATH_PREFIX, notFound, paged, permit, type AuthDeps } from './deps';
 import { Input, bodyOf } from './input';

@@ -86,7 +86,7 @@ export function grantRoutes(deps: AuthDeps): SandboxRoute[] {
       template: `${PATH_PREFIX}/super-users`,
       auth: 'bearer',
       handle(req) {
-        // `read` on the domain is checked on the referenced domain (rule 1), type-wide for "all domains".
+        // `read` on the domain is checked on the referenced domain (readable references), type-wide for "all domains".
         const caller = permit(deps, req, ['super-user', 'create']);
         const body = new Input(bodyOf(req));
         const identityId = body.string('identityId', { nonEmpty: true });
@@ -159,7 +159,7 @@ export function grantRoutes(deps: AuthDeps): SandboxRoute[] {
       template: `${PATH_PREFIX}/public-grants`,
       auth: 'bearer',
       handle(req) {
-        // `read` on the resource action is checked on the referenced action (rule 1), below.
+        // `read` on the resource action is checked on the referenced action (readable references), below.
         const caller = permit(deps, req, ['public-grant', 'create']);
         const body = new Input(bodyOf(req));
         const actionId = body.string('resourceActionId', { nonEmpty: true });

@@ -1,6 +1,6 @@
 /**
  * The auth/v1 area: the authorization model (domains, resource-type trees, actions, grants), its
- * REST operations (seed 000) and the permission model every other area checks through `authz`.
+ * REST operations and the permission model every other area checks through `authz`.
  */
 import type { TokenService } from '../core/tokens';
 import type { AreaContext, Authz, SandboxArea } from '../core/types';

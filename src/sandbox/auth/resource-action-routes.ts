@@ -48,7 +48,7 @@ export function resourceActionRoutes(deps: AuthDeps): SandboxRoute[] {
       template: `${PATH_PREFIX}/resource-actions`,
       auth: 'bearer',
       handle(req) {
-        // `read` on the resource type is checked on the referenced type (rule 1), below.
+        // `read` on the resource type is checked on the referenced type (readable references), below.
         const caller = permit(deps, req, ['resource-action', 'create']);
         const body = new Input(bodyOf(req));
         const typeId = body.string('resourceTypeId', { nonEmpty: true });

@@ -64,7 +64,7 @@ export function resourceTypeRoutes(deps: AuthDeps): SandboxRoute[] {
       template: `${PATH_PREFIX}/resource-types`,
       auth: 'bearer',
       handle(req) {
-        // The column's `read` pairs are checked on the referenced records (rule 1), below.
+        // The column's `read` pairs are checked on the referenced records (readable references), below.
         const caller = permit(deps, req, ['resource-type', 'create']);
         const body = new Input(bodyOf(req));
         const domainIdIn = body.optString('domainId');

@@ -29,7 +29,7 @@ export interface DomainSeed {
 const rw = ['read', 'write'] as const;
 const leaf = (code: string, name: string): TypeSeed => ({ code, name, actions: rw });
 
-/** The auth domain: every operation of auth/v1 is protected by these (seed 000, Authentication 2). */
+/** The auth domain: every operation of auth/v1 is protected by these (the authorization API protects itself with its own model). */
 const AUTH_TYPES: readonly TypeSeed[] = [
   {
     code: 'domain',

@@ -1,5 +1,5 @@
 /**
- * Wire views of the auth records (seed 000 field tables): ISO 8601 UTC timestamps with
+ * Wire views of the auth records (the authorization API's field tables): ISO 8601 UTC timestamps with
  * milliseconds and `Z`, nulls for absent values, and a generated `_title` on every record.
  *
  * Grant read view: `privileges` is domain code → resource type code → action code → list of

@@ -1,5 +1,5 @@
 /**
- * The core/v2 area (seed 002): creates of networks, edge routers, edge router policies, services,
+ * The core/v2 area (the management API v2): creates of networks, edge routers, edge router policies, services,
  * AppWANs and endpoints answering 202 with an execution to poll, plus lists and fetches.
  */
 import type { AreaContext, SandboxArea } from '../core/types';

@@ -1,5 +1,5 @@
 /**
- * The core/v2 resource table (seed 002): one row per resource kind with its paths, HAL list key,
+ * The core/v2 resource table: one row per resource kind with its paths, HAL list key,
  * permission type code (network domain) and the reader of its create input. Routes, lists and
  * seeds are generated from this table.
  */
@@ -13,7 +13,7 @@ export interface V2Kind {
   kind: V2KindName;
   /** Path segment under /core/v2. */
   plural: string;
-  /** `_embedded` key of list responses (PUBLIC-RECORD.md). */
+  /** `_embedded` key of list responses (`<singular>List`). */
   listKey: string;
   /** Resource type code in the `network` domain: reads need `read`, creates `write`. */
   typeCode: string;
@@ -25,7 +25,7 @@ export interface V2Kind {
 }
 
 const PORT_MAX = 65_535;
-/** Service model types the sandbox implements; the others on record answer 400. */
+/** Service model types the sandbox implements; the others the platform knows answer 400. */
 export const SERVICE_MODEL_TYPES = ['TunnelerToEndpoint', 'TunnelerToEdgeRouter'] as const;
 const EGRESS_PROTOCOLS = ['tcp', 'udp'];
 
@@ -41,7 +41,7 @@ function egress(input: Input): JsonMap {
   return { protocol, host: input.string('host', { nonEmpty: true }), port: input.integer('port', 1, PORT_MAX) };
 }
 
-/** Rule 1 of seed 002: `modelType` decides between bind attributes + serverEgress and edgeRouterHosts. */
+/** `modelType` decides between bind attributes + serverEgress and edgeRouterHosts. */
 function serviceModel(body: Input, store: V2Store, network: string): { modelType: string; model: JsonMap } {
   const modelType = body.string('modelType', { nonEmpty: true });
   if (!(SERVICE_MODEL_TYPES as readonly string[]).includes(modelType)) throw invalid('modelType', `must be one of ${SERVICE_MODEL_TYPES.join(', ')}`);

@@ -53,7 +53,7 @@ export class AsyncFailures implements AsyncFailurePlan {
    */
   add(rules: readonly AsyncFailureRule[]): void {
     const checked = parseAsyncFailureRules(rules);
-    checked.forEach((rule, i) => this.checkDefinition(rule, `rule ${i}`));
+    checked.forEach((rule, i) => this.checkDefinition(rule, `rules[${i}]`));
     for (const rule of checked) this.rules.push({ rule: { ...rule, atStep: rule.atStep ?? 1 }, remaining: rule.times ?? 1 });
   }
 
@@ -93,7 +93,7 @@ export class AsyncFailures implements AsyncFailurePlan {
  */
 export function parseAsyncFailureRules(body: unknown): AsyncFailureRule[] {
   const list: unknown[] = Array.isArray(body) ? body : isRecord(body) && Array.isArray(body['rules']) ? body['rules'] : [body];
-  return list.map((item, i) => parseRule(item, `rule ${i}`));
+  return list.map((item, i) => parseRule(item, `rules[${i}]`));
 }
 
 function parseRule(item: unknown, where: string): AsyncFailureRule {

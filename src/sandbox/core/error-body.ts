@@ -1,5 +1,5 @@
 /**
- * Error bodies of the sandbox: the Spring shape on record in PUBLIC-RECORD.md,
+ * Error bodies of the sandbox: the Spring-style shape the platform answers,
  * `{ timestamp, status, error, message, path }`, for every non-2xx answer of every area.
  */
 import { STATUS_CODES } from 'node:http';

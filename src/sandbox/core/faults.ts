@@ -149,18 +149,18 @@ function validate(rule: FaultRule): void {
 export function parseFaultRules(body: unknown): FaultRule[] {
   const list = Array.isArray(body) ? body : isRecord(body) && Array.isArray(body['rules']) ? body['rules'] : [body];
   return list.map((item, i) => {
-    if (!isRecord(item)) throw new HttpError(400, `rule ${i}: expected an object`);
+    if (!isRecord(item)) throw new HttpError(400, `rules[${i}]: expected an object`);
     const rule: FaultRule = {};
     const str = (key: 'method' | 'route'): void => {
       const v = item[key];
       if (v === undefined || v === null) return;
-      if (typeof v !== 'string') throw new HttpError(400, `rule ${i}: ${key} must be a string`);
+      if (typeof v !== 'string') throw new HttpError(400, `rules[${i}]: ${key} must be a string`);
       rule[key] = v;
     };
     const num = (key: 'latencyMs' | 'jitterMs' | 'errorRate' | 'status' | 'retryAfterS' | 'slowBodyMs' | 'times'): void => {
       const v = item[key];
       if (v === undefined || v === null) return;
-      if (typeof v !== 'number') throw new HttpError(400, `rule ${i}: ${key} must be a number`);
+      if (typeof v !== 'number') throw new HttpError(400, `rules[${i}]: ${key} must be a number`);
       rule[key] = v;
     };
     str('method');
@@ -174,7 +174,7 @@ export function parseFaultRules(body: unknown): FaultRule[] {
     num('times');
     const reset = item['reset'];
     if (reset !== undefined && reset !== null) {
-      if (typeof reset !== 'boolean') throw new HttpError(400, `rule ${i}: reset must be a boolean`);
+      if (typeof reset !== 'boolean') throw new HttpError(400, `rules[${i}]: reset must be a boolean`);
       rule.reset = reset;
     }
     validate(rule);

@@ -1,6 +1,6 @@
 /**
  * Endpoint and service CSV uploads: POST `text/csv` to the create paths. Every row is checked
- * (headings from the seed) before anything is created; the first bad cell is a 400 naming its row
+ * (the network-management API's headings) before anything is created; the first bad cell is a 400 naming its row
  * and column and nothing is created. Success: 202 `{ businessKey, endpoints | services: [...] }`.
  */
 import type { SandboxRequest, SandboxResponse } from '../core/types';

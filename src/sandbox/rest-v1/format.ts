@@ -3,7 +3,7 @@ export function timestamp(ms: number): string {
   return new Date(ms).toISOString().replace('Z', '+0000');
 }
 
-/** Numeric life-cycle statuses on record (PUBLIC-RECORD.md). */
+/** The platform's numeric life-cycle statuses. */
 export const STATUS = {
   NEW: 100,
   PROVISIONING: 200,
@@ -16,5 +16,5 @@ export const STATUS = {
   DELETED: 900,
 } as const;
 
-/** Endpoint `currentState` values on record. */
+/** The platform's endpoint `currentState` values. */
 export const CURRENT_STATE = { REGISTERING: 100, OFFLINE: 200, ONLINE: 300 } as const;

@@ -1,7 +1,7 @@
 /**
  * Asynchronous processes behind business keys. A process has named steps; step i starts at
  * `startedAt + i·stepMs` and completes one step later. Only started steps are reported: done ones
- * `Completed`, the running one `InProgress` (the words on record), so a process is finished when
+ * `Completed`, the running one `InProgress` (the words the platform uses), so a process is finished when
  * every reported step is Completed and the count equals `total`. A process made to fail (see
  * changes.ts) reports its failing step `Failed` once that step's time is over, and no step after it.
  */

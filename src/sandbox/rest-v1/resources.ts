@@ -26,7 +26,7 @@ export interface ResourceSpec {
   idParam: string;
   /** The path parameter naming the owner, and the field that holds it. */
   parent: { param: string; field: string; kind: string } | null;
-  /** Lists the seed calls paginated honour page/size/sort; others answer every item. */
+  /** Lists the API documents as paginated honour page/size/sort; others answer every item. */
   paginated: boolean;
   /** Success status per supported operation. */
   ops: Partial<Record<Op, number>>;
@@ -42,8 +42,8 @@ export interface ResourceSpec {
   /** Status progress after creation. */
   progress?(env: Env, data: JsonObject): Scheduled[];
   /**
-   * Changes whose 202 body carries a top-level `businessKey` (PUBLIC-RECORD.md: "the 202 bodies
-   * of endpoint, service and AppWAN changes may also carry" one), with their process definition:
+   * Changes whose 202 body carries a top-level `businessKey` (the platform may put one in
+   * the 202 bodies of endpoint, service and AppWAN changes), with their process definition:
    * a redefine shows UPDATING (600) and a delete DELETING (800) until the process ends (changes.ts).
    */
   keyedChanges?: { put?: ProcessDefinition; delete?: ProcessDefinition };
@@ -355,7 +355,7 @@ export const RESOURCES: readonly ResourceSpec[] = [
       f('ownerIdentityId', 'string', { server: true }), f('status', 'int', { server: true })],
     initial: (env) => ({ ...owner(env), status: STATUS.NEW }),
     check: (env, data, existing) => uniqueName(env, 'appWan', data, existing),
-    // The seed's table answers an AppWAN redefine 200 (done at once), so only its delete is keyed.
+    // The API answers an AppWAN redefine 200 (done at once), so only its delete is keyed.
     keyedChanges: { delete: 'DeleteAppWan' },
     links: (d) => {
       const self = `/networks/${str(d, 'networkId')}/appWans/${str(d, 'id')}`;
@@ -411,7 +411,7 @@ export const RESOURCES: readonly ResourceSpec[] = [
     idParam: 'siteId',
     parent: { param: 'azureSubscriptionId', field: 'cloudbSubscriptionId', kind: 'cloudSubscription' },
     paginated: false,
-    // GET one is not in the seed's table: added so that `_links.self` resolves.
+    // GET one is not among the API's documented operations: added so that `_links.self` resolves.
     ops: { list: 200, create: 200, get: 200, delete: 202 },
     fields: [
       f('name', 'string', { required: true }),

@@ -1,5 +1,5 @@
 /**
- * Field names of requests resolved to columns. Text fields have a `.keyword` variant (seed 002):
+ * Field names of requests resolved to columns. Text fields have a `.keyword` variant:
  * `zfw.saddr.keyword` and `zfw.saddr` read the same column; exact matching works on both (the
  * sandbox does not analyse text), aggregations and sorting need `.keyword` as Elasticsearch does.
  */

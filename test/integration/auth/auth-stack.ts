@@ -26,7 +26,7 @@ export interface AuthStack {
 }
 
 export async function startAuthStack(options: { batching?: boolean } = {}): Promise<AuthStack> {
-  const stack = await startStack({ seed: 'demo', stepMs: 20, config: { batching: options.batching ?? true } });
+  const stack = await startStack({ seed: 'demo', stepMs: 20, gatewayOptions: { loaderOptions: { batching: options.batching ?? true } } });
   return {
     sandbox: stack.sandbox,
     async gql(query, variables, who = 'admin') {

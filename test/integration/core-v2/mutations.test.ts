@@ -1,5 +1,5 @@
 /**
- * Every core/v2 create through the gateway (seed 002's six operations), each checked three ways on
+ * Every core/v2 create through the gateway (the management API v2's six creates), each checked three ways on
  * a freshly reset `tiny` seed: admin (payload, exactly one POST with the expected body), reader
  * (FORBIDDEN, nothing created), bad input (BAD_USER_INPUT naming the field, zero upstream calls).
  */

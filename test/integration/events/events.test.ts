@@ -85,7 +85,7 @@ describe('topTalkers', () => {
     expect(dataAt(r, ['topTalkers', 'otherSourceDocuments'])).toBe(docs.length - counted);
   });
 
-  it('sends the seed\'s aggregation with the caller\'s limits, after checking the caller upstream', async () => {
+  it('sends the top-talker aggregation with the caller\'s limits, after checking the caller upstream', async () => {
     stack.sandbox.control.resetCalls();
     expectNoErrors(await stack.gql('{ topTalkers(limit: 4, addressLimit: 5) { sources { sourceId } } again: topTalkers(limit: 1) { sources { sourceId } } }'));
     const sent = stack.sandbox.control.requests();

@@ -1,5 +1,5 @@
 /**
- * The batching contract (issue #3): network groups → networks → endpoints → AppWANs → services
+ * The batching contract: network groups → networks → endpoints → AppWANs → services
  * costs an exact number of upstream calls that does not grow with the number of endpoints.
  */
 import type { SeedSize } from '../../../src/sandbox';

@@ -1,5 +1,5 @@
 /**
- * The rules every change follows (DESIGN.md "Changes"), against the sandbox over real sockets:
+ * The rules every change follows, against the sandbox over real sockets:
  * full-representation PUT, expectedUpdatedAt, sent once whatever happens, outcome unknown said,
  * and fields after a change seeing the new state.
  */

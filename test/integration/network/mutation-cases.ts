@@ -283,7 +283,7 @@ export function moreCases(f: Facts, live: LiveIds): MutationCase[] {
     },
     {
       ...update('updateNetworkConfigMetadata', 'UpdateNetworkConfigMetadataInput', 'networkConfigMetadata', () => ({ id: f.templateId }), '/rest/v1/networkConfigMetadata/{networkConfigMetadataId}', () => `/rest/v1/networkConfigMetadata/${f.templateId}`, 'cloudaGatewaySize'),
-      // Seed 001: the service-set fields go as null in a redefine body.
+      // A redefine body sends the server-set fields as null.
       sent: (body) => expect(body).toMatchObject({ name: 'renamed updateNetworkConfigMetadata', id: null, organizationId: null, ownerIdentityId: null, createdAt: null, updatedAt: null }),
     },
     destroy('deleteNetworkConfigMetadata', () => ({ id: f.templateId }), '/rest/v1/networkConfigMetadata/{networkConfigMetadataId}', () => `/rest/v1/networkConfigMetadata/${f.templateId}`),

@@ -7,7 +7,6 @@
 import type { GraphQLFormattedError } from 'graphql';
 import type { RunningSandbox, CallCounts, SeedSize } from '../../../src/sandbox';
 import { isObject } from '../../../src/upstream/parse';
-import type { Config } from '../../../src/config';
 import { startGateway } from '../../../src/server';
 import { postGraphQL, startStack, testConfig } from '../../helpers/stack';
 
@@ -40,8 +39,8 @@ export async function startNetworkStack(options: StackOptions = {}): Promise<Net
   const stack = await startStack({
     seed: options.seed ?? 'tiny',
     stepMs: 20,
+    gatewayOptions: { loaderOptions: { batching: options.batching ?? true } },
     config: {
-      batching: options.batching ?? true,
       retryAttempts: options.attempts ?? 1,
       ...(options.upstreamBaseUrl === undefined ? {} : { upstreamBaseUrl: options.upstreamBaseUrl }),
     },
@@ -93,8 +92,16 @@ export interface ExtraGateway {
   close(): Promise<void>;
 }
 
-export async function startExtraGateway(sandbox: RunningSandbox, config: Partial<Config>): Promise<ExtraGateway> {
-  const gateway = await startGateway(testConfig({ upstreamBaseUrl: null, retryAttempts: 1, ...config }), { log: () => undefined, sandbox });
+export interface ExtraGatewayOptions {
+  /** Loaders batch and cache (the benchmark's baseline turns it off). @default true */
+  batching?: boolean;
+  /** Send upstream calls here instead of the sandbox. */
+  upstreamBaseUrl?: string;
+}
+
+export async function startExtraGateway(sandbox: RunningSandbox, options: ExtraGatewayOptions = {}): Promise<ExtraGateway> {
+  const config = testConfig({ upstreamBaseUrl: options.upstreamBaseUrl ?? null, retryAttempts: 1 });
+  const gateway = await startGateway(config, { log: () => undefined, sandbox, loaderOptions: { batching: options.batching ?? true } });
   return {
     gql: async (query, variables) => (await postGraphQL(gateway.url, query, variables, { token: sandbox.tokens.admin })).body,
     close: () => gateway.close(),

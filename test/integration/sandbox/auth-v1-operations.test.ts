@@ -1,4 +1,4 @@
-/** auth/v1 over HTTP: every operation of seed 000 with its status, fields, filters and rules. */
+/** auth/v1 over HTTP: every operation of the authorization API with its status, fields, filters and rules. */
 import { ADMIN_IDENTITY_ID, READER_IDENTITY_ID, type RunningSandbox } from '../../../src/sandbox';
 import { AUTH_DOMAIN_ID, NETWORK_DOMAIN_ID } from '../../../src/sandbox/auth';
 import { at, call, str, withSandbox } from './sandbox-client';

@@ -1,6 +1,6 @@
 /**
  * auth/v1 permission column over HTTP, for each demo identity: 401 without a valid token, 403
- * lacking the permission, and rule 1 (a create's referenced record must be readable).
+ * lacking the permission, and that a create's referenced record must be readable.
  */
 import { NOBODY_IDENTITY_ID, type RunningSandbox } from '../../../src/sandbox';
 import { AUTH_DOMAIN_ID, NETWORK_DOMAIN_ID } from '../../../src/sandbox/auth';
@@ -79,7 +79,7 @@ describe('auth/v1 permission column', () => {
   });
 });
 
-describe('auth/v1 rule 1: referenced records must be readable', () => {
+describe('auth/v1: a create\'s referenced records must be readable', () => {
   it('lets a caller create a type in a domain it may read, and answers 403 naming domainId for another', async () => {
     const action = async (domainId: string, type: string, code: string) =>
       str(at((await call(sandbox, 'GET', `/auth/v1/resource-actions?code=${code}&resourceTypeId=${await typeIdOf(domainId, type)}`)).json, 0, 'id'));

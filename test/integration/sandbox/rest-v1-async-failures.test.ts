@@ -41,15 +41,15 @@ describe('sandbox control path: async failure rules', () => {
   });
 
   it.each([
-    [{ kind: 'host' }, /rule 0: kind must be one of network, endpoint, service, appWan/],
-    [{ processDefinition: 'Nope' }, /rule 0: processDefinition must be one of .*AppWanUpdate/],
-    [{ processDefinition: 7 }, /rule 0: processDefinition/],
-    [{ kind: 'network', processDefinition: 'UpdateEndpoint' }, /rule 0: processDefinition UpdateEndpoint changes kind endpoint, not network/],
-    [{ atStep: 0 }, /rule 0: atStep must be an integer >= 1/],
-    [{ times: 1.5 }, /rule 0: times must be an integer >= 1/],
-    [{ kind: 'endpoint', step: 2 }, /rule 0: unknown field step/],
-    [{ rules: [{ kind: 'service' }, { atStep: 'two' }] }, /rule 1: atStep/],
-    ['fail', /rule 0: expected an object/],
+    [{ kind: 'host' }, /rules\[0\]: kind must be one of network, endpoint, service, appWan/],
+    [{ processDefinition: 'Nope' }, /rules\[0\]: processDefinition must be one of .*AppWanUpdate/],
+    [{ processDefinition: 7 }, /rules\[0\]: processDefinition/],
+    [{ kind: 'network', processDefinition: 'UpdateEndpoint' }, /rules\[0\]: processDefinition UpdateEndpoint changes kind endpoint, not network/],
+    [{ atStep: 0 }, /rules\[0\]: atStep must be an integer >= 1/],
+    [{ times: 1.5 }, /rules\[0\]: times must be an integer >= 1/],
+    [{ kind: 'endpoint', step: 2 }, /rules\[0\]: unknown field step/],
+    [{ rules: [{ kind: 'service' }, { atStep: 'two' }] }, /rules\[1\]: atStep/],
+    ['fail', /rules\[0\]: expected an object/],
   ])('rejects %j with 400 naming the field, and adds nothing', async (rule, message) => {
     const r = await control('POST', rule);
     expect([r.status, str(at(r.json, 'message'))]).toEqual([400, expect.stringMatching(message)]);

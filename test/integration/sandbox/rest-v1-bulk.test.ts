@@ -42,7 +42,7 @@ describe('rest/v1 AppWANs', () => {
     const ofService = list((await call(sandbox, 'GET', `${n()}/services/${net.serviceIds[0] ?? ''}/appWans`)).json, 'appWans').map((a) => a['id']);
     expect(ofService).toContain(id);
 
-    // The process is visible under every process path while it runs, in the shapes on record.
+    // The process is visible under every process path while it runs, in the shapes the API answers.
     const wf = await call(sandbox, 'GET', `/rest/v1/workflow-status/${businessKey}`);
     expect(wf.status).toBe(200);
     expect(at(wf.json, 0)).toEqual(expect.objectContaining({ businessKey, processDefinitionKey: 'AppWanUpdate', total: 3 }));

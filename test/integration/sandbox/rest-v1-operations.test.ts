@@ -22,7 +22,7 @@ beforeAll(async () => {
   const g = net.endpointGroupIds[0] ?? '';
   const c = net.gatewayClusterIds[0] ?? '';
   const org = facts.organizationIds[0] ?? '';
-  // Every GET of seed 001's operation table (and identity/v1), with seeded ids.
+  // Every GET the network-management API offers (and identity/v1), with seeded ids.
   paths = [
     '/rest/v1/azureSubscriptions', `/rest/v1/azureSubscriptions/${subscriptionId}`, `/rest/v1/azureSubscriptions/${subscriptionId}/virtualWanSites`,
     '/rest/v1/dataCenters', `/rest/v1/dataCenters/${facts.dataCenterIds[0] ?? ''}`, '/rest/v1/geoRegions', `/rest/v1/geoRegions/${facts.geoRegionIds[0] ?? ''}`,

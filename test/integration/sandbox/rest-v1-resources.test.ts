@@ -171,7 +171,7 @@ describe('rest/v1 endpoints and services', () => {
     expect((await call(sandbox, 'GET', `${n()}/endpoints/${id}`)).status).toBe(404);
   });
 
-  it('creates a service with the guide defaults; exactly one terminator is required', async () => {
+  it('creates a service with the usual defaults; exactly one terminator is required', async () => {
     const body = {
       name: 'web', serviceClass: 'CS', serviceInterceptType: 'IP', serviceType: 'TCP', interceptDnsHostname: 'web.internal', interceptDnsPort: 53,
       interceptFirstPort: 80, interceptLastPort: 80, networkIp: '10.9.0.5', networkFirstPort: 80, networkLastPort: 80, interceptIp: '10.9.0.5',

@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-/** One write of seed 001's operation table: what to send, and the status in the table's last column. */
+/** One write the network-management API offers: what to send, and the success status it answers. */
 interface Write {
   method: 'POST' | 'PUT' | 'DELETE';
   path: () => string;

@@ -1,6 +1,6 @@
 /**
- * The search service over HTTP: basic credentials, the seed's top-talker request sent as GET with
- * a JSON body (as the seed does), alerts of the last 24 hours, error bodies, and the rest/v1 proxy.
+ * The search service over HTTP: basic credentials, the top-talker request sent as GET with
+ * a JSON body (as the platform's example does), alerts of the last 24 hours, error bodies, and the rest/v1 proxy.
  */
 import { request } from 'node:http';
 import type { RunningSandbox } from '../../../src/sandbox';
@@ -53,7 +53,7 @@ describe('search service', () => {
     expect((await search('POST', '/zfw.events*/_search', {}, `Bearer ${sandbox.tokens.admin}`)).status).toBe(401);
   });
 
-  it("answers the seed's top-talker request (GET with a body, ?pretty) with ordered buckets", async () => {
+  it("answers the top-talker request (GET with a body, ?pretty) with ordered buckets", async () => {
     const r = await search('GET', '/zfw.events*/_search?pretty', TOP_TALKERS);
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ timed_out: false, _shards: { failed: 0 }, hits: { hits: [], max_score: null } });

@@ -4,7 +4,7 @@
  * upstream call, and a query runs within the budget's deadline. Both transports, one stack.
  */
 import { DEFAULT_LIMITS } from '../../../src/limits/limits';
-import { ISSUE_QUERY } from '../../helpers/abusive-queries';
+import { CYCLE_QUERY } from '../../helpers/abusive-queries';
 import { startStack, type Stack } from '../../helpers/stack';
 import { Clients, waitFor, type EventLog } from '../../helpers/subscriptions';
 
@@ -57,7 +57,7 @@ describe.each(TRANSPORTS)('over %s', (_name, transport, client) => {
   it('refuses an operation priced over the limits, with no upstream call', async () => {
     const before = callsNow();
     const lines = stack.logs.length;
-    const log = clients.follow(client(), ISSUE_QUERY);
+    const log = clients.follow(client(), CYCLE_QUERY);
     await log.ended();
     expect(errorsOf(log)[0]?.extensions).toMatchObject({ code: 'COST_ESTIMATED_TOO_EXPENSIVE', cost: { limit: 'nodes' } });
     expect(callsNow() - before).toBe(0);

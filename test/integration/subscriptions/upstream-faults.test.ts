@@ -64,7 +64,7 @@ const STATUS = 'subscription ($kind: ResourceKind!, $networkId: UUID, $id: UUID!
 
 const ok = (body: unknown): Answer => ({ status: 200, body });
 const fail = (status: number): Answer => ({ status, body: { status, error: 'scripted', message: `scripted ${status}` } });
-/** `/workflow-status/{key}` as on record: an array of `{ businessKey, processDefinitionKey, total, size, data }`. */
+/** `/workflow-status/{key}` as the network-management API answers it: an array of `{ businessKey, processDefinitionKey, total, size, data }`. */
 const workflow = (key: string, ...statuses: string[]): Answer =>
   ok([{ businessKey: key, processDefinitionKey: 'ScriptedChange', total: statuses.length, size: statuses.length, data: statuses.map((status, i) => ({ task: `Task${i + 1}`, status, calledProcessInstanceId: null, executionStatus: null })) }]);
 const network = (id: string, status: number): Answer => ok({ id, name: 'scripted', status, createdAt: '2024-01-01T00:00:00.000+0000', updatedAt: '2024-01-01T00:00:00.000+0000', _links: { self: { href: `${upstream.url}/rest/v1/networks/${id}` } } });

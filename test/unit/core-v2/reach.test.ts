@@ -1,4 +1,4 @@
-/** The role-attribute rules of seed 002 (reach.ts): matching, and who can reach what. */
+/** The management API v2's role-attribute rules (reach.ts): matching, and who can reach what. */
 import { matches, reachableBy, reachableServices, routeBetween, type NetworkFacts } from '../../../src/resolvers/core-v2/reach';
 import type { EdgeRouterPolicyRecord, EdgeRouterRecord, V2AppWanRecord, V2EndpointRecord, V2ServiceRecord } from '../../../src/upstream/core-v2/records';
 

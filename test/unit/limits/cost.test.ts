@@ -1,5 +1,5 @@
 /**
- * The cost model (src/limits/cost.ts, price.ts): the issue's re-entrant cycle and its variants are
+ * The cost model (src/limits/cost.ts, price.ts): the re-entrant cycle and its variants are
  * refused, every bench query and README example is admitted under the default maximums.
  */
 import { readFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { checkDocument, countTokens } from '../../../src/limits/document-check';
 import { DEFAULT_LIMITS } from '../../../src/limits/limits';
 import { priceOperation } from '../../../src/limits/price';
 import { buildSchema } from '../../../src/server/schema';
-import { ISSUE_QUERY } from '../../helpers/abusive-queries';
+import { CYCLE_QUERY } from '../../helpers/abusive-queries';
 import { BENCH_QUERIES } from '../../../bench/queries';
 
 const schema = buildSchema();
@@ -35,8 +35,8 @@ function refusal(query: string, variables?: Record<string, unknown>): CostTooExp
 }
 
 describe('refused before running', () => {
-  it('the issue query, on its node estimate', () => {
-    const error = refusal(ISSUE_QUERY);
+  it('the re-entrant cycle query, on its node estimate', () => {
+    const error = refusal(CYCLE_QUERY);
     expect(error.limit).toBe('nodes');
     expect(error.estimated).toBeGreaterThan(DEFAULT_LIMITS.price.maxNodes);
   });

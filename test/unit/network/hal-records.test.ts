@@ -112,7 +112,7 @@ describe('resource table', () => {
     const fromTable = (Object.keys(resources) as ResourceKind[]).filter((k) => resources[k].scope === 'network');
     expect(fromTable.sort()).toEqual([...scoped].sort());
   });
-  it('builds the seed paths', () => {
+  it('builds the network-management API\'s paths', () => {
     expect(itemPath('certificateAuthority', 'c1', 'n1')).toBe('/networks/n1/cas/c1');
     expect(collectionPath('certificateAuthority', 'n1')).toBe('/networks/n1/cas/');
     expect(collectionPath('cloudSubscription')).toBe('/azureSubscriptions');

@@ -42,7 +42,7 @@ function sums(docs: UsageDoc[], key: (d: UsageDoc) => string, value: (d: UsageDo
 }
 
 describe('search DSL evaluator', () => {
-  it("answers the seed's top-talker request with buckets in order and the right sums", () => {
+  it("answers the top-talker request with buckets in order and the right sums", () => {
     const { area } = setup();
     const res = area.searchService.search('zfw.events*', TOP_TALKERS);
     expect(res.status).toBe(200);
