@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_LIMITS } from '../../src/limits/limits';
 import { sha256Hex } from '../../src/pipeline/prepare';
-import { ISSUE_QUERY } from '../helpers/abusive-queries';
+import { CYCLE_QUERY } from '../helpers/abusive-queries';
 import { postGraphQL, startStack, type Stack } from '../helpers/stack';
 import { Clients, type Result } from '../helpers/subscriptions';
 
@@ -49,7 +49,7 @@ const CASES: Case[] = [
     expect: { codes: [], data: 'some', calls: 'some' },
     normalize: (data) => JSON.parse(JSON.stringify(data).replace(/parity-(http|ws|sse)/g, 'parity')) as unknown,
   },
-  { name: 'the deep re-entrant query', query: ISSUE_QUERY, expect: { codes: ['COST_ESTIMATED_TOO_EXPENSIVE'], data: 'none', calls: 'none' } },
+  { name: 'the deep re-entrant query', query: CYCLE_QUERY, expect: { codes: ['COST_ESTIMATED_TOO_EXPENSIVE'], data: 'none', calls: 'none' } },
   { name: '500 aliases', query: ALIASES, expect: { codes: ['COST_ESTIMATED_TOO_EXPENSIVE'], data: 'none', calls: 'none' } },
   { name: 'a 1 MB document', query: MEGABYTE, expect: { codes: ['COST_ESTIMATED_TOO_EXPENSIVE'], data: 'none', calls: 'none' } },
   { name: 'a syntax error', query: '{ networks(first: 2) { nodes { id }', expect: { codes: ['GRAPHQL_PARSE_FAILED'], data: 'none', calls: 'none' } },
