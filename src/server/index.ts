@@ -22,9 +22,9 @@ import { createTracer, type OperationSpan } from '../tracing';
 import { Metrics } from '../metrics/registry';
 import { Cancellation } from '../upstream/cancellation';
 import { createHttpLayer } from '../upstream/http';
-import { probeUpstreams } from '../upstream/probe';
+import { createSharedProbe } from '../upstream/probe';
 import { handleGraphQL, sendPlain, type Handled } from './graphql-http';
-import { createHealthRoutes, sendJson } from './health';
+import { createHealthRoutes, sendJson, upstreamReadiness } from './health';
 import { createIdeHandler } from './ide';
 import { createMapHandler } from './map';
 import { packageVersion } from './project-root';
@@ -145,13 +145,11 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     },
   });
   const info: GatewayInfo = { version: packageVersion(), sandbox: sandboxMode, batching: config.batching, searchConfigured: searchUrl !== null };
+  // One probe round at a time, its result reused for PROBE_CACHE_MS: /readyz and checkUpstreams share it.
+  const probe = createSharedProbe(httpLayer.serviceUrls(), { timeoutMs: PROBE_TIMEOUT_MS, cacheMs: config.probeCacheMs });
   const services: GatewayServices = {
     info,
-    probeUpstreams: (signal) =>
-      probeUpstreams(
-        httpLayer.serviceUrls().map(({ service, url }) => ({ service, url })),
-        { timeoutMs: PROBE_TIMEOUT_MS, signal },
-      ),
+    probeUpstreams: (probeOptions) => probe.check(probeOptions),
     polling: { notFoundGraceMs: config.pollNotFoundGraceMs },
     provisioning: { jobs: provisionings, stepTimeoutMs: config.provisioningStepTimeoutMs },
   };
@@ -224,7 +222,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     graphqlPath: GRAPHQL_PATH,
     ...(sandboxMode && options.sandbox ? { defaultToken: options.sandbox.tokens.admin } : {}),
   });
-  const routes = createHealthRoutes({ probe: services.probeUpstreams, metrics });
+  const routes = createHealthRoutes({ readiness: { upstreams: upstreamReadiness(probe) }, mode: sandboxMode ? 'sandbox' : 'upstream', metrics });
   const documentLimits = { maxBytes: config.limits.price.maxDocumentBytes, maxTokens: config.limits.price.maxDocumentTokens };
   const runner = createOperationRunner({
     createContext: makeContext,
