@@ -16,6 +16,7 @@ import { createProvisioningJobs } from '../provisioning/jobs';
 import { HeavyOperationGate } from '../limits/admission';
 import { OperationBudget } from '../limits/budget';
 import { instrumentSchema } from '../limits/instrument';
+import { introspectionRules } from '../limits/introspection';
 import { COST_HEADER, limitsPlugin } from '../limits/plugin';
 import { loadManifest } from '../persisted/trusted-documents';
 import { createTracer, type OperationSpan } from '../tracing';
@@ -198,7 +199,9 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     formatError,
     includeStacktraceInErrorResponses: config.development,
     csrfPrevention: true,
+    // Apollo's own introspection switch stays on: INTROSPECTION=off adds graphql's rule instead, the one every door shares.
     introspection: true,
+    validationRules: introspectionRules(config.introspection),
     stopOnTerminationSignals: false,
     // Automatic persisted queries: Apollo's bounded in-memory cache, keyed by the document's hash
     // (documents are not caller data). Trusted documents are applied before Apollo (graphql-http.ts).
