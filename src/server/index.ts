@@ -30,7 +30,7 @@ import { createIdeHandler } from './ide';
 import { createMapHandler } from './map';
 import { packageVersion } from './project-root';
 import { createLogger, logRequest, requestIdOf, requestLogPlugin, type LogFn, type RequestFacts } from './request-log';
-import { createOperationMetrics, outcomeOf } from './operation-metrics';
+import { createOperationMetrics, operationNamesOf, outcomeOf, OWN_OPERATION_NAMES } from './operation-metrics';
 import { CallerOwner } from './caller-owner';
 import { createOperationRunner } from './operations';
 import { buildSchema } from './schema';
@@ -102,7 +102,6 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
   });
 
-  const operationMetrics = createOperationMetrics(metrics);
   // Null when no OTLP endpoint is configured: then no span, id or header is ever made.
   const tracer = config.tracing
     ? createTracer({
@@ -179,6 +178,8 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
   // Every field counts what it produces on its operation's budget (src/limits/instrument.ts).
   const schema = instrumentSchema(buildSchema());
   const trusted = config.trustedDocuments ? loadManifest(config.trustedDocuments.path, config.trustedDocuments.only) : null;
+  // Metric labels: the trusted operations' names and the gateway's own clients', never callers' (operation-metrics.ts).
+  const operationMetrics = createOperationMetrics(metrics, [...OWN_OPERATION_NAMES, ...operationNamesOf(trusted?.documents() ?? [])]);
   const formatError = createFormatError({ development: config.development });
   const requestFacts = new WeakMap<GatewayContext['calls'], RequestFacts>();
   // NETGRAPH_EXECUTOR=jit: queries and mutations run compiled (executor.ts), served to Apollo as a gateway.
