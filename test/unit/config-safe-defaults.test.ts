@@ -2,17 +2,8 @@
  * The demo sandbox only when asked for, and no setting silently ignored: what loadConfig refuses
  * (one line naming the variable, as for any bad value) and what it lets through.
  */
-import { ConfigError, loadConfig } from '../../src/config';
-
-function configError(env: Record<string, string>): string {
-  try {
-    loadConfig(env);
-  } catch (e) {
-    if (e instanceof ConfigError) return e.message;
-    throw e;
-  }
-  throw new Error(`expected a ConfigError for ${JSON.stringify(env)}`);
-}
+import { loadConfig } from '../../src/config';
+import { configError } from '../helpers/config-error';
 
 describe('the sandbox only when asked for', () => {
   it.each([['127.0.0.1'], ['::1'], ['localhost'], ['127.0.0.2']])('runs it with no upstream on the loopback HOST %s', (host) => {
