@@ -12,6 +12,9 @@ COPY schema ./schema
 RUN npm run build
 
 FROM node:20-bookworm-slim AS runtime
+# No upstream here on purpose: on 0.0.0.0 the gateway refuses to start until it is told what to
+# serve, `-e UPSTREAM_BASE_URL=https://…` (the platform) or `-e SANDBOX=on` (the embedded demo
+# sandbox, demo only: it hands its admin token to every browser).
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=4000

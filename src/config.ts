@@ -19,10 +19,24 @@ export type ExecutorKind = 'jit' | 'graphql-js';
 export interface Config {
   /**
    * `UPSTREAM_BASE_URL`: the platform's `{base_url}` (auth at `/auth/v1`, network management at
-   * `/rest/v1`, identity at `/identity/v1`, management at `/core/v2`).
-   * @default null — run the embedded sandbox upstream in-process
+   * `/rest/v1`, identity at `/identity/v1`, management at `/core/v2`). Null: the embedded demo
+   * sandbox is the upstream, which runs only when asked for: no `UPSTREAM_BASE_URL` and a loopback
+   * `HOST` (127.0.0.1, ::1, localhost), or `SANDBOX=on` (demo only: it hands its admin token to
+   * every browser). A blank `UPSTREAM_BASE_URL`, `SANDBOX=off` without one, or a non-loopback
+   * `HOST` without either is a configuration error.
+   * @default null on the default HOST, 127.0.0.1 — run the embedded sandbox upstream in-process
    */
   upstreamBaseUrl: string | null;
+  /**
+   * `PROBE_CACHE_MS`: how long one round of upstream probes answers `/readyz` and `checkUpstreams`
+   * after it finished (0..60000; 0: only askers during the round share it). @default 2000
+   */
+  probeCacheMs: number;
+  /**
+   * `INTROSPECTION`: `on`/`off`. Off refuses `__schema` and `__type` at validation
+   * (src/limits/introspection.ts); the IDE then cannot load the schema. @default true (`on`)
+   */
+  introspection: boolean;
   /**
    * `SEARCH_URL`: the event search service's address.
    * @default null — the sandbox's search service in sandbox mode; otherwise event fields answer NOT_CONFIGURED
@@ -257,15 +271,106 @@ function tracing(env: Env): Config['tracing'] {
   return tracesUrl === null ? null : { tracesUrl, serviceName };
 }
 
+/** Where the platform is; null when the demo sandbox stands in for it, and may (see `Config.upstreamBaseUrl`). */
+function upstream(env: Env, host: string): string | null {
+  const given = env['UPSTREAM_BASE_URL'];
+  if (given !== undefined && given.trim() === '') throw new ConfigError("UPSTREAM_BASE_URL is blank: set the platform's base URL, or leave the variable out (the demo sandbox then runs on a loopback HOST only)");
+  const upstreamBaseUrl = url(env, 'UPSTREAM_BASE_URL');
+  const sandbox = read(env, 'SANDBOX') === undefined ? null : oneOf(env, 'SANDBOX', ['on', 'off'] as const, 'off') === 'on';
+  if (upstreamBaseUrl !== null) {
+    if (sandbox === true) throw new ConfigError('SANDBOX=on serves the demo sandbox instead of a platform: leave out UPSTREAM_BASE_URL or SANDBOX');
+    return upstreamBaseUrl;
+  }
+  if (sandbox === false) throw new ConfigError('UPSTREAM_BASE_URL must be set (SANDBOX=off: the demo sandbox never runs)');
+  if (sandbox === null && !isLoopback(host)) {
+    throw new ConfigError(`UPSTREAM_BASE_URL must be set when HOST (${host}) is not a loopback address; SANDBOX=on serves the demo sandbox there instead (demo only: it hands out an admin token)`);
+  }
+  return null;
+}
+
+/** 127.0.0.0/8, ::1 and localhost: only this machine can reach the gateway. */
+export function isLoopback(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return h === 'localhost' || h === '::1' || h === '::ffff:127.0.0.1' || /^127(?:\.\d{1,3}){3}$/.test(h);
+}
+
+/**
+ * Refuses a variable that looks like a misspelt setting, which would otherwise be ignored in
+ * silence (a misspelt UPSTREAM_BASE_URL once meant the demo): any unread `UPSTREAM_*` or
+ * `NETGRAPH_*`, and any unread name within two edits of a setting's (case, `_`, `-` and `.`
+ * ignored; settings of 8 letters or more, so HOME is not taken for HOST). Kubernetes' service
+ * variables (`<SERVICE>_SERVICE_HOST`, `<SERVICE>_PORT_…`, made for a Service named `netgraph`
+ * or `upstream`) are not settings and are let through.
+ */
+function refuseMisspelt(present: readonly string[], settings: ReadonlySet<string>, options: { nearOnly: boolean }): void {
+  const known = [...settings].map((name) => ({ name, key: squash(name) })).filter((s) => s.key.length >= 8);
+  for (const name of present) {
+    if (settings.has(name) || SERVICE_LINK.test(name) || name.startsWith('npm_')) continue;
+    const key = squash(name);
+    const near = known.filter((s) => Math.abs(s.key.length - key.length) <= 2 && editDistance(s.key, key) <= 2);
+    const closest = near.sort((a, b) => editDistance(a.key, key) - editDistance(b.key, key))[0];
+    if (closest === undefined && (options.nearOnly || !/^(UPSTREAM|NETGRAPH)_/i.test(name))) continue;
+    throw new ConfigError(`${name} is not a setting of this gateway${closest ? `; did you mean ${closest.name}?` : ''} (see the configuration table in README.md)`);
+  }
+}
+
+const SERVICE_LINK = /^[A-Z][A-Z\d_]*_(?:SERVICE_HOST|SERVICE_PORT(?:_[A-Z\d_]+)?|PORT(?:_\d+_(?:TCP|UDP|SCTP)(?:_(?:PROTO|PORT|ADDR))?)?)$/;
+
+function squash(name: string): string {
+  return name.toUpperCase().replace(/[_.-]/g, '');
+}
+
+/** Edits (insert, delete, substitute, swap two neighbours) from `a` to `b`. */
+function editDistance(a: string, b: string): number {
+  const width = b.length + 1;
+  const d = new Uint16Array((a.length + 1) * width);
+  const at = (i: number, j: number): number => d[i * width + j] ?? 0;
+  for (let i = 0; i <= a.length; i += 1) d[i * width] = i;
+  for (let j = 0; j <= b.length; j += 1) d[j] = j;
+  for (let i = 1; i <= a.length; i += 1) {
+    for (let j = 1; j <= b.length; j += 1) {
+      let v = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, at(i - 2, j - 2) + 1);
+      d[i * width + j] = v;
+    }
+  }
+  return at(a.length, b.length);
+}
+
 /** Read and validate the configuration (from `process.env` unless given another map). */
 export function loadConfig(env: Env = process.env): Config {
+  // Every variable is read on every load, even one that ends up unused: the names read are the
+  // settings, and anything close to one of them is a misspelling (refuseMisspelt).
+  const names = new Set<string>();
+  const recorded = new Proxy(env, {
+    get(target, name) {
+      if (typeof name === 'string') names.add(name);
+      return Reflect.get(target, name);
+    },
+  });
+  let config: Config;
+  try {
+    config = readConfig(recorded);
+  } catch (error) {
+    // A misspelling explains a later error best (UPSTREAM_BASE_URL must be set…); names not read
+    // yet are not all known, so only near misses count here.
+    refuseMisspelt(Object.keys(env), names, { nearOnly: true });
+    throw error;
+  }
+  refuseMisspelt(Object.keys(env), names, { nearOnly: false });
+  return config;
+}
+
+function readConfig(env: Env): Config {
   const host = read(env, 'HOST') ?? '127.0.0.1';
   const pollIntervalMs = int(env, 'POLL_INTERVAL_MS', 2000, 1, MAX_MS);
   const pollMaxIntervalMs = int(env, 'POLL_MAX_INTERVAL_MS', Math.max(15_000, pollIntervalMs), 1, MAX_MS);
   if (pollMaxIntervalMs < pollIntervalMs) throw new ConfigError(`POLL_MAX_INTERVAL_MS must be at least POLL_INTERVAL_MS (${pollIntervalMs}); got ${pollMaxIntervalMs}`);
   if (/\s|\//.test(host)) throw new ConfigError(`HOST must be a host name or IP address; got ${JSON.stringify(host)}`);
   return {
-    upstreamBaseUrl: url(env, 'UPSTREAM_BASE_URL'),
+    upstreamBaseUrl: upstream(env, host),
+    probeCacheMs: int(env, 'PROBE_CACHE_MS', 2000, 0, 60_000),
+    introspection: oneOf(env, 'INTROSPECTION', ['on', 'off'] as const, 'on') === 'on',
     searchUrl: url(env, 'SEARCH_URL'),
     searchCredentials: credentials(env),
     port: int(env, 'PORT', 4000, 0, 65535),

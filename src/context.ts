@@ -12,7 +12,7 @@ import { createAuthLoaders, type AuthLoaders } from './upstream/auth/loaders';
 import { createCoreV2Loaders, type CoreV2Loaders } from './upstream/core-v2/loaders';
 import { createSearchLoaders, type SearchLoaders } from './upstream/search/loaders';
 import type { Cancellation } from './upstream/cancellation';
-import type { UpstreamCheck } from './upstream/probe';
+import type { ProbeOptions, UpstreamCheck } from './upstream/probe';
 
 /** Facts about the running gateway that resolvers may show (nothing secret). */
 export interface GatewayInfo {
@@ -24,8 +24,8 @@ export interface GatewayInfo {
 /** Gateway-level services shared by all requests (they hold no caller data). */
 export interface GatewayServices {
   info: GatewayInfo;
-  /** Probe every upstream origin without credentials (backs /readyz and `checkUpstreams`). */
-  probeUpstreams(signal: AbortSignal): Promise<UpstreamCheck[]>;
+  /** Probe every upstream origin without credentials, through the probe /readyz shares (src/upstream/probe.ts). */
+  probeUpstreams(options: ProbeOptions): Promise<UpstreamCheck[]>;
   /** Settings the subscription adapters read (config.ts). */
   polling: {
     /** How long a `workflow` subscription waits for a business key the upstream does not know yet. */

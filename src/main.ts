@@ -1,8 +1,9 @@
 /**
- * `npm start`: read the configuration, start the embedded sandbox when no upstream is configured,
- * serve the gateway, and drain on SIGTERM/SIGINT.
+ * `npm start`: read the configuration, start the embedded sandbox when no upstream is configured
+ * (which the configuration allows on a loopback HOST, or with SANDBOX=on), serve the gateway, and
+ * drain on SIGTERM/SIGINT.
  */
-import { ConfigError, loadConfig, type Config } from './config';
+import { ConfigError, isLoopback, loadConfig, type Config } from './config';
 import { startSandbox, type RunningSandbox } from './sandbox';
 import { startGateway, type RunningGateway } from './server';
 
@@ -33,7 +34,8 @@ async function main(): Promise<void> {
   const lines = [`netgraph listening: ${gateway.url}`, `  GraphQL IDE: open ${gateway.url} in a browser`, `  network map: ${new URL('/map', gateway.url).href}`, `  subscriptions: ${gateway.wsUrl} (WebSocket), ${gateway.streamUrl} (Server-Sent Events)`];
   if (sandbox) {
     lines.push(
-      `  upstream: embedded sandbox (seed ${config.sandboxSeed}) at ${sandbox.baseUrl}`,
+      `  upstream: embedded sandbox (seed ${config.sandboxSeed}) at ${sandbox.baseUrl}: demo data, not a platform (set UPSTREAM_BASE_URL to serve one)`,
+      ...(isLoopback(config.host) ? [] : [`  SANDBOX=on on ${config.host}: anyone who reaches this address gets the demo admin token`]),
       '  demo tokens (send as `Authorization: Bearer <token>`; the IDE is prefilled with the admin token):',
       `admin token: ${sandbox.tokens.admin}`,
       `reader token: ${sandbox.tokens.reader}`,

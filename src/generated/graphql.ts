@@ -1676,8 +1676,11 @@ export type Mutation = {
   /** Add client or gateway endpoints to a group (`POST …/endpointGroups/{id}/endpoints`, 202). */
   addEndpointGroupEndpoints?: Maybe<EndpointGroupChangePayload>;
   /**
-   * Probe every configured upstream origin now (one unauthenticated request each; any HTTP answer
-   * counts as reachable) and report what answered. The same check backs `GET /readyz`.
+   * Probe every configured upstream origin (one request each, sent without credentials; any HTTP
+   * answer counts as reachable) and report what answered. Needs a token (`UNAUTHENTICATED`
+   * otherwise). The probe is the one `GET /readyz` uses, shared: a round in flight, or one finished
+   * less than `PROBE_CACHE_MS` ago, answers instead of a new one. The requests of a new round count
+   * in the operation's upstream-call budget.
    */
   checkUpstreams: Array<UpstreamCheck>;
   /** Create an empty AppWAN (`POST /networks/{id}/appWans`, 202); then authorize endpoints and services. */

@@ -1,12 +1,33 @@
 /**
  * Prometheus counters per GraphQL operation: by operation name and outcome, and operations
- * refused or stopped by a limit. Operation names come from clients, so the label is bounded: the
- * first MAX_NAMES distinct well-formed names keep theirs, the rest count as `other`.
+ * refused or stopped by a limit. Operation names come from clients, so the label takes its values
+ * from a set fixed at start-up, never from what callers send: the operations of the trusted
+ * documents manifest (when one is configured) and those of the gateway's own clients (the network
+ * map page, the benchmark). Any other name counts as `other`, an anonymous operation as `-`.
  */
+import { Kind, parse } from 'graphql';
 import type { Metrics } from '../metrics/registry';
 import type { RequestFacts, Transport } from './request-log';
 
-const MAX_NAMES = 200;
+/**
+ * The named operations the gateway's own clients send: the network map page (web/map) and the
+ * benchmark's queries (bench/queries). test/unit/server/operation-metrics.test.ts keeps it complete.
+ */
+export const OWN_OPERATION_NAMES: readonly string[] = [
+  'mapNetworks',
+  'networkMap',
+  'mapAddService',
+  'mapAuthorizeEndpoint',
+  'mapCreateService',
+  'mapResourceStatus',
+  'mapWorkflow',
+  'authTree',
+  'endpointDetail',
+  'networkGraph',
+  'networkList',
+  'topTalkers',
+  'v2Reach',
+];
 
 export type Outcome = 'ok' | 'errors' | 'refused' | 'budget_exceeded' | 'bad_request';
 
@@ -22,10 +43,26 @@ export function outcomeOf(codes: readonly string[]): Outcome {
   return 'errors';
 }
 
-export function createOperationMetrics(metrics: Metrics): OperationMetrics {
+/** The operation names of some documents (a trusted documents manifest's); documents that do not parse name none. */
+export function operationNamesOf(documents: Iterable<string>): string[] {
+  const names: string[] = [];
+  for (const text of documents) {
+    try {
+      for (const definition of parse(text, { noLocation: true }).definitions) {
+        if (definition.kind === Kind.OPERATION_DEFINITION && definition.name) names.push(definition.name.value);
+      }
+    } catch {
+      // Not a document: it cannot run either.
+    }
+  }
+  return names;
+}
+
+/** `labelled`: the operation names that keep their own label (see the top of this file). */
+export function createOperationMetrics(metrics: Metrics, labelled: Iterable<string> = OWN_OPERATION_NAMES): OperationMetrics {
   const operations = metrics.counter({
     name: 'netgraph_graphql_operations_total',
-    help: 'GraphQL operations, by transport, operation name (bounded; `other` past 200 names, `-` for anonymous) and outcome.',
+    help: 'GraphQL operations, by transport, operation name (the trusted documents\' and the gateway\'s own clients\' names; `other` for any other, `-` for anonymous) and outcome.',
     labelNames: ['transport', 'operation', 'outcome'] as const,
   });
   const limited = metrics.counter({
@@ -33,14 +70,8 @@ export function createOperationMetrics(metrics: Metrics): OperationMetrics {
     help: 'Operations refused before running (COST_ESTIMATED_TOO_EXPENSIVE) or stopped while running (OPERATION_BUDGET_EXCEEDED), by limit.',
     labelNames: ['code', 'limit'] as const,
   });
-  const names = new Set<string>();
-  const label = (name: string | null): string => {
-    if (name === null) return '-';
-    if (names.has(name)) return name;
-    if (names.size >= MAX_NAMES || !/^\w{1,64}$/.test(name)) return 'other';
-    names.add(name);
-    return name;
-  };
+  const names = new Set(labelled);
+  const label = (name: string | null): string => (name === null ? '-' : names.has(name) ? name : 'other');
   return {
     observe(transport, facts) {
       operations.inc({ transport, operation: label(facts.operationName), outcome: outcomeOf(facts.errorCodes) });

@@ -1,28 +1,49 @@
 /**
- * `/healthz` (the process answers), `/readyz` (the upstream answers), `/metrics` (Prometheus).
- * Readiness counts any HTTP answer from an upstream as reachable. The search service is reported
- * but does not decide readiness: without it only event fields fail, the rest of the graph works.
+ * `/healthz` (the process answers), `/readyz` (what the gateway depends on answers), `/metrics`
+ * (Prometheus). Readiness is a set of named checks, run together; the gateway is ready when every
+ * one is. The upstream check counts any HTTP answer from an upstream as reachable; the search
+ * service is reported but does not decide it (without search only event fields fail). The body
+ * says which upstream is served: `"mode": "sandbox"` is the embedded demo, never a platform.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Metrics } from '../metrics/registry';
-import type { UpstreamCheck } from '../upstream/probe';
+import type { SharedProbe } from '../upstream/probe';
+
+/** What one readiness check found: ready or not, and what the body shows of it. */
+export interface ReadinessResult {
+  ready: boolean;
+  [detail: string]: unknown;
+}
+
+/** One named part of readiness (e.g. `upstreams`). A check that throws is not ready. */
+export type ReadinessCheck = () => Promise<ReadinessResult>;
 
 export interface HealthOptions {
-  probe(signal: AbortSignal): Promise<UpstreamCheck[]>;
+  /** The checks `/readyz` runs, by name. */
+  readiness: Readonly<Record<string, ReadinessCheck>>;
+  /** `sandbox`: the gateway serves the embedded demo upstream; `upstream`: the configured platform. */
+  mode: 'sandbox' | 'upstream';
   metrics: Metrics;
 }
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => Promise<number>;
 
+/** The upstream origins answer (through the shared probe: a burst of checks costs one round). */
+export function upstreamReadiness(probe: SharedProbe): ReadinessCheck {
+  return async () => {
+    const services = await probe.check();
+    return { ready: services.filter((c) => c.service !== 'search').every((c) => c.reachable), services };
+  };
+}
+
 export function createHealthRoutes(options: HealthOptions): Record<string, RouteHandler> {
+  const checks = Object.entries(options.readiness);
   return {
     '/healthz': async (_req, res) => sendJson(res, 200, { status: 'ok' }),
     '/readyz': async (_req, res) => {
-      const controller = new AbortController();
-      res.on('close', () => controller.abort());
-      const checks = await options.probe(controller.signal);
-      const ready = checks.filter((c) => c.service !== 'search').every((c) => c.reachable);
-      return sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable', checks });
+      const results = await Promise.all(checks.map(([name, check]) => runCheck(check).then((result) => [name, result] as const)));
+      const ready = results.every(([, result]) => result.ready);
+      return sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable', mode: options.mode, checks: Object.fromEntries(results) });
     },
     '/metrics': async (_req, res) => {
       const body = await options.metrics.text();
@@ -31,6 +52,14 @@ export function createHealthRoutes(options: HealthOptions): Record<string, Route
       return 200;
     },
   };
+}
+
+async function runCheck(check: ReadinessCheck): Promise<ReadinessResult> {
+  try {
+    return await check();
+  } catch (error) {
+    return { ready: false, error: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): number {

@@ -14,6 +14,7 @@ import { HeavyOperationGate } from '../limits/admission';
 import { OperationBudget } from '../limits/budget';
 import { instrumentSchema } from '../limits/instrument';
 import { SharedLimit } from '../limits/shares';
+import { introspectionRules } from '../limits/introspection';
 import { loadManifest } from '../persisted/trusted-documents';
 import { createTracer, type OperationSpan } from '../tracing';
 import { createPipeline, type Caller, type Door, type Pipeline } from '../pipeline';
@@ -21,7 +22,7 @@ import { createMemoryPersistedQueries } from '../pipeline/documents';
 import type { ExecutorStats } from '../pipeline/execute';
 import { createErrorFormatter } from '../pipeline/format';
 import { createLogger, requestIdOf, type LogFn } from '../pipeline/request-log';
-import { createOperationMetrics } from '../pipeline/operation-metrics';
+import { createOperationMetrics, operationNamesOf, OWN_OPERATION_NAMES } from '../pipeline/operation-metrics';
 import { COST_HEADER, createHttpDoor } from '../doors/http';
 import { createSseDoor } from '../doors/sse';
 import { startWebSocketDoor } from '../doors/websocket';
@@ -29,8 +30,8 @@ import { Metrics } from '../metrics/registry';
 import { type Cancellation } from '../upstream/cancellation';
 import { createHttpLayer } from '../upstream/http';
 import type { LoaderOptions } from '../upstream/loader-options';
-import { probeUpstreams } from '../upstream/probe';
-import { createHealthRoutes, sendJson } from './health';
+import { createSharedProbe } from '../upstream/probe';
+import { createHealthRoutes, sendJson, upstreamReadiness } from './health';
 import { createIdeHandler } from './ide';
 import { createMapHandler } from './map';
 import { packageVersion } from './project-root';
@@ -104,7 +105,6 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
   });
 
-  const operationMetrics = createOperationMetrics(metrics);
   // Null when no OTLP endpoint is configured: then no span, id or header is ever made.
   const tracer = config.tracing
     ? createTracer({
@@ -148,13 +148,11 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     },
   });
   const info: GatewayInfo = { version: packageVersion(), sandbox: sandboxMode, searchConfigured: searchUrl !== null };
+  // One probe round at a time, its result reused for PROBE_CACHE_MS: /readyz and checkUpstreams share it.
+  const probe = createSharedProbe(httpLayer.serviceUrls(), { timeoutMs: PROBE_TIMEOUT_MS, cacheMs: config.probeCacheMs });
   const services: GatewayServices = {
     info,
-    probeUpstreams: (signal) =>
-      probeUpstreams(
-        httpLayer.serviceUrls().map(({ service, url }) => ({ service, url })),
-        { timeoutMs: PROBE_TIMEOUT_MS, signal },
-      ),
+    probeUpstreams: (probeOptions) => probe.check(probeOptions),
     polling: { notFoundGraceMs: config.pollNotFoundGraceMs },
     provisioning: { jobs: provisionings, stepTimeoutMs: config.provisioningStepTimeoutMs },
   };
@@ -183,6 +181,8 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
   // Every field counts what it produces on its operation's budget (src/limits/instrument.ts).
   const schema = instrumentSchema(buildSchema());
   const trusted = config.trustedDocuments ? loadManifest(config.trustedDocuments.path, config.trustedDocuments.only) : null;
+  // Metric labels: the trusted operations' names and the gateway's own clients', never callers' (operation-metrics.ts).
+  const operationMetrics = createOperationMetrics(metrics, [...OWN_OPERATION_NAMES, ...operationNamesOf(trusted?.documents() ?? [])]);
   const formatErrors = createErrorFormatter({ development: config.development });
   // Shared limits count per caller: a credential fingerprint, or the client address when anonymous.
   const callerKey = (caller: Caller): string => (caller.authorization !== undefined ? credentialFingerprint(caller.authorization) : `address:${caller.clientAddress ?? 'unknown'}`);
@@ -198,6 +198,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     executor: config.executor,
     documentLimits: { maxBytes: config.limits.price.maxDocumentBytes, maxTokens: config.limits.price.maxDocumentTokens },
     trusted,
+    extraRules: introspectionRules(config.introspection),
     apq: config.apq ? createMemoryPersistedQueries() : null,
     priceLimits: config.limits.price,
     gate,
@@ -226,7 +227,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     graphqlPath: GRAPHQL_PATH,
     ...(sandboxMode && options.sandbox ? { defaultToken: options.sandbox.tokens.admin } : {}),
   });
-  const routes = createHealthRoutes({ probe: services.probeUpstreams, metrics });
+  const routes = createHealthRoutes({ readiness: { upstreams: upstreamReadiness(probe) }, mode: sandboxMode ? 'sandbox' : 'upstream', metrics });
   const sse = createSseDoor({
     pipeline,
     reservations: new SharedLimit('sseReservations', { total: config.transport.sseMaxReservations, perCaller: config.transport.sseReservationsPerCaller, setting: 'SSE_MAX_RESERVATIONS' }),

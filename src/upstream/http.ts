@@ -15,6 +15,7 @@ import type { OperationSpan, UpstreamSpan } from '../tracing';
 import { onAbort, type CancelSignal } from './cancellation';
 import { readBody } from './body-bytes';
 import { decodeUtf8, hasJsonText, parseJsonBytes } from './json-bytes';
+import { linkTarget, type ServiceBase } from './link-target';
 import { backoffDelay, isRetryableErrorCode, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from './retry';
 
 export interface HttpLayerConfig {
@@ -69,12 +70,6 @@ const SERVICE_PATHS: ReadonlyArray<readonly [Exclude<UpstreamService, 'search'>,
   ['identity-v1', '/identity/v1'],
   ['core-v2', '/core/v2'],
 ];
-
-interface ServiceBase {
-  origin: string;
-  /** Path prefix without a trailing slash. */
-  basePath: string;
-}
 
 export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
   const bases = serviceBases(config);
@@ -248,10 +243,10 @@ function serviceBases(config: HttpLayerConfig): Map<UpstreamService, ServiceBase
   const bases = new Map<UpstreamService, ServiceBase>();
   const upstream = new URL(config.upstreamBaseUrl);
   const prefix = upstream.pathname.replace(/\/+$/, '');
-  for (const [service, path] of SERVICE_PATHS) bases.set(service, { origin: upstream.origin, basePath: `${prefix}${path}` });
+  for (const [service, path] of SERVICE_PATHS) bases.set(service, { origin: upstream.origin, basePath: `${prefix}${path}`, servicePath: path });
   if (config.searchUrl !== null) {
     const search = new URL(config.searchUrl);
-    bases.set('search', { origin: search.origin, basePath: search.pathname.replace(/\/+$/, '') });
+    bases.set('search', { origin: search.origin, basePath: search.pathname.replace(/\/+$/, ''), servicePath: null });
   }
   return bases;
 }
@@ -262,54 +257,32 @@ interface Target {
   info: UpstreamCallInfo;
 }
 
-/** Where a request goes. An absolute URL (a HAL href) must stay on the service's origin. */
+/** Where a request goes: normalized and held under the service's base path on its origin (link-target.ts), or refused unsent. */
 function resolveTarget(request: UpstreamRequest, base: ServiceBase): Target {
-  const target = (pathname: string, query: string): Target => ({
+  const resolved = linkTarget(request.path, base);
+  if (!resolved.ok) {
+    throw new UpstreamError(ErrorCode.UPSTREAM_BAD_RESPONSE, `${request.service} ${resolved.reason} (not followed)`, {
+      service: request.service,
+      method: request.method,
+      path: resolved.path,
+      status: null,
+    });
+  }
+  const { pathname, query } = resolved;
+  const target = (search: string): Target => ({
     origin: base.origin,
-    pathAndQuery: query === '' ? pathname : `${pathname}?${query}`,
+    pathAndQuery: search === '' ? pathname : `${pathname}?${search}`,
     info: { service: request.service, method: request.method, path: pathname, status: null },
   });
-  let pathname: string;
-  let search: URLSearchParams;
-  if (/^https?:\/\//i.test(request.path)) {
-    const url = new URL(request.path);
-    const rebased = url.origin === base.origin ? url.pathname : rebaseForeignHref(url.pathname, request.service, base);
-    if (rebased === null) {
-      throw new UpstreamError(ErrorCode.UPSTREAM_BAD_RESPONSE, `${request.service} linked to another origin`, {
-        service: request.service,
-        method: request.method,
-        path: url.pathname,
-        status: null,
-      });
-    }
-    pathname = rebased;
-    search = url.searchParams;
-  } else {
-    const [path = '', query = ''] = request.path.split('?', 2);
-    pathname = `${base.basePath}${path.startsWith('/') ? '' : '/'}${path}`;
-    // Most calls (a record by id) carry no query at all: no URLSearchParams to build and print.
-    if (query === '' && request.query === undefined) return target(pathname, '');
-    search = new URLSearchParams(query);
-  }
+  // Most calls (a record by id) carry no query at all: no URLSearchParams to build and print.
+  if (query === '' && request.query === undefined) return target('');
+  const search = new URLSearchParams(query);
   for (const [key, value] of Object.entries(request.query ?? {})) {
     if (value === undefined || value === null) continue;
     if (Array.isArray(value)) for (const v of value) search.append(key, String(v));
     else search.set(key, String(value));
   }
-  return target(pathname, search.toString());
-}
-
-/**
- * In production HAL hrefs are absolute URLs, often on the platform's public host while the
- * gateway reaches it at another address (a proxy, an internal name). An href whose path holds the
- * service's own path (`/rest/v1/…`) is rebased onto the configured base; the request, and the
- * caller's token, still go only to the configured origin. Null for anything else.
- */
-function rebaseForeignHref(pathname: string, service: UpstreamService, base: ServiceBase): string | null {
-  const servicePath = SERVICE_PATHS.find(([name]) => name === service)?.[1];
-  if (servicePath === undefined) return null;
-  const at = pathname.indexOf(`${servicePath}/`);
-  return at < 0 ? null : `${base.basePath}${pathname.slice(at + servicePath.length)}`;
+  return target(search.toString());
 }
 
 function buildHeaders(request: UpstreamRequest, authorization: string | null, traceparent: string | undefined): Record<string, string> {

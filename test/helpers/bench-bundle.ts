@@ -13,13 +13,18 @@ export interface BenchBundle {
   remove(): void;
 }
 
-export async function bundleBenchEntry(name: string): Promise<BenchBundle> {
+export function bundleBenchEntry(name: string): Promise<BenchBundle> {
+  return bundleEntry('bench', name);
+}
+
+/** Any entry of the project, e.g. `bundleEntry('src', 'main')` for `npm start`'s. */
+export async function bundleEntry(folder: string, name: string): Promise<BenchBundle> {
   const tmp = join(packageRoot(), '.tmp');
   mkdirSync(tmp, { recursive: true });
   const dir = mkdtempSync(join(tmp, `${name}-`));
   const script = join(dir, `${name}.js`);
   await build({
-    entryPoints: [join(packageRoot(), 'bench', `${name}.ts`)],
+    entryPoints: [join(packageRoot(), folder, `${name}.ts`)],
     bundle: true,
     platform: 'node',
     format: 'cjs',

@@ -96,7 +96,7 @@ describe('logs and metrics', () => {
     const metrics = await (await fetch(`${stack.origin}/metrics`)).text();
     expect(metrics).toMatch(/netgraph_operations_limited_total\{code="COST_ESTIMATED_TOO_EXPENSIVE",limit="nodes"\} [1-9]/);
     expect(metrics).toMatch(/netgraph_operations_limited_total\{code="COST_ESTIMATED_TOO_EXPENSIVE",limit="tokens"\} [1-9]/);
-    expect(metrics).toMatch(/netgraph_graphql_operations_total\{transport="http",operation="Info",outcome="ok"\} [1-9]/);
+    expect(metrics).toMatch(/netgraph_graphql_operations_total\{transport="http",operation="other",outcome="ok"\} [1-9]/);
   });
 });
 

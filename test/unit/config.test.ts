@@ -1,15 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { ConfigError, loadConfig } from '../../src/config';
-
-function configError(env: Record<string, string>): string {
-  try {
-    loadConfig(env);
-  } catch (e) {
-    if (e instanceof ConfigError) return e.message;
-    throw e;
-  }
-  throw new Error('expected a ConfigError');
-}
+import { loadConfig } from '../../src/config';
+import { configError } from '../helpers/config-error';
 
 describe('loadConfig', () => {
   it('has documented defaults: sandbox mode on 127.0.0.1:4000', () => {

@@ -42,7 +42,7 @@ const mapImports = readdirSync(join(root, 'web', 'map'))
       .map((m) => ({ file, target: relative(root, normalize(join(root, 'web', 'map', m[1] ?? ''))) }))
       .filter(({ target }) => !target.startsWith('web/map/')),
   );
-const routes = Object.keys(createHealthRoutes({ probe: async () => [], metrics: new Metrics() }));
+const routes = Object.keys(createHealthRoutes({ readiness: {}, mode: 'upstream', metrics: new Metrics() }));
 
 interface K8sDoc {
   kind: string;
@@ -85,11 +85,19 @@ describe('Dockerfile', () => {
     expect(users).toHaveLength(1);
     expect(users[0]).not.toMatch(/^(root|0)(:|$)/);
     expect(env).toMatchObject({ NODE_ENV: 'production', HOST: '0.0.0.0' });
-    expect(loadConfig(env).host).toBe('0.0.0.0');
+    expect(loadConfig({ ...env, UPSTREAM_BASE_URL: 'https://platform.example' }).host).toBe('0.0.0.0');
+  });
+
+  it('never serves the demo sandbox unless told: it needs UPSTREAM_BASE_URL, or SANDBOX=on given at run time', () => {
+    expect(env).not.toHaveProperty('UPSTREAM_BASE_URL');
+    expect(env).not.toHaveProperty('SANDBOX');
+    expect(() => loadConfig(env)).toThrow(/^UPSTREAM_BASE_URL must be set when HOST \(0\.0\.0\.0\) is not a loopback address; SANDBOX=on/);
+    expect(loadConfig({ ...env, UPSTREAM_BASE_URL: 'https://platform.example' }).upstreamBaseUrl).toBe('https://platform.example');
+    expect(loadConfig({ ...env, SANDBOX: 'on' }).upstreamBaseUrl).toBeNull();
   });
 
   it('exposes the port the gateway listens on and checks its liveness route', () => {
-    const port = String(loadConfig(env).port);
+    const port = String(loadConfig({ ...env, UPSTREAM_BASE_URL: 'https://platform.example' }).port);
     expect(runtime.filter((l) => /^EXPOSE\s/.test(l)).map(arg)).toEqual([port]);
     const healthcheck = runtime.find((l) => /^HEALTHCHECK\s/.test(l)) ?? '';
     expect(healthcheck).toContain('/healthz');
@@ -134,7 +142,7 @@ describe('deploy/kubernetes.yaml', () => {
 
   it('opens the container port the gateway listens on, and the Service targets it', () => {
     const listen = Object.fromEntries(container.env.map((e) => [e.name, e.value]));
-    const config = loadConfig(listen);
+    const config = loadConfig({ ...listen, ...doc('ConfigMap').data });
     expect(config.host).toBe('0.0.0.0');
     expect(container.ports).toEqual([{ name: 'http', containerPort: config.port }]);
     expect(String(config.port)).toBe(env['PORT']);
@@ -159,6 +167,16 @@ describe('deploy/kubernetes.yaml', () => {
     }
     // The manifest's values pass the gateway's own validation.
     expect(() => loadConfig({ ...configMap.data, ...secret.stringData })).not.toThrow();
+  });
+
+  it('serves a platform, never the demo sandbox: the pod listens on 0.0.0.0 with UPSTREAM_BASE_URL set', () => {
+    const configMap = doc('ConfigMap').data ?? {};
+    const listen = Object.fromEntries(container.env.map((e) => [e.name, e.value]));
+    expect(configMap['UPSTREAM_BASE_URL']?.trim()).toMatch(/^https?:\/\/\S+$/);
+    expect({ ...configMap, ...listen }).not.toHaveProperty('SANDBOX');
+    expect(loadConfig({ ...configMap, ...listen }).upstreamBaseUrl).not.toBeNull();
+    // Without the ConfigMap's upstream the pod would not start at all.
+    expect(() => loadConfig(listen)).toThrow(/^UPSTREAM_BASE_URL must be set/);
   });
 
   it('scales the Deployment on CPU', () => {
