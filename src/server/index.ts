@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { join } from 'node:path';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { collectDefaultMetrics, Gauge } from 'prom-client';
@@ -25,9 +26,11 @@ import { createHttpLayer } from '../upstream/http';
 import { probeUpstreams } from '../upstream/probe';
 import { handleGraphQL, sendPlain, type Handled } from './graphql-http';
 import { createHealthRoutes, sendJson } from './health';
+import { createMcpHandler, MCP_PATH } from '../doors/mcp/handler';
+import { createInterimMcpRunner } from '../doors/mcp/interim-runner';
 import { createIdeHandler } from './ide';
 import { createMapHandler } from './map';
-import { packageVersion } from './project-root';
+import { packageVersion, projectRoot } from './project-root';
 import { createLogger, logRequest, requestIdOf, requestLogPlugin, type LogFn, type RequestFacts } from './request-log';
 import { createOperationMetrics, outcomeOf } from './operation-metrics';
 import { CallerOwner } from './caller-owner';
@@ -237,6 +240,16 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     registry,
   });
   const sse = createSseHandler({ schema, runner });
+  // MCP at /mcp (src/doors/mcp): the shipped operations as tools for AI assistants, with the caller's token.
+  const mcp = createMcpHandler({
+    schema,
+    runner: createInterimMcpRunner({ schema, apollo, makeContext, operations: runner, limits: { document: documentLimits, price: config.limits.price }, trusted, logger, metrics: operationMetrics }),
+    operationsDir: join(projectRoot(), 'operations', 'mcp'),
+    manifest: trusted ? { only: trusted.only, documents: trusted.documents() } : null,
+    mutations: config.mcpMutations,
+    version: info.version,
+    warn: (message) => logger.warn(message),
+  });
 
   async function serveGraphQL(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
@@ -301,6 +314,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
       if (ide(req, res)) return;
       if (path === GRAPHQL_PATH) return serveGraphQL(req, res);
     }
+    if (path === MCP_PATH) return mcp(req, res);
     if (await map(req, res)) return;
     const route = routes[path];
     if (route && (req.method === 'GET' || req.method === 'HEAD')) {

@@ -28,8 +28,8 @@ export function requestIdOf(req: IncomingMessage): string {
   return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
 }
 
-/** How a GraphQL operation arrived: HTTP, a WebSocket (`graphql-transport-ws`) or Server-Sent Events. */
-export type Transport = 'http' | 'ws' | 'sse';
+/** How a GraphQL operation arrived: HTTP, a WebSocket (`graphql-transport-ws`), Server-Sent Events or an MCP tool call (src/doors/mcp). */
+export type Transport = 'http' | 'ws' | 'sse' | 'mcp';
 
 export interface RequestSummary {
   requestId: string;
