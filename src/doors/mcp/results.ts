@@ -87,8 +87,9 @@ function describe(value: unknown): string {
   const record = value as Record<string, unknown>;
   const nodes = record['nodes'];
   if (Array.isArray(nodes)) {
-    const total = typeof record['totalCount'] === 'number' && record['totalCount'] !== nodes.length ? ` of ${record['totalCount']}` : '';
-    return `${nodes.length}${total} item${nodes.length === 1 && !total ? '' : 's'}${names(nodes)}`;
+    const total = record['totalCount'];
+    const count = typeof total === 'number' && total !== nodes.length ? `${nodes.length} of ${total}` : `${nodes.length} item${nodes.length === 1 ? '' : 's'}`;
+    return `${count}${names(nodes)}`;
   }
   const facts: string[] = [];
   for (const key of ['name', 'id', 'businessKey', 'state', 'statusName', 'accepted']) {
