@@ -97,10 +97,10 @@ describe('Dockerfile', () => {
     expect(pkg.scripts['start']).toContain(`node ${GATEWAY_NODE_FLAGS.join(' ')} dist/src/main.js`);
   });
 
-  it('copies every file the running gateway reads: package.json, schema/, the map page and what it imports', () => {
+  it('copies every file the running gateway reads: package.json, schema/, the MCP operations, the map page and what it imports', () => {
     const copied = runtime.filter((l) => /^COPY\s/.test(l) && !l.includes('--from=')).flatMap((l) => arg(l).split(/\s+/).slice(0, -1));
     const covered = (path: string): boolean => copied.some((c) => path === c || path.startsWith(`${c.replace(/\/$/, '')}/`));
-    for (const needed of ['package.json', 'schema', 'web/map/main.ts', 'web/map/map.css']) expect(covered(needed)).toBe(true);
+    for (const needed of ['package.json', 'schema', 'operations/mcp/list-networks.graphql', 'web/map/main.ts', 'web/map/map.css']) expect(covered(needed)).toBe(true);
     // The map bundle is built at run time from web/map/: every file it imports from outside must be in the image.
     for (const file of readdirSync(join(root, 'web', 'map')).filter((f) => f.endsWith('.ts'))) {
       const source = readFileSync(join(root, 'web', 'map', file), 'utf8');
