@@ -97,6 +97,10 @@ describe('tools', () => {
     }
   });
 
+  it('is stateless: no session to open with GET or close with DELETE', async () => {
+    for (const method of ['GET', 'DELETE']) expect({ method, status: (await fetch(new URL('/mcp', stack.origin), { method, headers: { accept: 'text/event-stream' } })).status }).toEqual({ method, status: 405 });
+  });
+
   it('takes its inputs from the variables: required when non-null without default, described by the schema', () => {
     const graph = tool('network_graph');
     expect(graph.inputSchema.required).toEqual(['networkId']);
@@ -154,6 +158,14 @@ describe('read tools', () => {
     }
     // Each tool call is one operation with a log line of its own.
     expect(stack.logs.filter((line) => line.includes('"transport":"mcp"')).length).toBeGreaterThanOrEqual(cases.length);
+  });
+
+  it('refuses arguments the tool does not take, and values the variables do not accept, before any upstream call', async () => {
+    const mcp = await client();
+    stack.sandbox.control.resetCalls();
+    expect(toolErrors(await call(mcp, 'list_networks', { frist: 2 }))).toEqual([expect.objectContaining({ code: 'BAD_USER_INPUT', message: expect.stringContaining('it takes first, after') })]);
+    expect(toolErrors(await call(mcp, 'list_networks', { first: 'two' })).map((e) => e.code)).toEqual(['BAD_USER_INPUT']);
+    expect(stack.sandbox.control.calls().total).toBe(0);
   });
 
   it('answers UNAUTHENTICATED as a tool error without a token', async () => {
