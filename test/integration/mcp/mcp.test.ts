@@ -258,6 +258,24 @@ describe('changes', () => {
   });
 });
 
+describe('a client that goes away', () => {
+  it('stops what its follow tool was following', async () => {
+    const mcp = await connectMcp(stack.origin, stack.tokens.admin);
+    // A business key the platform does not know: followed (polled) until its grace period ends.
+    const following = call(mcp, 'follow_workflow', { businessKey: 'not-yet-known' }).catch((error: unknown) => error);
+    await until(() => stack.pollerStats().pollers > 0);
+    await mcp.close();
+    await following;
+    await until(() => stack.pollerStats().pollers === 0);
+    expect(stack.pollerStats()).toEqual({ pollers: 0, subscribers: 0 });
+  });
+});
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !condition(); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(condition()).toBe(true);
+}
+
 describe('schema tools', () => {
   it('introspects a type as minified SDL, and a field as compact JSON', async () => {
     const mcp = await client(null);
