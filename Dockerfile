@@ -28,6 +28,8 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 # The SDL, read at start-up.
 COPY schema ./schema
+# The operations offered as MCP tools at /mcp (src/doors/mcp), read at start-up.
+COPY operations/mcp ./operations/mcp
 # The network map's browser code, bundled by esbuild on the first GET /map, and the one query
 # document it imports. Nothing else of bench/ (its code is built apart, by `npm run bench`).
 COPY web/map ./web/map

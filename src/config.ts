@@ -16,6 +16,9 @@ export type SandboxSeed = 'tiny' | 'demo' | 'large';
 /** How GraphQL queries and mutations over HTTP are executed (`NETGRAPH_EXECUTOR`). */
 export type ExecutorKind = 'jit' | 'graphql-js';
 
+/** Which changes MCP clients may make (`MCP_MUTATIONS`, src/doors/mcp). */
+export type McpMutations = 'none' | 'listed' | 'all';
+
 export interface Config {
   /**
    * `UPSTREAM_BASE_URL`: the platform's `{base_url}` (auth at `/auth/v1`, network management at
@@ -141,6 +144,13 @@ export interface Config {
    * @default null — no tracing at all
    */
   tracing: { tracesUrl: string; serviceName: string } | null;
+  /**
+   * `MCP_MUTATIONS`: which changes MCP clients (`/mcp`) may make: `none` (no mutation tools, and
+   * `execute` refuses mutations), `listed` (the shipped mutation tools only; `execute` refuses
+   * mutations), `all` (those, and any mutation through `execute`).
+   * @default 'listed'
+   */
+  mcpMutations: McpMutations;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -399,5 +409,6 @@ function readConfig(env: Env): Config {
     apq: oneOf(env, 'APQ', ['on', 'off'] as const, 'on') === 'on',
     trustedDocuments: trustedDocuments(env),
     tracing: tracing(env),
+    mcpMutations: oneOf(env, 'MCP_MUTATIONS', ['none', 'listed', 'all'] as const, 'listed'),
   };
 }

@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const lines = [`netgraph listening: ${gateway.url}`, `  GraphQL IDE: open ${gateway.url} in a browser`, `  network map: ${new URL('/map', gateway.url).href}`, `  subscriptions: ${gateway.wsUrl} (WebSocket), ${gateway.streamUrl} (Server-Sent Events)`];
+  const lines = [`netgraph listening: ${gateway.url}`, `  GraphQL IDE: open ${gateway.url} in a browser`, `  network map: ${new URL('/map', gateway.url).href}`, `  subscriptions: ${gateway.wsUrl} (WebSocket), ${gateway.streamUrl} (Server-Sent Events)`, `  MCP (AI assistants): ${new URL('/mcp', gateway.url).href} (Streamable HTTP)`];
   if (sandbox) {
     lines.push(
       `  upstream: embedded sandbox (seed ${config.sandboxSeed}) at ${sandbox.baseUrl}: demo data, not a platform (set UPSTREAM_BASE_URL to serve one)`,

@@ -19,8 +19,8 @@ export interface TrustedDocuments {
   /** True when only registered documents may run. */
   readonly only: boolean;
   readonly size: number;
-  /** Every registered document (their operation names label the metrics). */
-  documents(): IterableIterator<string>;
+  /** Every registered document (their operation names label the metrics; the MCP door offers each operation as a tool). */
+  documents(): string[];
 }
 
 export function sha256(text: string): string {
@@ -58,7 +58,7 @@ export function parseManifest(text: string, only: boolean): TrustedDocuments {
     if (sha256(body) !== id.toLowerCase()) throw new ManifestError(`manifest id ${id} is not the SHA-256 of its document`);
     documents.set(id.toLowerCase(), body);
   }
-  return { get: (hash) => documents.get(hash.toLowerCase()), only, size: documents.size, documents: () => documents.values() };
+  return { get: (hash) => documents.get(hash.toLowerCase()), only, size: documents.size, documents: () => [...documents.values()] };
 }
 
 export function loadManifest(path: string, only: boolean): TrustedDocuments {

@@ -41,6 +41,8 @@ export interface Pipeline {
   note(errors: readonly GraphQLFormattedError[], caller: Caller, options: RunOptions): void;
   /** Every check `run` would make (document, operation, price) without running: the refusal, or the estimate and kind. */
   check(params: GraphQLParams): Promise<ReturnType<Runner['check']>>;
+  /** The same checks for a document given as text (no persisted-query lookup): synchronous. */
+  checkText(text: string, params: GraphQLParams): ReturnType<Runner['check']>;
   /** A prepared document by its hash, when cached (Apollo's document store reads it). */
   peek(hash: string): PreparedDocument | undefined;
   /** Apollo Server's persisted-query cache over the same lookup (the HTTP door). */
@@ -67,6 +69,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     },
     refuse: (errors, caller, runOptions) => runner.refuse(errors, caller, runOptions),
     note: (errors, caller, runOptions) => runner.note(errors, caller, runOptions),
+    checkText: (text, params) => runner.check(preparer.document(text), params),
     async check(params) {
       const resolved = await resolveDocument(params, sources);
       if (!('text' in resolved)) return { errors: options.formatErrors([resolved]).formatted, estimate: null, type: null };

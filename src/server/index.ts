@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { join } from 'node:path';
 import { collectDefaultMetrics, Gauge } from 'prom-client';
 import type { Config } from '../config';
 import { createContext, releaseContext, type GatewayContext, type GatewayInfo, type GatewayServices, type PollSession } from '../context';
@@ -34,7 +35,9 @@ import { createSharedProbe } from '../upstream/probe';
 import { createHealthRoutes, sendJson, upstreamReadiness } from './health';
 import { createIdeHandler } from './ide';
 import { createMapHandler } from './map';
-import { packageVersion } from './project-root';
+import { packageVersion, projectRoot } from './project-root';
+import { createMcpHandler, MCP_PATH } from '../doors/mcp/handler';
+import { createPipelineMcpRunner } from '../doors/mcp/pipeline-runner';
 import { CallerOwner } from './caller-owner';
 import { buildSchema } from './schema';
 
@@ -234,6 +237,16 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     limits: { reservationTtlMs: config.transport.sseReservationTtlMs, maxBufferedBytes: config.transport.sseMaxBufferedBytes },
     callerKey,
   });
+  // MCP at /mcp (src/doors/mcp): the shipped operations as tools for AI assistants, with the caller's token.
+  const mcp = createMcpHandler({
+    schema,
+    runner: createPipelineMcpRunner(pipeline, config.limits.price),
+    operationsDir: join(projectRoot(), 'operations', 'mcp'),
+    manifest: trusted ? { only: trusted.only, documents: trusted.documents() } : null,
+    mutations: config.mcpMutations,
+    version: info.version,
+    warn: (message) => logger.warn(message),
+  });
 
   async function serveGraphQL(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
@@ -252,6 +265,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
       if (ide(req, res)) return;
       if (path === GRAPHQL_PATH) return serveGraphQL(req, res);
     }
+    if (path === MCP_PATH) return mcp(req, res);
     if (await map(req, res)) return;
     const route = routes[path];
     if (route && (req.method === 'GET' || req.method === 'HEAD')) {

@@ -117,8 +117,8 @@ describe('Dockerfile', () => {
     expect(pkg.scripts['start']).toContain(`node ${GATEWAY_NODE_FLAGS.join(' ')} dist/src/main.js`);
   });
 
-  it('copies every file the running gateway reads: package.json, schema/, the map page and what it imports', () => {
-    for (const needed of ['package.json', 'schema', 'web/map/main.ts', 'web/map/map.css']) expect(covered(needed)).toBe(true);
+  it('copies every file the running gateway reads: package.json, schema/, the MCP operations, the map page and what it imports', () => {
+    for (const needed of ['package.json', 'schema', 'operations/mcp/list-networks.graphql', 'web/map/main.ts', 'web/map/map.css']) expect(covered(needed)).toBe(true);
     // The map bundle is built at run time from web/map/: every file it imports from outside must be in the image.
     for (const { file, target } of mapImports) expect({ file, target, covered: covered(target) }).toEqual({ file, target, covered: true });
   });

@@ -1,0 +1,99 @@
+/**
+ * `/mcp`: the Model Context Protocol over Streamable HTTP (the official SDK's server), stateless:
+ * every POST gets its own SDK server and transport, bound to that request's caller, so nothing
+ * (tokens, results) outlives the request or passes between callers, and any replica can answer
+ * any request. The tool list is built once at start-up (it depends on configuration only).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { GraphQLSchema } from 'graphql';
+import { buildCatalog, readOperationFolder, type OperationSource } from './catalog';
+import { refusal } from './results';
+import type { McpRunner } from './runner';
+import { buildTools, type McpMutations, type ToolEntry } from './tools';
+
+export const MCP_PATH = '/mcp';
+
+/** Largest JSON-RPC body read (a tool call carries a document and its variables). */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+const INSTRUCTIONS = [
+  "Tools over the netgraph GraphQL gateway: the platform's networks, endpoints, services, AppWANs, who can reach what, traffic and alerts, with the caller's own token and permissions.",
+  'Start with the dedicated tools (list_networks, network_graph, …). For anything else, find types with search_schema, read them with introspect, check a document with validate, then run it with execute.',
+  'Changes answer at once with an id or business key; follow_provisioning and follow_workflow follow them to the end, with progress.',
+].join(' ');
+
+export interface McpHandlerOptions {
+  schema: GraphQLSchema;
+  runner: McpRunner;
+  /** The folder of shipped operations (`operations/mcp`): one tool per named operation. */
+  operationsDir: string;
+  /** The trusted-documents manifest, when configured: its operations are tools too, and with `only` nothing else runs. */
+  manifest: { only: boolean; documents: readonly string[] } | null;
+  mutations: McpMutations;
+  /** The gateway's version, told to clients in `initialize`. */
+  version: string;
+  /** Where start-up notes go (operations left out and why). */
+  warn?: (message: string) => void;
+}
+
+export type McpHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+export function createMcpHandler(options: McpHandlerOptions): McpHandler {
+  const warn = options.warn ?? (() => undefined);
+  const shipped = readOperationFolder(options.operationsDir);
+  const texts = new Set(shipped.map((s) => s.text));
+  const manifest: OperationSource[] = (options.manifest?.documents ?? [])
+    .filter((text) => !texts.has(text))
+    .map((text, index) => ({ text, origin: `the trusted documents manifest (document ${index + 1})` }));
+  const registered = new Set(options.manifest?.documents ?? []);
+  const tools = buildTools({
+    schema: options.schema,
+    runner: options.runner,
+    operations: buildCatalog(options.schema, [...shipped, ...manifest], warn),
+    mutations: options.mutations,
+    trusted: options.manifest ? { only: options.manifest.only, has: (document) => registered.has(document) } : null,
+    warn,
+  });
+  const definitions = [...tools.values()].map((tool) => tool.definition);
+
+  return async (req, res) => {
+    if (req.method !== 'POST') {
+      // Stateless: no session to resume or delete, no server-initiated stream to open.
+      res.writeHead(405, { allow: 'POST', 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC requests with POST.' }, id: null }));
+      return;
+    }
+    const caller = { authorization: req.headers.authorization, clientAddress: req.socket.remoteAddress };
+    const server = new Server({ name: 'netgraph', version: options.version }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: definitions }));
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+      const tool: ToolEntry | undefined = tools.get(request.params.name);
+      if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool named ${request.params.name}`);
+      const token = extra._meta?.progressToken;
+      try {
+        return await tool.call(request.params.arguments ?? {}, {
+          caller,
+          signal: extra.signal,
+          async progress(report) {
+            if (token === undefined || extra.signal.aborted) return;
+            await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...report } }).catch(() => undefined);
+          },
+        });
+      } catch (error) {
+        warn(`MCP: ${request.params.name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
+        return refusal(request.params.name, 'INTERNAL_SERVER_ERROR', 'Unexpected error.');
+      }
+    });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: MAX_BODY_BYTES });
+    // Answered or gone: close both, which aborts a tool still running (its subscription, its upstream calls).
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  };
+}
