@@ -1,7 +1,8 @@
 /**
- * One pipeline behind every door: each case runs over HTTP, WebSocket and Server-Sent Events and
- * must get the same answer or refusal (data, error codes and `extensions`), the same number of
- * upstream calls (zero for a refusal) and the same facts in its log line.
+ * One pipeline behind every door: each case runs over HTTP, WebSocket, Server-Sent Events and MCP
+ * (the `execute` tool) and must get the same answer or refusal (data, error codes and
+ * `extensions`), the same number of upstream calls (zero for a refusal) and the same facts in its
+ * log line. MCP shows an assistant only some extensions (never `upstream`): those are compared.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,9 +12,13 @@ import { sha256Hex } from '../../src/pipeline/prepare';
 import { CYCLE_QUERY } from '../helpers/abusive-queries';
 import { postGraphQL, startStack, type Stack } from '../helpers/stack';
 import { Clients, type Result } from '../helpers/subscriptions';
+import { connectMcp } from '../helpers/mcp';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
-type Door = 'http' | 'ws' | 'sse';
-const DOORS: readonly Door[] = ['http', 'ws', 'sse'];
+type Door = 'http' | 'ws' | 'sse' | 'mcp';
+const DOORS: readonly Door[] = ['http', 'ws', 'sse', 'mcp'];
+/** What the MCP door shows of an error's extensions. */
+const SHOWN_TO_ASSISTANTS = ['code', 'field', 'cost', 'limit', 'max', 'scope', 'retryAfter', 'outcomeUnknown'];
 
 /** What a client sees of one operation, whatever the door. */
 interface Seen {
@@ -47,7 +52,7 @@ const CASES: Case[] = [
     name: 'a mutation',
     query: (door) => `mutation { createNetwork(input: { name: "parity-${door}" }) { accepted network { name } } }`,
     expect: { codes: [], data: 'some', calls: 'some' },
-    normalize: (data) => JSON.parse(JSON.stringify(data).replace(/parity-(http|ws|sse)/g, 'parity')) as unknown,
+    normalize: (data) => JSON.parse(JSON.stringify(data).replace(/parity-(http|ws|sse|mcp)/g, 'parity')) as unknown,
   },
   { name: 'the deep re-entrant query', query: CYCLE_QUERY, expect: { codes: ['COST_ESTIMATED_TOO_EXPENSIVE'], data: 'none', calls: 'none' } },
   { name: '500 aliases', query: ALIASES, expect: { codes: ['COST_ESTIMATED_TOO_EXPENSIVE'], data: 'none', calls: 'none' } },
@@ -79,9 +84,9 @@ beforeAll(async () => {
   const manifest = join(dir, 'manifest.json');
   writeFileSync(manifest, JSON.stringify({ [sha256Hex(LISTED)]: LISTED }));
   const [plain, budget, trusted] = await Promise.all([
-    startStack(),
+    startStack({ config: { mcpMutations: 'all' } }),
     // A budget of one node: the network list crosses it as it runs; gatewayInfo's data stays.
-    startStack({ config: { limits: { ...DEFAULT_LIMITS, budget: { ...DEFAULT_LIMITS.budget, nodes: 1 } } } }),
+    startStack({ config: { mcpMutations: 'all', limits: { ...DEFAULT_LIMITS, budget: { ...DEFAULT_LIMITS.budget, nodes: 1 } } } }),
     startStack({ config: { trustedDocuments: { path: manifest, only: true } } }),
   ]);
   Object.assign(stacks, { plain, budget, trusted });
@@ -110,6 +115,19 @@ function seen(results: Result[], clientError: unknown): Pick<Seen, 'data' | 'err
   };
 }
 
+/** A tool result as a GraphQL answer: its structured data, or the errors (and partial data) of a tool error. */
+function fromTool(result: CallToolResult): Pick<Seen, 'data' | 'errors'> {
+  if (!result.isError) return { data: result.structuredContent ?? null, errors: [] };
+  const json = result.content.find((c) => c.type === 'text' && c.text.startsWith('{'));
+  const parsed = json && json.type === 'text' ? (JSON.parse(json.text) as { errors: Array<{ extensions: Record<string, unknown> }>; data?: unknown }) : { errors: [] };
+  return { data: parsed.data ?? null, errors: parsed.errors.map((e) => ({ code: e.extensions['code'], extensions: e.extensions })) };
+}
+
+/** Only what an assistant is shown of each error's extensions. */
+function shown(errors: Seen['errors'] | undefined): Seen['errors'] | undefined {
+  return errors?.map((e) => ({ code: e.code, extensions: Object.fromEntries(Object.entries(e.extensions).filter(([k]) => SHOWN_TO_ASSISTANTS.includes(k))) }));
+}
+
 async function send(door: Door, stack: Stack, c: Case): Promise<Seen> {
   const query = typeof c.query === 'function' ? c.query(door) : c.query;
   const token = c.token ? c.token(stack) : stack.tokens.admin;
@@ -118,6 +136,13 @@ async function send(door: Door, stack: Stack, c: Case): Promise<Seen> {
   if (door === 'http') {
     const res = await postGraphQL(stack.gatewayUrl, query, c.variables, { token });
     answer = seen([res.body as Result], null);
+  } else if (door === 'mcp') {
+    const client = await connectMcp(stack.origin, token);
+    try {
+      answer = fromTool((await client.callTool({ name: 'execute', arguments: { query, ...(c.variables ? { variables: c.variables } : {}) } })) as CallToolResult);
+    } finally {
+      await client.close();
+    }
   } else {
     const pool = clients[c.stack ?? 'plain'];
     if (!pool) throw new Error('no clients');
@@ -130,11 +155,13 @@ async function send(door: Door, stack: Stack, c: Case): Promise<Seen> {
 }
 
 describe.each(CASES)('$name', (c) => {
-  it('gets the same answer, upstream calls and log facts over HTTP, WebSocket and SSE', async () => {
+  it('gets the same answer, upstream calls and log facts over HTTP, WebSocket, SSE and MCP', async () => {
     const stack = stacks[c.stack ?? 'plain'];
     if (!stack) throw new Error('stack not started');
     const byDoor: Partial<Record<Door, Seen>> = {};
-    for (const door of DOORS) byDoor[door] = await send(door, stack, c);
+    // `execute` is not offered under trusted documents only: there, the listed tools are the MCP door.
+    const doors = DOORS.filter((door) => door !== 'mcp' || c.stack !== 'trusted');
+    for (const door of doors) byDoor[door] = await send(door, stack, c);
     const http = byDoor.http;
     if (!http) throw new Error('no HTTP answer');
     const normalize = c.normalize ?? ((d: unknown) => d);
@@ -144,12 +171,13 @@ describe.each(CASES)('$name', (c) => {
     expect(http.calls > 0 ? 'some' : 'none').toBe(c.expect.calls);
     expect(http.log).toMatchObject({ errorCodes: c.expect.codes, upstreamCalls: http.calls });
     // The same on every other door.
-    for (const door of DOORS) {
+    for (const door of doors) {
       const other = byDoor[door];
-      expect({ door, data: normalize(other?.data ?? null), errors: other?.errors, calls: other?.calls, log: other?.log }).toEqual({
+      const errors = door === 'mcp' ? shown(http.errors) : http.errors;
+      expect({ door, data: normalize(other?.data ?? null), errors: door === 'mcp' ? shown(other?.errors) : other?.errors, calls: other?.calls, log: other?.log }).toEqual({
         door,
         data: normalize(http.data ?? null),
-        errors: http.errors,
+        errors,
         calls: http.calls,
         log: http.log,
       });

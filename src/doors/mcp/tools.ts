@@ -310,12 +310,13 @@ function genericTools(options: ToolsOptions, followNotes: (data: Record<string, 
     async call(args, call) {
       const request = requestOf(args);
       if (!request || checkArguments('execute', args, requestInput)) return refusal('execute', 'BAD_USER_INPUT', 'execute takes query (a string), and optionally variables (an object) and operationName');
+      // The door's own policy needs the operation's kind; a document the pipeline refuses is run
+      // all the same, so the refusal is the pipeline's, logged and counted like on every door.
       const checked = runner.validate(request);
-      if (checked.errors.length > 0) return errorResult('execute', checked.errors);
-      if (checked.operationType === 'subscription') {
+      if (checked.errors.length === 0 && checked.operationType === 'subscription') {
         return refusal('execute', 'BAD_REQUEST', 'execute runs queries and mutations; follow a change with follow_provisioning or follow_workflow');
       }
-      if (checked.operationType === 'mutation' && !changes) {
+      if (checked.errors.length === 0 && checked.operationType === 'mutation' && !changes) {
         return refusal('execute', 'FORBIDDEN', `this gateway runs mutations over MCP only through its mutation tools (MCP_MUTATIONS=${options.mutations}); nothing was sent`);
       }
       const result: McpResult = await runner.execute(request, call.caller, call.signal);
