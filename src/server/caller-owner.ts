@@ -27,6 +27,7 @@ export class CallerOwner implements PollOwner<PollSession> {
   }
 
   session(signal: AbortSignal): PollSession {
-    return createPollSession(this.#http.forCaller({ authorization: this.#authorization, signal }), this.#options);
+    const calls = { count: 0 };
+    return createPollSession(this.#http.forCaller({ authorization: this.#authorization, signal, calls }), this.#options, calls);
   }
 }

@@ -31,6 +31,7 @@ import { packageVersion } from './project-root';
 import { createLogger, logRequest, requestIdOf, requestLogPlugin, type LogFn, type RequestFacts } from './request-log';
 import { createOperationMetrics, outcomeOf } from './operation-metrics';
 import { CallerOwner } from './caller-owner';
+import { createNetworkPolling } from './network-polling';
 import { createOperationRunner } from './operations';
 import { buildSchema } from './schema';
 import { createJitGateway, graphqlJsRunner, type ExecutorStats } from './executor';
@@ -152,7 +153,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
         httpLayer.serviceUrls().map(({ service, url }) => ({ service, url })),
         { timeoutMs: PROBE_TIMEOUT_MS, signal },
       ),
-    polling: { notFoundGraceMs: config.pollNotFoundGraceMs },
+    polling: { notFoundGraceMs: config.pollNotFoundGraceMs, network: createNetworkPolling(config, registry) },
     provisioning: { jobs: provisionings, stepTimeoutMs: config.provisioningStepTimeoutMs },
   };
   const pollers = createPollerRegistry<PollSession>(
