@@ -1,5 +1,5 @@
 /** The map page's data model (web/map/model.ts): elements, grouping, reach, links, search, messages. */
-import { buildElements, effectiveGrouping, linksOf, problemOf, reachOf, search, statusColour, toMapData, type MapData } from '../../../web/map/model';
+import { applyChanges, buildElements, effectiveGrouping, emptyMap, linksOf, problemOf, reachOf, search, statusColour, toMapData, type MapData, type NetworkChanges } from '../../../web/map/model';
 
 const conn = <T>(nodes: T[]): { totalCount: number; nodes: T[] } => ({ totalCount: nodes.length, nodes });
 
@@ -89,5 +89,73 @@ describe('map model', () => {
 
   it('rejects an answer without a network', () => {
     expect(toMapData(null)).toBeNull();
+  });
+});
+
+describe('map model: networkChanges events', () => {
+  const state = (kind: 'ENDPOINT' | 'SERVICE' | 'APP_WAN' | 'ENDPOINT_GROUP', id: string, statusName: string | null, extra: Record<string, string> = {}) => ({
+    kind,
+    id,
+    name: `${id}-name`,
+    status: null,
+    statusName,
+    endpointType: kind === 'ENDPOINT' ? 'ZTCL' : null,
+    currentStateName: null,
+    serviceClass: null,
+    endpointId: null,
+    gatewayClusterId: null,
+    ...extra,
+  });
+  const event = (over: Partial<NetworkChanges>): NetworkChanges => ({
+    networkId: 'n1',
+    snapshot: false,
+    networkDeleted: false,
+    inProgress: false,
+    observedAt: '2026-01-01T00:00:00.000Z',
+    network: null,
+    added: [],
+    removed: [],
+    changed: [],
+    membershipsAdded: [],
+    membershipsRemoved: [],
+    ...over,
+  });
+
+  it('builds the network from the first event and applies later ones as deltas, noting each change', () => {
+    const data = emptyMap('n1');
+    applyChanges(
+      data,
+      event({
+        snapshot: true,
+        network: { id: 'n1', name: 'production', statusName: 'PROVISIONED' },
+        added: [state('ENDPOINT', 'e1', 'PROVISIONED'), state('SERVICE', 's1', 'PROVISIONED', { endpointId: 'e1' }), state('APP_WAN', 'a1', 'PROVISIONED')],
+        membershipsAdded: [{ appWanId: 'a1', memberKind: 'SERVICE', memberId: 's1' }],
+      }),
+    );
+    expect(data.networkName).toBe('production');
+    expect(buildElements(data, 'none').edges.map((e) => e.id).sort()).toEqual(['service:a1->s1', 'terminates:s1->e1']);
+
+    const applied = applyChanges(
+      data,
+      event({
+        added: [state('ENDPOINT', 'e2', 'NEW')],
+        changed: [{ before: { statusName: 'PROVISIONED', name: 'e1-name' }, after: state('ENDPOINT', 'e1', 'ERROR') }],
+        membershipsAdded: [{ appWanId: 'a1', memberKind: 'ENDPOINT', memberId: 'e2' }],
+      }),
+    );
+    expect(applied.notes.map((n) => n.text)).toEqual(['+ endpoint e2-name (NEW)', 'e1-name: PROVISIONED → ERROR', 'e2-name joined a1-name']);
+    expect(applied.touched.sort()).toEqual(['a1', 'e1', 'e2']);
+    expect(data.resources.get('e1')?.statusName).toBe('ERROR');
+    expect(data.members.get('a1')?.endpointIds).toEqual(['e2']);
+
+    // What the page already did itself changes nothing when the live channel confirms it.
+    applyChanges(data, event({ membershipsAdded: [{ appWanId: 'a1', memberKind: 'ENDPOINT', memberId: 'e2' }] }));
+    expect(data.members.get('a1')?.endpointIds).toEqual(['e2']);
+
+    const gone = applyChanges(data, event({ removed: [{ kind: 'ENDPOINT', id: 'e2', name: 'e2-name' }], membershipsRemoved: [{ appWanId: 'a1', memberKind: 'ENDPOINT', memberId: 'e2' }] }));
+    expect(gone.notes.map((n) => n.text)).toEqual(['e2-name left a1-name', '− endpoint e2-name']);
+    expect(data.resources.has('e2')).toBe(false);
+    expect(data.members.get('a1')?.endpointIds).toEqual([]);
+    expect(gone.touched).toEqual(['a1']);
   });
 });
