@@ -91,16 +91,23 @@ export const MAP_WORKFLOW = graphql(`
   }
 `);
 
+/** What the page reads back from an AppWAN member change: the workflow's key and the AppWAN's new status. */
+export const MAP_APP_WAN_CHANGE = graphql(`
+  fragment MapAppWanChange on AppWanChangePayload {
+    accepted
+    businessKey
+    appWan {
+      id
+      status
+      statusName
+    }
+  }
+`);
+
 export const MAP_AUTHORIZE_ENDPOINT = graphql(`
   mutation mapAuthorizeEndpoint($networkId: UUID!, $id: UUID!, $ids: [UUID!]!) {
     addAppWanEndpoints(networkId: $networkId, id: $id, input: { ids: $ids }) {
-      accepted
-      businessKey
-      appWan {
-        id
-        status
-        statusName
-      }
+      ...MapAppWanChange
     }
   }
 `);
@@ -126,13 +133,7 @@ export const MAP_CREATE_SERVICE = graphql(`
 export const MAP_ADD_SERVICE = graphql(`
   mutation mapAddService($networkId: UUID!, $id: UUID!, $ids: [UUID!]!) {
     addAppWanServices(networkId: $networkId, id: $id, input: { ids: $ids }) {
-      accepted
-      businessKey
-      appWan {
-        id
-        status
-        statusName
-      }
+      ...MapAppWanChange
     }
   }
 `);

@@ -42,9 +42,6 @@ export const ENDPOINT_TYPES: Record<string, string> = {
   VCPEGW: 'self-hosted gateway',
 };
 
-/** Final statuses (the gateway's resourceStatus completes on these). */
-export const TERMINAL = new Set(['PROVISIONED', 'REGISTERED', 'ERROR', 'DELETED']);
-
 export function statusColour(statusName: string | null | undefined): string {
   switch (statusName) {
     case 'PROVISIONED':
@@ -63,27 +60,6 @@ export function statusColour(statusName: string | null | undefined): string {
     default:
       return '#b9c2cc';
   }
-}
-
-type Json = Record<string, unknown>;
-const isJson = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
-
-function nodes(parent: Json, key: string): Json[] {
-  const conn = parent[key];
-  if (!isJson(conn) || !Array.isArray(conn['nodes'])) return [];
-  return conn['nodes'].filter(isJson);
-}
-
-function ids(parent: Json, key: string): string[] {
-  return nodes(parent, key)
-    .map((n) => str(n['id']))
-    .filter((id): id is string => id !== null);
-}
-
-function base(kind: Kind, n: Json): Resource {
-  return { kind, id: String(n['id']), name: str(n['name']) ?? String(n['id']), status: num(n['status']), statusName: str(n['statusName']) };
 }
 
 /** One event of the page's `networkChanges` subscription. */
@@ -173,26 +149,6 @@ function setMembers(data: MapData, appWanId: string): AppWanMembers {
   const members: AppWanMembers = { endpointIds: [], serviceIds: [], endpointGroupIds: [] };
   data.members.set(appWanId, members);
   return members;
-}
-
-/** The `network` object of a networkMap answer → MapData (null when there is no network). */
-export function toMapData(network: unknown): MapData | null {
-  if (!isJson(network) || typeof network['id'] !== 'string') return null;
-  const resources = new Map<string, Resource>();
-  const members = new Map<string, AppWanMembers>();
-  for (const e of nodes(network, 'endpoints')) {
-    resources.set(String(e['id']), { ...base('endpoint', e), endpointType: str(e['endpointType']), currentStateName: str(e['currentStateName']) });
-  }
-  for (const s of nodes(network, 'services')) {
-    resources.set(String(s['id']), { ...base('service', s), serviceClass: str(s['serviceClass']), endpointId: str(s['endpointId']), gatewayClusterId: str(s['gatewayClusterId']) });
-  }
-  for (const g of nodes(network, 'endpointGroups')) resources.set(String(g['id']), base('endpointGroup', g));
-  for (const a of nodes(network, 'appWans')) {
-    const id = String(a['id']);
-    resources.set(id, base('appWan', a));
-    members.set(id, { endpointIds: ids(a, 'endpoints'), serviceIds: ids(a, 'services'), endpointGroupIds: ids(a, 'endpointGroups') });
-  }
-  return { networkId: network['id'], networkName: str(network['name']) ?? network['id'], resources, members };
 }
 
 export type Grouping = 'none' | 'type' | 'appWan';
