@@ -93,6 +93,16 @@ export interface Config {
    * per transient error; at least `POLL_INTERVAL_MS`. @default 15000
    */
   pollMaxIntervalMs: number;
+  /**
+   * `NETWORK_POLL_INTERVAL_MS`: pause between two polls of a `networkChanges` poller after a change
+   * and while a resource of the network is in progress (a status that is not final). @default 2000
+   */
+  networkPollIntervalMs: number;
+  /**
+   * `NETWORK_POLL_MAX_INTERVAL_MS`: ceiling of that pause while the network is quiet (it grows 1.5×
+   * per poll without change); at least `NETWORK_POLL_INTERVAL_MS`. @default 30000
+   */
+  networkPollMaxIntervalMs: number;
   /** `POLL_MAX_ERRORS`: transient poll failures in a row (5xx, timeouts, 429) after which a subscription ends with the error (1..100). @default 5 */
   pollMaxErrors: number;
   /**
@@ -376,6 +386,11 @@ function readConfig(env: Env): Config {
   const pollIntervalMs = int(env, 'POLL_INTERVAL_MS', 2000, 1, MAX_MS);
   const pollMaxIntervalMs = int(env, 'POLL_MAX_INTERVAL_MS', Math.max(15_000, pollIntervalMs), 1, MAX_MS);
   if (pollMaxIntervalMs < pollIntervalMs) throw new ConfigError(`POLL_MAX_INTERVAL_MS must be at least POLL_INTERVAL_MS (${pollIntervalMs}); got ${pollMaxIntervalMs}`);
+  const networkPollIntervalMs = int(env, 'NETWORK_POLL_INTERVAL_MS', 2000, 1, MAX_MS);
+  const networkPollMaxIntervalMs = int(env, 'NETWORK_POLL_MAX_INTERVAL_MS', Math.max(30_000, networkPollIntervalMs), 1, MAX_MS);
+  if (networkPollMaxIntervalMs < networkPollIntervalMs) {
+    throw new ConfigError(`NETWORK_POLL_MAX_INTERVAL_MS must be at least NETWORK_POLL_INTERVAL_MS (${networkPollIntervalMs}); got ${networkPollMaxIntervalMs}`);
+  }
   if (/\s|\//.test(host)) throw new ConfigError(`HOST must be a host name or IP address; got ${JSON.stringify(host)}`);
   return {
     upstreamBaseUrl: upstream(env, host),
@@ -398,6 +413,8 @@ function readConfig(env: Env): Config {
     development: read(env, 'NODE_ENV') === 'development',
     pollIntervalMs,
     pollMaxIntervalMs,
+    networkPollIntervalMs,
+    networkPollMaxIntervalMs,
     pollMaxErrors: int(env, 'POLL_MAX_ERRORS', 5, 1, 100),
     pollNotFoundGraceMs: int(env, 'POLL_NOT_FOUND_GRACE_MS', 10_000, 0, MAX_MS),
     maxSubscriptionsPerConnection: int(env, 'MAX_SUBSCRIPTIONS_PER_CONNECTION', 20, 1, 10_000),

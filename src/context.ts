@@ -30,9 +30,21 @@ export interface GatewayServices {
   polling: {
     /** How long a `workflow` subscription waits for a business key the upstream does not know yet. */
     notFoundGraceMs: number;
+    /** The pace bounds of `networkChanges` pollers, and where their upstream calls are counted. */
+    network: NetworkPolling;
   };
   /** The `provisionAppWan` runs of this process, and how long one step may wait. */
   provisioning: { jobs: ProvisioningJobs; stepTimeoutMs: number };
+}
+
+/** Settings and meter of the `networkChanges` pollers (config.ts, /metrics). */
+export interface NetworkPolling {
+  /** Pause after a change, and while something in the network is in progress. */
+  intervalMs: number;
+  /** Ceiling of the pause while the network is quiet. */
+  maxIntervalMs: number;
+  /** Counts one poll's upstream calls (retries included), whether it succeeded or not. */
+  countPoll(upstreamCalls: number): void;
 }
 
 /**
@@ -42,13 +54,16 @@ export interface GatewayServices {
  */
 export interface PollSession {
   loaders: { network: NetworkLoaders; coreV2: CoreV2Loaders };
+  /** Upstream calls this poll has sent so far (retries included). */
+  calls: CallCounter;
 }
 
 /** The shared pollers as one request sees them (bound to its caller's credential fingerprint). */
 export type GatewayPollers = CallerPollers<PollSession>;
 
-export function createPollSession(http: HttpClient, options: LoaderOptions): PollSession {
-  return { loaders: { network: createNetworkLoaders(http, options), coreV2: createCoreV2Loaders(http, options) } };
+/** `calls` is the counter `http` counts its calls on (the server's HTTP layer, `CallerOptions.calls`). */
+export function createPollSession(http: HttpClient, options: LoaderOptions, calls: CallCounter = { count: 0 }): PollSession {
+  return { loaders: { network: createNetworkLoaders(http, options), coreV2: createCoreV2Loaders(http, options) }, calls };
 }
 
 /** Counts the upstream calls of one request, for the request log line and tests. */

@@ -4,6 +4,8 @@ import type { HeartbeatTick } from '../resolvers/common/heartbeat';
 import type { NetworkGroupRecord, NetworkRecord, EndpointRecord, ServiceRecord, AppWanRecord, InterceptPortsRecord, EndpointGroupRecord, GatewayClusterRecord, CertificateAuthorityRecord, ServiceGroupRecord, TransferNodePoolRecord, NetworkControllerHostRecord, HostRecord, DataCenterRecord, GeoRegionRecord, NetworkConfigMetadataRecord, CloudSubscriptionRecord, VirtualWanSiteRecord, BgpRecord, BgpPeerRecord } from '../upstream/network/records';
 import type { ProcessRecord, ProcessStepRecord } from '../upstream/network/processes';
 import type { ResourceStatusEventRecord } from '../resolvers/workflow/resource-status-poll';
+import type { NetworkChangesEventRecord, ResourceChangeRecord } from '../resolvers/network-live/events';
+import type { ResourceStateRecord, MembershipRecord } from '../resolvers/network-live/state';
 import type { OrganizationRecord } from '../upstream/identity/records';
 import type { AnyChange, NetworkChange, NetworkGroupChange, EndpointChange, ServiceChange, AppWanChange, EndpointGroupChange, GatewayClusterChange, CertificateAuthorityChange, NetworkConfigMetadataChange, CloudSubscriptionChange, VirtualWanSiteChange } from '../upstream/network/changes';
 import type { V2NetworkRecord, EdgeRouterRecord, EdgeRouterPolicyRecord, V2ServiceRecord, V2AppWanRecord, V2EndpointRecord } from '../upstream/core-v2/records';
@@ -182,6 +184,26 @@ export type AppWanEdge = {
   cursor: Scalars['String']['output'];
   /** The item. */
   node: AppWan;
+};
+
+/** What an AppWAN holds. */
+export type AppWanMemberKind =
+  /** An endpoint, authorized directly. */
+  | 'ENDPOINT'
+  /** An endpoint group: every endpoint in it is authorized. */
+  | 'ENDPOINT_GROUP'
+  /** A service its endpoints may reach. */
+  | 'SERVICE';
+
+/** One membership of an AppWAN: the AppWAN holds the member. */
+export type AppWanMembership = {
+  __typename?: 'AppWanMembership';
+  /** Id of the AppWAN. */
+  appWanId: Scalars['ID']['output'];
+  /** Id of the member (an endpoint, a service or an endpoint group of the same network). */
+  memberId: Scalars['ID']['output'];
+  /** What kind of member it holds. */
+  memberKind: AppWanMemberKind;
 };
 
 /** BGP settings of a virtual WAN site. */
@@ -2390,6 +2412,48 @@ export type NetworkChangePayload = ChangePayload & {
   workflow?: Maybe<Workflow>;
 };
 
+/**
+ * What changed in a followed network since the subscription's previous event. The first event is
+ * the whole network as a change from nothing (`snapshot: true`: every resource in `added`, every
+ * membership in `membershipsAdded`, the network in `network`), so a client needs no query of its
+ * own; it applies each later event to what it holds: add `added`, drop `removed`, replace `changed`,
+ * add and drop memberships.
+ */
+export type NetworkChangesEvent = {
+  __typename?: 'NetworkChangesEvent';
+  /** Resources that appeared (in the first event: every resource). */
+  added: Array<NetworkResourceState>;
+  /** Resources whose status, availability (`currentState`) or name changed. */
+  changed: Array<NetworkResourceChange>;
+  /** True while some resource, or the network, is in progress (a status that is not final): the gateway polls at its fastest. */
+  inProgress: Scalars['Boolean']['output'];
+  /** Memberships in the network now. */
+  membershipCount: Scalars['Int']['output'];
+  /** Memberships that appeared (in the first event: every membership). */
+  membershipsAdded: Array<AppWanMembership>;
+  /** Memberships that are gone (an AppWAN that is gone takes its memberships with it). */
+  membershipsRemoved: Array<AppWanMembership>;
+  /** The network as the poll read it: in the first event and whenever its name or status changed; null otherwise (and once it is deleted). */
+  network?: Maybe<Network>;
+  /**
+   * True in the last event, when the network itself is gone (404, or 403 as deleted entities have
+   * been seen to answer): every resource is listed as removed, and the subscription completes.
+   */
+  networkDeleted: Scalars['Boolean']['output'];
+  /** Id of the network followed. */
+  networkId: Scalars['ID']['output'];
+  /** When the gateway's poll read this state. */
+  observedAt: Scalars['DateTime']['output'];
+  /** Upstream calls of that poll: what one look at this network costs (every list page and each AppWAN's member lists). */
+  pollUpstreamCalls: Scalars['Int']['output'];
+  /** Resources that are gone, as the previous event left them. */
+  removed: Array<NetworkResourceState>;
+  /** Resources in the network now, all kinds together. */
+  resourceCount: Scalars['Int']['output'];
+  /** True for the first event of a subscription: the whole network, each resource and membership listed as added. */
+  snapshot: Scalars['Boolean']['output'];
+};
+
 /** A network configuration template: the sizing of a network's compute (instance sizes and volumes). */
 export type NetworkConfigMetadata = {
   __typename?: 'NetworkConfigMetadata';
@@ -2748,6 +2812,70 @@ export type NetworkProcessEdge = {
   cursor: Scalars['String']['output'];
   /** The item. */
   node: NetworkProcess;
+};
+
+/** A resource of a followed network, as one poll read it from the network's lists. */
+export type NetworkResource = AppWan | Endpoint | EndpointGroup | Service;
+
+/** A resource whose status, availability or name changed between two polls. */
+export type NetworkResourceChange = {
+  __typename?: 'NetworkResourceChange';
+  /** As it is now. */
+  after: NetworkResourceState;
+  /** As the previous event left it. */
+  before: NetworkResourceState;
+  /** Id of the resource. */
+  id: Scalars['ID']['output'];
+  /** Kind of the resource. */
+  kind: NetworkResourceKind;
+};
+
+/** The kinds of a network's resources `networkChanges` follows. */
+export type NetworkResourceKind =
+  /** An AppWAN: its endpoints (directly and through endpoint groups) may reach its services. */
+  | 'APP_WAN'
+  /** An endpoint: a client, or a gateway (hosted `GW`, bridge `ZTGW`, self-hosted `VCPEGW`, …). */
+  | 'ENDPOINT'
+  /** An endpoint group, which an AppWAN may hold in place of its endpoints one by one. */
+  | 'ENDPOINT_GROUP'
+  /** A service, terminated by an endpoint or a gateway cluster. */
+  | 'SERVICE';
+
+/** One resource of a followed network as a poll saw it: what a map needs to draw and colour it. */
+export type NetworkResourceState = {
+  __typename?: 'NetworkResourceState';
+  /** Endpoints: availability code (100 REGISTERING, 200 OFFLINE, 300 ONLINE); null for other kinds. */
+  currentState?: Maybe<Scalars['Int']['output']>;
+  /** Name of `currentState`; null for other kinds and codes not on record. */
+  currentStateName?: Maybe<Scalars['String']['output']>;
+  /** Services: id of the endpoint that terminates it; null when a gateway cluster does, and for other kinds. */
+  endpointId?: Maybe<Scalars['ID']['output']>;
+  /** Endpoints: the endpoint type (`GW`, `ZTGW`, `ZTCL`, `VCPEGW`, …); null for other kinds. */
+  endpointType?: Maybe<Scalars['String']['output']>;
+  /** Services: id of the gateway cluster that terminates it; null when an endpoint does, and for other kinds. */
+  gatewayClusterId?: Maybe<Scalars['ID']['output']>;
+  /** Id of the resource. */
+  id: Scalars['ID']['output'];
+  /** True while the status is not final (anything but PROVISIONED, REGISTERED, ERROR, DELETED): the gateway then polls at its fastest. */
+  inProgress: Scalars['Boolean']['output'];
+  /** Kind of the resource. */
+  kind: NetworkResourceKind;
+  /** Name of the resource. */
+  name?: Maybe<Scalars['String']['output']>;
+  /**
+   * The resource's record as the poll read it (select more fields with `... on Endpoint { … }`).
+   * Fields below it that need upstream calls make them when the event is sent, like any query.
+   */
+  resource: NetworkResource;
+  /** Services: the service class (`CS`, `GW`, `ICMP`); null for other kinds. */
+  serviceClass?: Maybe<Scalars['String']['output']>;
+  /**
+   * Life-cycle status code: 100 NEW, 200 PROVISIONING, 300 PROVISIONED, 400 REGISTERED, 500 ERROR,
+   * 600 UPDATING, 700 REPLACING, 800 DELETING, 900 DELETED. Null when the upstream sends none.
+   */
+  status?: Maybe<Scalars['Int']['output']>;
+  /** Name of `status` (e.g. `PROVISIONED`); null for a code not on record. */
+  statusName?: Maybe<Scalars['String']['output']>;
 };
 
 /**
@@ -4010,6 +4138,18 @@ export type Subscription = {
    * a keep-alive and a quick way to check that subscriptions work through proxies and clients.
    */
   heartbeat: Heartbeat;
+  /**
+   * Follows a whole network: its endpoints (gateways are endpoints), services, AppWANs and endpoint
+   * groups, and which AppWAN holds which endpoint, service and endpoint group. Emits the whole
+   * network at once (`snapshot: true`), then one event per poll that saw a change, holding only what
+   * changed: resources added, removed or with a new status, memberships added or removed, the
+   * network itself. Polled once for all subscribers with the same token, with the fewest calls the
+   * network-management API allows (the network, its four lists page by page, and each AppWAN's
+   * member lists); fast after a change and while anything is in progress, slower while the network
+   * is quiet. A network that is not there at the start ends the subscription with NOT_FOUND; one
+   * deleted while followed ends it with a last event (`networkDeleted: true`). Errors as for `workflow`.
+   */
+  networkChanges: NetworkChangesEvent;
   /** Emits the provisioning each time a step changes; completes once it SUCCEEDED or FAILED (after any rollback). */
   provisioning: Provisioning;
   /**
@@ -4039,6 +4179,16 @@ export type Subscription = {
  */
 export type SubscriptionHeartbeatArgs = {
   intervalSeconds?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * Streams of events: over WebSocket (`graphql-transport-ws`, at the same path as `/graphql`) or over
+ * Server-Sent Events (the graphql-sse protocol, at `/graphql/stream`). Each ends when its stream
+ * completes or the client unsubscribes.
+ */
+export type SubscriptionNetworkChangesArgs = {
+  networkId: Scalars['UUID']['input'];
 };
 
 
@@ -5266,6 +5416,12 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 /** Mapping of union types */
 export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = ResolversObject<{
+  NetworkResource:
+    | ( AppWanRecord )
+    | ( EndpointRecord )
+    | ( EndpointGroupRecord )
+    | ( ServiceRecord )
+  ;
   StatusResource:
     | ( AppWanRecord )
     | ( EdgeRouterRecord )
@@ -5290,6 +5446,8 @@ export type ResolversTypes = ResolversObject<{
   AppWanChangePayload: ResolverTypeWrapper<AppWanChange>;
   AppWanConnection: ResolverTypeWrapper<Omit<AppWanConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['AppWanEdge']>, nodes: Array<ResolversTypes['AppWan']> }>;
   AppWanEdge: ResolverTypeWrapper<Omit<AppWanEdge, 'node'> & { node: ResolversTypes['AppWan'] }>;
+  AppWanMemberKind: AppWanMemberKind;
+  AppWanMembership: ResolverTypeWrapper<MembershipRecord>;
   Bgp: ResolverTypeWrapper<BgpRecord>;
   BgpInput: BgpInput;
   BgpPeer: ResolverTypeWrapper<BgpPeerRecord>;
@@ -5389,6 +5547,7 @@ export type ResolversTypes = ResolversObject<{
   Network: ResolverTypeWrapper<NetworkRecord>;
   NetworkBlueprintInput: NetworkBlueprintInput;
   NetworkChangePayload: ResolverTypeWrapper<NetworkChange>;
+  NetworkChangesEvent: ResolverTypeWrapper<NetworkChangesEventRecord>;
   NetworkConfigMetadata: ResolverTypeWrapper<NetworkConfigMetadataRecord>;
   NetworkConfigMetadataChangePayload: ResolverTypeWrapper<NetworkConfigMetadataChange>;
   NetworkConfigMetadataConnection: ResolverTypeWrapper<Omit<NetworkConfigMetadataConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['NetworkConfigMetadataEdge']>, nodes: Array<ResolversTypes['NetworkConfigMetadata']> }>;
@@ -5408,6 +5567,10 @@ export type ResolversTypes = ResolversObject<{
   NetworkProcess: ResolverTypeWrapper<ProcessRecord>;
   NetworkProcessConnection: ResolverTypeWrapper<Omit<NetworkProcessConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['NetworkProcessEdge']>, nodes: Array<ResolversTypes['NetworkProcess']> }>;
   NetworkProcessEdge: ResolverTypeWrapper<Omit<NetworkProcessEdge, 'node'> & { node: ResolversTypes['NetworkProcess'] }>;
+  NetworkResource: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['NetworkResource']>;
+  NetworkResourceChange: ResolverTypeWrapper<ResourceChangeRecord>;
+  NetworkResourceKind: NetworkResourceKind;
+  NetworkResourceState: ResolverTypeWrapper<ResourceStateRecord>;
   Organization: ResolverTypeWrapper<OrganizationRecord>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
   PrivilegeEntry: ResolverTypeWrapper<PrivilegeEntryRecord>;
@@ -5526,6 +5689,7 @@ export type ResolversParentTypes = ResolversObject<{
   AppWanChangePayload: AppWanChange;
   AppWanConnection: Omit<AppWanConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['AppWanEdge']>, nodes: Array<ResolversParentTypes['AppWan']> };
   AppWanEdge: Omit<AppWanEdge, 'node'> & { node: ResolversParentTypes['AppWan'] };
+  AppWanMembership: MembershipRecord;
   Bgp: BgpRecord;
   BgpInput: BgpInput;
   BgpPeer: BgpPeerRecord;
@@ -5624,6 +5788,7 @@ export type ResolversParentTypes = ResolversObject<{
   Network: NetworkRecord;
   NetworkBlueprintInput: NetworkBlueprintInput;
   NetworkChangePayload: NetworkChange;
+  NetworkChangesEvent: NetworkChangesEventRecord;
   NetworkConfigMetadata: NetworkConfigMetadataRecord;
   NetworkConfigMetadataChangePayload: NetworkConfigMetadataChange;
   NetworkConfigMetadataConnection: Omit<NetworkConfigMetadataConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['NetworkConfigMetadataEdge']>, nodes: Array<ResolversParentTypes['NetworkConfigMetadata']> };
@@ -5643,6 +5808,9 @@ export type ResolversParentTypes = ResolversObject<{
   NetworkProcess: ProcessRecord;
   NetworkProcessConnection: Omit<NetworkProcessConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['NetworkProcessEdge']>, nodes: Array<ResolversParentTypes['NetworkProcess']> };
   NetworkProcessEdge: Omit<NetworkProcessEdge, 'node'> & { node: ResolversParentTypes['NetworkProcess'] };
+  NetworkResource: ResolversUnionTypes<ResolversParentTypes>['NetworkResource'];
+  NetworkResourceChange: ResourceChangeRecord;
+  NetworkResourceState: ResourceStateRecord;
   Organization: OrganizationRecord;
   PageInfo: PageInfo;
   PrivilegeEntry: PrivilegeEntryRecord;
@@ -5802,6 +5970,12 @@ export type AppWanConnectionResolvers<ContextType = GatewayContext, ParentType e
 export type AppWanEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['AppWanEdge'] = ResolversParentTypes['AppWanEdge']> = ResolversObject<{
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['AppWan'], ParentType, ContextType>;
+}>;
+
+export type AppWanMembershipResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['AppWanMembership'] = ResolversParentTypes['AppWanMembership']> = ResolversObject<{
+  appWanId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  memberId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  memberKind?: Resolver<ResolversTypes['AppWanMemberKind'], ParentType, ContextType>;
 }>;
 
 export type BgpResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Bgp'] = ResolversParentTypes['Bgp']> = ResolversObject<{
@@ -6174,6 +6348,7 @@ export type EndpointGroupResolvers<ContextType = GatewayContext, ParentType exte
   status?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   statusName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type EndpointGroupChangePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EndpointGroupChangePayload'] = ResolversParentTypes['EndpointGroupChangePayload']> = ResolversObject<{
@@ -6455,6 +6630,23 @@ export type NetworkChangePayloadResolvers<ContextType = GatewayContext, ParentTy
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
+export type NetworkChangesEventResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['NetworkChangesEvent'] = ResolversParentTypes['NetworkChangesEvent']> = ResolversObject<{
+  added?: Resolver<Array<ResolversTypes['NetworkResourceState']>, ParentType, ContextType>;
+  changed?: Resolver<Array<ResolversTypes['NetworkResourceChange']>, ParentType, ContextType>;
+  inProgress?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  membershipCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  membershipsAdded?: Resolver<Array<ResolversTypes['AppWanMembership']>, ParentType, ContextType>;
+  membershipsRemoved?: Resolver<Array<ResolversTypes['AppWanMembership']>, ParentType, ContextType>;
+  network?: Resolver<Maybe<ResolversTypes['Network']>, ParentType, ContextType>;
+  networkDeleted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  networkId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  observedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  pollUpstreamCalls?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  removed?: Resolver<Array<ResolversTypes['NetworkResourceState']>, ParentType, ContextType>;
+  resourceCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  snapshot?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+}>;
+
 export type NetworkConfigMetadataResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['NetworkConfigMetadata'] = ResolversParentTypes['NetworkConfigMetadata']> = ResolversObject<{
   cloudaGatewaySize?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   cloudaNetworkControllerSize?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -6621,6 +6813,33 @@ export type NetworkProcessConnectionResolvers<ContextType = GatewayContext, Pare
 export type NetworkProcessEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['NetworkProcessEdge'] = ResolversParentTypes['NetworkProcessEdge']> = ResolversObject<{
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['NetworkProcess'], ParentType, ContextType>;
+}>;
+
+export type NetworkResourceResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['NetworkResource'] = ResolversParentTypes['NetworkResource']> = ResolversObject<{
+  __resolveType?: TypeResolveFn<'AppWan' | 'Endpoint' | 'EndpointGroup' | 'Service', ParentType, ContextType>;
+}>;
+
+export type NetworkResourceChangeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['NetworkResourceChange'] = ResolversParentTypes['NetworkResourceChange']> = ResolversObject<{
+  after?: Resolver<ResolversTypes['NetworkResourceState'], ParentType, ContextType>;
+  before?: Resolver<ResolversTypes['NetworkResourceState'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['NetworkResourceKind'], ParentType, ContextType>;
+}>;
+
+export type NetworkResourceStateResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['NetworkResourceState'] = ResolversParentTypes['NetworkResourceState']> = ResolversObject<{
+  currentState?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  currentStateName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  endpointId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  endpointType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  gatewayClusterId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  inProgress?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['NetworkResourceKind'], ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  resource?: Resolver<ResolversTypes['NetworkResource'], ParentType, ContextType>;
+  serviceClass?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  status?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  statusName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 }>;
 
 export type OrganizationResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Organization'] = ResolversParentTypes['Organization']> = ResolversObject<{
@@ -6972,6 +7191,7 @@ export type StatusResourceResolvers<ContextType = GatewayContext, ParentType ext
 
 export type SubscriptionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = ResolversObject<{
   heartbeat?: SubscriptionResolver<ResolversTypes['Heartbeat'], "heartbeat", ParentType, ContextType, RequireFields<SubscriptionHeartbeatArgs, 'intervalSeconds'>>;
+  networkChanges?: SubscriptionResolver<ResolversTypes['NetworkChangesEvent'], "networkChanges", ParentType, ContextType, RequireFields<SubscriptionNetworkChangesArgs, 'networkId'>>;
   provisioning?: SubscriptionResolver<ResolversTypes['Provisioning'], "provisioning", ParentType, ContextType, RequireFields<SubscriptionProvisioningArgs, 'id'>>;
   resourceStatus?: SubscriptionResolver<ResolversTypes['ResourceStatusEvent'], "resourceStatus", ParentType, ContextType, RequireFields<SubscriptionResourceStatusArgs, 'id' | 'kind'>>;
   workflow?: SubscriptionResolver<ResolversTypes['Workflow'], "workflow", ParentType, ContextType, RequireFields<SubscriptionWorkflowArgs, 'businessKey'>>;
@@ -7382,6 +7602,7 @@ export type Resolvers<ContextType = GatewayContext> = ResolversObject<{
   AppWanChangePayload?: AppWanChangePayloadResolvers<ContextType>;
   AppWanConnection?: AppWanConnectionResolvers<ContextType>;
   AppWanEdge?: AppWanEdgeResolvers<ContextType>;
+  AppWanMembership?: AppWanMembershipResolvers<ContextType>;
   Bgp?: BgpResolvers<ContextType>;
   BgpPeer?: BgpPeerResolvers<ContextType>;
   CertificateAuthority?: CertificateAuthorityResolvers<ContextType>;
@@ -7450,6 +7671,7 @@ export type Resolvers<ContextType = GatewayContext> = ResolversObject<{
   Mutation?: MutationResolvers<ContextType>;
   Network?: NetworkResolvers<ContextType>;
   NetworkChangePayload?: NetworkChangePayloadResolvers<ContextType>;
+  NetworkChangesEvent?: NetworkChangesEventResolvers<ContextType>;
   NetworkConfigMetadata?: NetworkConfigMetadataResolvers<ContextType>;
   NetworkConfigMetadataChangePayload?: NetworkConfigMetadataChangePayloadResolvers<ContextType>;
   NetworkConfigMetadataConnection?: NetworkConfigMetadataConnectionResolvers<ContextType>;
@@ -7469,6 +7691,9 @@ export type Resolvers<ContextType = GatewayContext> = ResolversObject<{
   NetworkProcess?: NetworkProcessResolvers<ContextType>;
   NetworkProcessConnection?: NetworkProcessConnectionResolvers<ContextType>;
   NetworkProcessEdge?: NetworkProcessEdgeResolvers<ContextType>;
+  NetworkResource?: NetworkResourceResolvers<ContextType>;
+  NetworkResourceChange?: NetworkResourceChangeResolvers<ContextType>;
+  NetworkResourceState?: NetworkResourceStateResolvers<ContextType>;
   Organization?: OrganizationResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
   PrivilegeEntry?: PrivilegeEntryResolvers<ContextType>;

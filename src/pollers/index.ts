@@ -1,5 +1,5 @@
 /** The poller registry: see README.md. */
-export type { CallerPollers, PollErrorDecision, PollerRegistry, PollerSettings, PollKind, PollOwner, PollState, PollStream } from './types';
+export type { CallerPollers, PollErrorDecision, PollerRegistry, PollerSettings, PollKind, PollOwner, PollPace, PollState, PollStream } from './types';
 export { createPollerRegistry } from './registry';
 export { createPollerMetrics, NO_POLLER_METRICS, type PollerMetrics, type PollOutcome } from './metrics';
 export { classifyPollError, errorCodeOf, isTransient } from './errors';

@@ -4,7 +4,7 @@
  * leaves, after a terminal value, after a failure, or when the registry closes.
  */
 import { ErrorCode } from '../errors/codes';
-import { nextPause } from './backoff';
+import { nextPause, type PauseReason } from './backoff';
 import { classifyPollError, errorCodeOf } from './errors';
 import type { PollerMetrics, PollOutcome } from './metrics';
 import { SubscriberStream } from './stream';
@@ -22,6 +22,7 @@ export class Poller<T, V, S> {
   private readonly subscribers = new Set<SubscriberStream<V>>();
   private readonly controller = new AbortController();
   private readonly startedAt = Date.now();
+  private changedAt = this.startedAt;
   private last: { value: V; fingerprint: string } | null = null;
   private polls = 0;
   private errorsInARow = 0;
@@ -98,11 +99,12 @@ export class Poller<T, V, S> {
     const fingerprint = this.kind.fingerprint(value);
     if (this.last !== null && this.last.fingerprint === fingerprint) {
       this.count('unchanged');
-      this.pause = nextPause(this.pause, 'unchanged', this.settings);
+      this.pace('unchanged');
     } else {
       this.last = { value, fingerprint };
+      this.changedAt = Date.now();
       this.count('changed');
-      this.pause = nextPause(this.pause, 'changed', this.settings);
+      this.pace('changed');
       for (const subscriber of this.subscribers) subscriber.push(value);
     }
     if (this.kind.isTerminal(value)) this.finish(null);
@@ -117,7 +119,7 @@ export class Poller<T, V, S> {
         return;
       case 'wait':
         this.count('pending');
-        this.pause = nextPause(this.pause, 'unchanged', this.settings);
+        this.pace('unchanged');
         return;
       case 'retry':
         this.errorsInARow += 1;
@@ -127,13 +129,20 @@ export class Poller<T, V, S> {
           return;
         }
         this.count('error');
-        this.pause = nextPause(this.pause, 'error', this.settings);
+        this.pace('error');
         return;
       case 'fail':
         this.count(errorCodeOf(decision.error) === ErrorCode.UNAUTHENTICATED ? 'unauthenticated' : 'failed');
         this.finish({ error: decision.error });
         return;
     }
+  }
+
+  /** The next pause: the registry's rule, or the kind's own when it paces itself (`nextPauseMs`). */
+  private pace(outcome: PauseReason): void {
+    const proposedMs = nextPause(this.pause, outcome, this.settings);
+    const own = this.kind.nextPauseMs?.({ outcome, pauseMs: this.pause, proposedMs, last: this.last?.value ?? null, sinceChangeMs: Date.now() - this.changedAt }, this.target);
+    this.pause = own !== undefined && Number.isFinite(own) && own >= 0 ? own : proposedMs;
   }
 
   private leave(stream: SubscriberStream<V>): void {

@@ -44,6 +44,26 @@ export interface PollKind<Target, Value, Session> {
   isTerminal(value: Value): boolean;
   /** What a failed poll means; undefined leaves it to `classifyPollError` (401 fail, transient retry, rest fail). */
   classifyError?(error: unknown, state: PollState<Value>, target: Target): PollErrorDecision<Value> | undefined;
+  /**
+   * The pause before the next poll, for a kind that paces itself (e.g. fast while its target is
+   * busy, slower while it is quiet, within bounds of its own); undefined keeps the registry's
+   * `pace.proposedMs`. Called after every poll, whatever its outcome.
+   */
+  nextPauseMs?(pace: PollPace<Value>, target: Target): number | undefined;
+}
+
+/** What a kind's `nextPauseMs` may look at. */
+export interface PollPace<Value> {
+  /** How the poll went: a new value, the same value (or a failure the kind waits out), a transient error. */
+  outcome: 'changed' | 'unchanged' | 'error';
+  /** The pause before the poll that just ran. */
+  pauseMs: number;
+  /** The registry's own next pause (`PollerSettings`: the interval after a change, stretched otherwise). */
+  proposedMs: number;
+  /** The last value emitted; null before the first. */
+  last: Value | null;
+  /** Milliseconds since the last value was emitted (since the poller started, before the first). */
+  sinceChangeMs: number;
 }
 
 /**

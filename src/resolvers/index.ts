@@ -10,6 +10,7 @@ import { authResolvers } from './auth';
 import { provisioningResolvers } from './provisioning';
 import { coreV2Resolvers } from './core-v2';
 import { eventResolvers } from './events';
+import { networkLiveResolvers } from './network-live';
 
 export const areaResolvers: ReadonlyArray<readonly [string, Resolvers]> = [
   ['common', commonResolvers],
@@ -19,6 +20,7 @@ export const areaResolvers: ReadonlyArray<readonly [string, Resolvers]> = [
   ['provisioning', provisioningResolvers],
   ['core-v2', coreV2Resolvers],
   ['events', eventResolvers],
+  ['network-live', networkLiveResolvers],
 ];
 
 export function mergeResolvers(areas: ReadonlyArray<readonly [string, Resolvers]>): Resolvers {

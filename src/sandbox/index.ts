@@ -17,12 +17,12 @@ import { LateAuthz } from './core/late-authz';
 import { createRandom, type Random } from './core/random';
 import { createRequestListener } from './core/server';
 import { TokenService } from './core/tokens';
-import type { AreaContext, Clock, SandboxArea, SeedSize } from './core/types';
+import { HttpError, type AreaContext, type Clock, type SandboxArea, type SeedSize } from './core/types';
 import { createCoreV2Area } from './core-v2';
 import { createRestV1Area, PROCESS_KINDS, type RestV1Facts } from './rest-v1';
 import { createSearchArea } from './search';
 
-export type { SandboxControl, SandboxFacts } from './core/control';
+export type { SandboxControl, SandboxFacts, StatusChange } from './core/control';
 export type { FaultRule } from './core/faults';
 export type { AsyncFailureRule } from './core/async-failures';
 export type { AsyncChangeKind } from './core/types';
@@ -127,6 +127,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     resetCalls: () => calls.reset(),
     describe(): SandboxFacts {
       return { seed, areas: { 'rest-v1': rest.facts() } };
+    },
+    setStatus({ kind, id, status }) {
+      if (!rest.setStatus(kind, id, status)) throw new HttpError(404, `${kind} ${id} not found`);
     },
   };
 

@@ -4,10 +4,14 @@
  * a signal of the work's own. The token is a private field: resolvers, which see this object in
  * their context, can read neither it nor anything made from it but the fingerprint.
  */
+import { setMaxListeners } from 'node:events';
 import { createPollSession, type PollSession } from '../context';
 import { credentialFingerprint, type PollOwner } from '../pollers';
 import type { HttpLayer } from '../upstream/http';
 import type { LoaderOptions } from '../upstream/loader-options';
+
+/** Calls of one poll that may listen on its poller's signal at once (running or queued). */
+const MAX_CALLS_LISTENING = 10_000;
 
 export class CallerOwner implements PollOwner<PollSession> {
   readonly #authorization: string | undefined;
@@ -27,6 +31,10 @@ export class CallerOwner implements PollOwner<PollSession> {
   }
 
   session(signal: AbortSignal): PollSession {
-    return createPollSession(this.#http.forCaller({ authorization: this.#authorization, signal }), this.#options);
+    // A poll may send many calls side by side (a network's lists and member lists), each listening
+    // on the poller's signal until it settles: more than Node's default of 10 is no leak.
+    setMaxListeners(MAX_CALLS_LISTENING, signal);
+    const calls = { count: 0 };
+    return createPollSession(this.#http.forCaller({ authorization: this.#authorization, signal, calls }), this.#options, calls);
   }
 }

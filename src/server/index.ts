@@ -39,6 +39,7 @@ import { packageVersion, projectRoot } from './project-root';
 import { createMcpHandler, MCP_PATH } from '../doors/mcp/handler';
 import { createPipelineMcpRunner } from '../doors/mcp/pipeline-runner';
 import { CallerOwner } from './caller-owner';
+import { createNetworkPolling } from './network-polling';
 import { buildSchema } from './schema';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -156,7 +157,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
   const services: GatewayServices = {
     info,
     probeUpstreams: (probeOptions) => probe.check(probeOptions),
-    polling: { notFoundGraceMs: config.pollNotFoundGraceMs },
+    polling: { notFoundGraceMs: config.pollNotFoundGraceMs, network: createNetworkPolling(config, registry) },
     provisioning: { jobs: provisionings, stepTimeoutMs: config.provisioningStepTimeoutMs },
   };
   const pollers = createPollerRegistry<PollSession>(

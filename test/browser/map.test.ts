@@ -1,11 +1,12 @@
 /**
  * The network map page (`GET /map`) in headless Chromium against the gateway over the `demo`
- * sandbox: what it draws matches the sandbox's data (read straight from its REST interface, not
- * through the page's query), a click shows a node's details, a change made on the page moves the
- * node's colour through the resourceStatus subscription, a change made elsewhere shows up without
- * a reload, and the three error messages (reader, expired token, platform down). Nothing leaves
- * 127.0.0.1. The screenshot (`.tmp/map.png`, and with MAP_SCREENSHOT=docs `docs/map.png` for the
- * README) must not be blank.
+ * sandbox: opened with no interaction it draws a network and opens its live channel; what it draws
+ * matches the sandbox's data (read straight from its REST interface, not through the page); a click
+ * shows a node's details; changes made on the page and anywhere else (an endpoint created through
+ * the API, a status set to ERROR, an endpoint removed) show through `networkChanges` without a
+ * reload, in place, highlighted and listed; and the three error messages (reader, expired token,
+ * platform down). Nothing leaves 127.0.0.1. The screenshot (`.tmp/map.png`, and with
+ * MAP_SCREENSHOT=docs `docs/map.png` for the README) must not be blank.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +22,7 @@ jest.setTimeout(90000);
 
 const GREEN = '#2e9d57';
 const AMBER = '#e0a526';
+const RED = '#d64545';
 
 /** Polls a page-side expression (a string: the page's CSP refuses waitForFunction's eval). */
 async function waitUntil(page: Page, expression: string, what: string, timeoutMs = 15000): Promise<unknown> {
@@ -85,13 +87,14 @@ describeBrowser('network map page in Chromium', () => {
   let context: BrowserContext;
   let page: Page;
   let watch: PageWatch;
+  const sockets: string[] = [];
   const clock = new ManualClock(1000);
   let networkId = '';
   let appWanId = '';
 
   beforeAll(async () => {
     browser = await launchChromium();
-    stack = await startStack({ seed: 'demo', clock, config: { pollIntervalMs: 50, pollMaxIntervalMs: 50 } });
+    stack = await startStack({ seed: 'demo', clock, config: { pollIntervalMs: 50, pollMaxIntervalMs: 50, networkPollIntervalMs: 50, networkPollMaxIntervalMs: 50 } });
     const network = stack.sandbox.restFacts().networks[0];
     if (!network?.appWanIds[0]) throw new Error('demo seed without a network with AppWANs');
     networkId = network.id;
@@ -99,6 +102,7 @@ describeBrowser('network map page in Chromium', () => {
     context = await browser.newContext({ viewport: { width: 1400, height: 860 } });
     page = await context.newPage();
     watch = watchPage(page);
+    page.on('websocket', (socket) => sockets.push(socket.url()));
     await page.goto(`${stack.origin}/map`);
     await page.waitForSelector('#network[data-loaded]', { timeout: 20000, state: 'attached' }).catch((e: unknown) => {
       throw new Error(`${String(e)}\n${watch.errors.join('\n')}\n${String(stack.logs.slice(-5))}`);
@@ -119,9 +123,21 @@ describeBrowser('network map page in Chromium', () => {
     expect(options).toEqual(expect.arrayContaining(stack.sandbox.restFacts().networkIds));
   });
 
+  it('opens on the first network with no interaction: draws it, opens its live channel, and puts it in the URL', async () => {
+    const shown = await page.inputValue('#network');
+    expect(shown).toBe((await page.$$eval('#network option', (els) => els.map((e) => e.getAttribute('value'))))[0]);
+    expect(await drawn(page)).toEqual(await expectedCounts(stack, shown));
+    await page.waitForSelector('#graph[data-live="open"]');
+    expect(sockets).toEqual([`${stack.wsUrl}`]);
+    expect(stack.pollerStats()).toMatchObject({ pollers: 1, subscribers: 1 });
+    expect(new URL(page.url()).searchParams.get('network')).toBe(shown);
+  });
+
   it('draws the selected network: node and edge counts match the sandbox data', async () => {
     await page.selectOption('#network', networkId);
+    await page.waitForSelector('#graph[data-live="open"]');
     expect(await drawn(page)).toEqual(await expectedCounts(stack, networkId));
+    expect(new URL(page.url()).searchParams.get('network')).toBe(networkId);
   });
 
   it('shows a node\'s details on click: fields, links, and who can reach what', async () => {
@@ -150,16 +166,14 @@ describeBrowser('network map page in Chromium', () => {
     await blank.close();
   });
 
-  it('authorizes an endpoint into the AppWAN: its node turns UPDATING, then PROVISIONED through resourceStatus, with workflow progress', async () => {
+  it('authorizes an endpoint into the AppWAN: its node turns UPDATING, then PROVISIONED through networkChanges, with workflow progress', async () => {
     const before = await drawn(page);
     await page.click('#authorize');
     await waitUntil(page, `${colourOf(appWanId)} === ${JSON.stringify(AMBER)}`, 'the AppWAN node turns amber (UPDATING)');
     expect(await page.innerText('#details dd[data-field="status"]')).toBe('UPDATING (600)');
     expect(await drawn(page)).toEqual({ nodes: before.nodes, edges: before.edges + 1 });
-    await waitUntil(page, `window.netgraphMap.watching().includes(${JSON.stringify(appWanId)})`, 'the page follows the AppWAN');
-    expect(stack.pollerStats().subscribers).toBeGreaterThan(0);
-    // The AppWanUpdate process has three steps; the map's own refresh is 30 s away, so only the
-    // subscription can bring the change.
+    // The AppWanUpdate process has three steps; the page reads nothing again by itself, so only
+    // the live channel can bring the change.
     for (let i = 0; i < 4; i++) clock.advance();
     await waitUntil(page, `${colourOf(appWanId)} === ${JSON.stringify(GREEN)}`, 'the AppWAN node turns green (PROVISIONED)');
     expect(await page.innerText('#details dd[data-field="status"]')).toBe('PROVISIONED (300)');
@@ -167,7 +181,7 @@ describeBrowser('network map page in Chromium', () => {
     expect(await page.innerText('#progress')).toMatch(/AppWanUpdate SUCCEEDED — 3\/3 steps/);
   });
 
-  it('adds a service to the AppWAN: a new node, NEW then PROVISIONED through resourceStatus, with workflow progress', async () => {
+  it('adds a service to the AppWAN: a new node, NEW then PROVISIONED through networkChanges, with workflow progress', async () => {
     const before = await drawn(page);
     await page.fill('#service-name', 'map-added');
     await page.fill('#service-ip', '10.9.9.9');
@@ -184,22 +198,48 @@ describeBrowser('network map page in Chromium', () => {
     await page.waitForSelector('#progress[data-state="SUCCEEDED"]');
   });
 
-  it('shows a change made elsewhere without a reload (new endpoint, then its status)', async () => {
+  it('shows a change made anywhere without a reload: a new endpoint appears in place, highlighted and listed, then turns green', async () => {
     const other = await context.newPage();
     const otherWatch = watchPage(other);
-    await other.goto(`${stack.origin}/map?network=${networkId}&refresh=1`);
+    await other.goto(`${stack.origin}/map?network=${networkId}`);
     const before = await drawn(other);
+    await other.waitForSelector('#graph[data-live="open"]');
+    const anchor = await other.evaluate(`window.netgraphMap.nodePosition(${JSON.stringify(appWanId)})`);
     const created = expectNoErrors(
       await stack.gql('mutation($n: UUID!) { createEndpoint(networkId: $n, input: { name: "map-elsewhere", endpointType: "ZTCL" }) { id } }', { n: networkId }),
     );
     const id = String((created['createEndpoint'] as { id: unknown }).id);
     await waitUntil(other, `${colourOf(id)} === ${JSON.stringify(AMBER)}`, 'the new endpoint appears, NEW');
     expect((await drawn(other)).nodes).toBe(before.nodes + 1);
+    expect(await other.evaluate('window.netgraphMap.highlighted()')).toContain(id);
+    expect(await other.innerText('#changes')).toContain('+ endpoint map-elsewhere (NEW)');
+    // The layout kept its place: one new node moved nothing else.
+    expect(await other.evaluate(`window.netgraphMap.nodePosition(${JSON.stringify(appWanId)})`)).toEqual(anchor);
     for (let i = 0; i < 3; i++) clock.advance();
     await waitUntil(other, `${colourOf(id)} === ${JSON.stringify(GREEN)}`, 'the new endpoint turns green');
+    expect(await other.innerText('#changes')).toMatch(/map-elsewhere: PROVISIONING → PROVISIONED|map-elsewhere: NEW → PROVISIONED/);
     expect(otherWatch.external).toEqual([]);
     expect(otherWatch.errors).toEqual([]);
     await other.close();
+  });
+
+  it('recolours a node whose status is set to ERROR on the platform, and takes away an endpoint removed through the API', async () => {
+    const gatewayId = stack.sandbox.restFacts().networks[0]?.endpointIds[0] ?? '';
+    expect(await page.evaluate(colourOf(gatewayId))).toBe(GREEN);
+    stack.sandbox.control.setStatus({ kind: 'endpoint', id: gatewayId, status: 500 });
+    await waitUntil(page, `${colourOf(gatewayId)} === ${JSON.stringify(RED)}`, 'the gateway turns red (ERROR)');
+    expect(await page.innerText('#changes')).toMatch(/→ ERROR/);
+    stack.sandbox.control.setStatus({ kind: 'endpoint', id: gatewayId, status: 300 });
+    await waitUntil(page, `${colourOf(gatewayId)} === ${JSON.stringify(GREEN)}`, 'the gateway green again');
+
+    const endpoints = await list(stack, `/networks/${networkId}/endpoints`);
+    const id = String(endpoints.find((e) => e['name'] === 'map-elsewhere')?.['id']);
+    const before = await drawn(page);
+    expectNoErrors(await stack.gql('mutation($n: UUID!, $id: UUID!) { deleteEndpoint(networkId: $n, id: $id) { accepted } }', { n: networkId, id }));
+    clock.advance();
+    await waitUntil(page, `${colourOf(id)} === null`, 'the removed endpoint goes');
+    expect((await drawn(page)).nodes).toBe(before.nodes - 1);
+    expect(await page.innerText('#changes')).toContain('− endpoint map-elsewhere');
   });
 
   it('says clearly when the token may not change things (reader)', async () => {
@@ -277,6 +317,7 @@ describeBrowser('network map page at the large size', () => {
     const started = Date.now();
     await page.goto(`${stack.origin}/map?network=${network.id}`);
     const grouped = await drawn(page);
+    expect(await page.inputValue('#network')).toBe(network.id);
     const loadMs = Date.now() - started;
     const { nodes } = await expectedCounts(stack, network.id);
     // 400 endpoints become one node per endpoint type (at most four).

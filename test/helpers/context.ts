@@ -25,7 +25,7 @@ export function inProcessContext(http: HttpClient, options: { batching?: boolean
     gateway: {
       info: { version: 'test', sandbox: true, searchConfigured: false },
       probeUpstreams: async () => [],
-      polling: { notFoundGraceMs: 0 },
+      polling: { notFoundGraceMs: 0, network: { intervalMs: 1000, maxIntervalMs: 1000, countPoll: () => undefined } },
       provisioning: { jobs: createProvisioningJobs({ maxRunning: 1, retainMs: 0 }), stepTimeoutMs: 1000 },
     },
     pollers: pollers.forOwner(owner),

@@ -64,6 +64,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ POLL_INTERVAL_MS: '30000' })).toMatchObject({ pollIntervalMs: 30_000, pollMaxIntervalMs: 30_000 });
   });
 
+  it('has documented networkChanges pace bounds, and reads them', () => {
+    expect(loadConfig({})).toMatchObject({ networkPollIntervalMs: 2000, networkPollMaxIntervalMs: 30_000 });
+    expect(loadConfig({ NETWORK_POLL_INTERVAL_MS: '250', NETWORK_POLL_MAX_INTERVAL_MS: '5000' })).toMatchObject({ networkPollIntervalMs: 250, networkPollMaxIntervalMs: 5000 });
+    expect(loadConfig({ NETWORK_POLL_INTERVAL_MS: '60000' })).toMatchObject({ networkPollIntervalMs: 60_000, networkPollMaxIntervalMs: 60_000 });
+  });
+
   it('lets heavy operations take turns: one slot per core (at least 2) from 100 estimated calls, both configurable', () => {
     expect(loadConfig({}).limits.admission).toEqual({ heavyConcurrency: Math.max(2, availableParallelism()), heavyMinCalls: 100, heavyQueuePerCaller: 64 });
     expect(loadConfig({ HEAVY_OPERATION_CONCURRENCY: '1', HEAVY_OPERATION_MIN_CALLS: '500' }).limits.admission).toEqual({ heavyConcurrency: 1, heavyMinCalls: 500, heavyQueuePerCaller: 64 });
@@ -83,6 +89,8 @@ describe('loadConfig', () => {
     [{ HOST: 'a b' }, 'HOST'],
     [{ POLL_INTERVAL_MS: '0' }, 'POLL_INTERVAL_MS'],
     [{ POLL_INTERVAL_MS: '5000', POLL_MAX_INTERVAL_MS: '1000' }, 'POLL_MAX_INTERVAL_MS'],
+    [{ NETWORK_POLL_INTERVAL_MS: '0' }, 'NETWORK_POLL_INTERVAL_MS'],
+    [{ NETWORK_POLL_INTERVAL_MS: '5000', NETWORK_POLL_MAX_INTERVAL_MS: '1000' }, 'NETWORK_POLL_MAX_INTERVAL_MS'],
     [{ POLL_MAX_ERRORS: '0' }, 'POLL_MAX_ERRORS'],
     [{ POLL_NOT_FOUND_GRACE_MS: 'soon' }, 'POLL_NOT_FOUND_GRACE_MS'],
     [{ MAX_SUBSCRIPTIONS_PER_CONNECTION: '0' }, 'MAX_SUBSCRIPTIONS_PER_CONNECTION'],

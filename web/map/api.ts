@@ -1,17 +1,18 @@
 /**
  * The page's GraphQL client: urql over HTTP for queries and mutations, the graphql-ws client for
  * subscriptions (`connection_init` payload `{ authorization }`, as the gateway reads it). One
- * client per token: changing the token builds a new one and closes the old socket.
+ * client per token: changing the token builds a new one and closes the old socket. Operations are
+ * the typed documents of documents.ts: what each answers is known at compile time.
  */
-import { Client, fetchExchange, subscriptionExchange, type CombinedError } from '@urql/core';
+import { Client, fetchExchange, subscriptionExchange, type AnyVariables, type CombinedError, type TypedDocumentNode } from '@urql/core';
 import { createClient as createWsClient, type Client as WsClient } from 'graphql-ws';
 import { problemOf, type Problem } from './model';
 
 export interface Api {
-  query(document: string, variables: Record<string, unknown>): Promise<Record<string, unknown>>;
-  mutate(document: string, variables: Record<string, unknown>): Promise<Record<string, unknown>>;
+  query<R, V extends AnyVariables>(document: TypedDocumentNode<R, V>, variables: V): Promise<R>;
+  mutate<R, V extends AnyVariables>(document: TypedDocumentNode<R, V>, variables: V): Promise<R>;
   /** Starts a subscription; returns its stop function. `onData` gets each event's `data`. */
-  subscribe(document: string, variables: Record<string, unknown>, onData: (data: Record<string, unknown>) => void, onEnd: (error: ApiError | null) => void): () => void;
+  subscribe<R, V extends AnyVariables>(document: TypedDocumentNode<R, V>, variables: V, onData: (data: R) => void, onEnd: (error: ApiError | null) => void): () => void;
   close(): void;
 }
 
@@ -75,13 +76,12 @@ export function createApi(graphqlUrl: string, token: string): Api {
     ],
   });
 
-  async function run(kind: 'query' | 'mutation', document: string, variables: Record<string, unknown>): Promise<Record<string, unknown>> {
+  async function run<R, V extends AnyVariables>(kind: 'query' | 'mutation', document: TypedDocumentNode<R, V>, variables: V): Promise<R> {
     const result = kind === 'query' ? await client.query(document, variables).toPromise() : await client.mutation(document, variables).toPromise();
     // Partial data with errors counts as a failure here: the map must not draw half a network.
     if (result.error) throw toApiError(result.error);
-    const data: unknown = result.data;
-    if (!isRecord(data)) throw new ApiError('The gateway answered without data.', 'other', []);
-    return data;
+    if (result.data === undefined || result.data === null) throw new ApiError('The gateway answered without data.', 'other', []);
+    return result.data;
   }
 
   return {
@@ -99,8 +99,7 @@ export function createApi(graphqlUrl: string, token: string): Api {
           end(toApiError(result.error));
           return;
         }
-        const data: unknown = result.data;
-        if (isRecord(data)) onData(data);
+        if (result.data !== undefined && result.data !== null) onData(result.data);
         // urql does not report completion to this sink; the caller stops on a terminal event.
       });
       return () => {

@@ -1,51 +1,39 @@
 /**
- * The network map page: pick a network, draw it from one query (the bench's networkMap), keep
- * statuses current with resourceStatus subscriptions, show details and run the two changes on
- * click. Plain DOM code; the graph is Cytoscape.js with the dagre layout.
+ * The network map page: opens on a network at once (the one in `?network=`, else the first),
+ * follows it live with one `networkChanges` subscription (its first event draws the map, each
+ * later one moves what changed in place, highlighted and listed), shows details and runs the two
+ * changes on click. Plain DOM code; the graph is Cytoscape.js with the dagre layout.
  */
 import cytoscape, { type Core, type EventObject } from 'cytoscape';
 import dagre from 'cytoscape-dagre';
-import MAP_QUERY from '../../bench/queries/network-map.graphql';
 import { ApiError, createApi, isRecord, type Api } from './api';
+import { MAP_ADD_SERVICE, MAP_AUTHORIZE_ENDPOINT, MAP_CREATE_SERVICE, MAP_NETWORK_CHANGES, MAP_NETWORKS, MAP_WORKFLOW } from './documents';
 import {
+  applyChanges,
   bucketOf,
   buildElements,
   effectiveGrouping,
+  emptyMap,
   ENDPOINT_TYPES,
   linksOf,
   reachOf,
   search,
   statusColour,
-  TERMINAL,
-  toMapData,
+  type ChangeNote,
   type Grouping,
   type MapData,
+  type NetworkChanges,
+  type NodeElement,
   type Resource,
 } from './model';
 
 cytoscape.use(dagre);
 
-const NETWORKS_QUERY = 'query mapNetworks { networks(first: 1000) { nodes { id name statusName } } }';
-const RESOURCE_STATUS = `subscription mapResourceStatus($kind: ResourceKind!, $networkId: UUID, $id: UUID!) {
-  resourceStatus(kind: $kind, networkId: $networkId, id: $id) { status statusName terminal }
-}`;
-const WORKFLOW = 'subscription mapWorkflow($businessKey: String!) { workflow(businessKey: $businessKey) { processDefinitionKey state done steps { task status } } }';
-const ADD_ENDPOINTS = `mutation mapAuthorizeEndpoint($networkId: UUID!, $id: UUID!, $ids: [UUID!]!) {
-  addAppWanEndpoints(networkId: $networkId, id: $id, input: { ids: $ids }) { accepted businessKey appWan { id status statusName } }
-}`;
-const CREATE_SERVICE = `mutation mapCreateService($networkId: UUID!, $input: CreateServiceInput!) {
-  createService(networkId: $networkId, input: $input) { accepted id service { id name status statusName serviceClass endpointId gatewayClusterId } }
-}`;
-const ADD_SERVICES = `mutation mapAddService($networkId: UUID!, $id: UUID!, $ids: [UUID!]!) {
-  addAppWanServices(networkId: $networkId, id: $id, input: { ids: $ids }) { accepted businessKey appWan { id status statusName } }
-}`;
-/**
- * Bound on the page's resourceStatus subscriptions: the gateway allows 20 per connection by
- * default (MAX_SUBSCRIPTIONS_PER_CONNECTION), and workflow subscriptions need room too. Resources
- * beyond it wait in a queue and are subscribed as others finish.
- */
-const MAX_STATUS_SUBSCRIPTIONS = 12;
-const KIND_ARG: Record<string, string> = { endpoint: 'ENDPOINT', service: 'SERVICE', appWan: 'APP_WAN' };
+/** How long a node stays highlighted after it changed, and how many changes the list keeps. */
+const HIGHLIGHT_MS = 4000;
+const MAX_NOTES = 30;
+/** A live channel that failed for a reason that may pass (platform or gateway unreachable) is tried again after this. */
+const RESUBSCRIBE_MS = 5000;
 
 function element<T extends HTMLElement>(id: string): T {
   const found = document.getElementById(id);
@@ -72,9 +60,6 @@ function readSettings(): { defaultToken: string; graphqlPath: string } {
 const settings = readSettings();
 const graphqlUrl = new URL(settings.graphqlPath, location.href).href;
 const params = new URLSearchParams(location.search);
-// Re-reading the map finds resources created or changed elsewhere (another tab, the IDE) whose
-// status was already final; resourceStatus covers the ones still moving. `?refresh=<s>` sets it.
-const refreshSeconds = Math.max(1, Number(params.get('refresh') ?? '30') || 30);
 
 const tokenInput = element<HTMLInputElement>('token');
 const networkSelect = element<HTMLSelectElement>('network');
@@ -84,15 +69,15 @@ const graphEl = element<HTMLDivElement>('graph');
 const details = element<HTMLElement>('details');
 const messageEl = element<HTMLDivElement>('message');
 const countsEl = element<HTMLSpanElement>('counts');
+const changesEl = element<HTMLOListElement>('changes');
 
 let api: Api = createApi(graphqlUrl, settings.defaultToken);
 let data: MapData | null = null;
 let selected: string | null = null;
 const expanded = new Set<string>();
-/** Running resourceStatus subscriptions by resource id, and the ids waiting for a slot. */
-const watching = new Map<string, () => void>();
-const waiting: string[] = [];
-let refreshTimer: number | undefined;
+/** The network followed, its subscription's stop function, and the events it brought. */
+const live: { networkId: string | null; stop: (() => void) | null; events: number; retry: number | undefined } = { networkId: null, stop: null, events: 0, retry: undefined };
+const notes: Array<ChangeNote & { at: string }> = [];
 
 const cy: Core = cytoscape({
   container: graphEl,
@@ -113,6 +98,7 @@ const cy: Core = cytoscape({
     { selector: 'edge[relation = "terminates"]', style: { 'line-style': 'dashed', 'line-color': '#718096' } },
     { selector: 'edge[weight > 1]', style: { width: 'mapData(weight, 1, 200, 1.5, 8)', label: 'data(weight)', 'font-size': 8 } },
     { selector: 'node.match', style: { 'border-color': '#e03131', 'border-width': 5 } },
+    { selector: 'node.moved', style: { 'overlay-color': '#fab005', 'overlay-opacity': 0.45, 'overlay-padding': 9, 'border-color': '#f08c00', 'border-width': 5 } },
     { selector: 'node:selected', style: { 'border-color': '#1c7ed6', 'border-width': 5 } },
     { selector: '.faded', style: { opacity: 0.2 } },
   ],
@@ -151,20 +137,112 @@ function draw(): void {
   // grouped large network (about a hundred nodes) in well under a second.
   cy.layout({ name: 'dagre', rankDir: 'TB', nodeSep: 6, rankSep: 140, animate: false } as cytoscape.LayoutOptions).run();
   cy.fit(undefined, 20);
-  graphEl.dataset['nodes'] = String(cy.nodes().length);
-  graphEl.dataset['edges'] = String(cy.edges().length);
   graphEl.dataset['ready'] = 'true';
-  countsEl.textContent = `${data.networkName}: ${cy.nodes().length} nodes, ${cy.edges().length} edges`;
+  showCounts();
   if (selected && cy.getElementById(selected).nonempty()) cy.getElementById(selected).select();
   applySearch();
 }
 
-function recolour(r: Resource): void {
-  const node = cy.getElementById(r.id);
-  if (node.nonempty()) node.data({ colour: statusColour(r.statusName), statusName: r.statusName ?? '' });
+function showCounts(): void {
+  graphEl.dataset['nodes'] = String(cy.nodes().length);
+  graphEl.dataset['edges'] = String(cy.edges().length);
+  if (data) countsEl.textContent = `${data.networkName}: ${cy.nodes().length} nodes, ${cy.edges().length} edges`;
+}
+
+/**
+ * Brings the drawing in line with `data` without moving what is already placed: elements that went
+ * are removed, new ones are added next to what they link to (or at the end of their row), the rest
+ * get their new label and colour. One changed node never lays out the whole network again.
+ */
+function reconcile(): void {
+  if (!data) return;
+  const els = buildElements(data, effectiveGrouping(grouping(), data), expanded);
+  const nodeIds = new Set(els.nodes.map((n) => n.id));
+  const edgeIds = new Set(els.edges.map((e) => e.id));
+  cy.batch(() => {
+    cy.edges().filter((e) => !edgeIds.has(e.id())).remove();
+    cy.nodes().filter((n) => !nodeIds.has(n.id())).remove();
+    const fresh: NodeElement[] = [];
+    for (const n of els.nodes) {
+      const node = cy.getElementById(n.id);
+      if (node.nonempty()) node.data({ ...n });
+      else fresh.push(n);
+    }
+    for (const n of fresh) cy.add({ group: 'nodes', data: { ...n }, position: placeFor(n, els.edges) });
+    for (const e of els.edges) {
+      const edge = cy.getElementById(e.id);
+      if (edge.nonempty()) edge.data({ ...e });
+      else cy.add({ group: 'edges', data: { ...e } });
+    }
+  });
+  showCounts();
+  if (selected !== null) refreshSelected();
+}
+
+/** Where a new node goes: beside a placed node it links to (above it when it is the link's source), else after its kind's row. */
+function placeFor(n: NodeElement, edges: ReturnType<typeof buildElements>['edges']): { x: number; y: number } {
+  const jitter = (): number => (Math.random() - 0.5) * 60;
+  for (const e of edges) {
+    const other = e.source === n.id ? e.target : e.target === n.id ? e.source : null;
+    const placed = other === null ? null : cy.getElementById(other);
+    if (placed && placed.nonempty()) {
+      const p = placed.position();
+      return { x: p.x + jitter(), y: p.y + (e.source === n.id ? -140 : 140) };
+    }
+  }
+  const row = cy.nodes().filter((node) => node.data('kind') === n.kind);
+  if (row.nonempty()) {
+    const box = row.boundingBox({});
+    return { x: box.x2 + 30, y: (box.y1 + box.y2) / 2 };
+  }
+  const box = cy.elements().boundingBox({});
+  return cy.elements().nonempty() ? { x: (box.x1 + box.x2) / 2, y: box.y2 + 140 } : { x: 0, y: 0 };
+}
+
+/** The details panel of a selected resource after a change: its status line, or a note that it is gone. */
+function refreshSelected(): void {
+  if (selected === null || selected.startsWith('bucket:') || !data) return;
+  const r = data.resources.get(selected);
+  if (!r) {
+    details.replaceChildren(h('p', { class: 'hint' }, 'This resource was removed.'));
+    selected = null;
+    return;
+  }
   // Only the status line: rebuilding the panel would wipe what the user is typing into its forms.
-  const field = selected === r.id ? details.querySelector('dd[data-field="status"]') : null;
+  const field = details.querySelector('dd[data-field="status"]');
   if (field) field.textContent = statusText(r);
+}
+
+/** Highlights the nodes that moved for a few seconds. */
+function highlight(ids: readonly string[]): void {
+  const nodes = cy.collection();
+  for (const id of ids) {
+    const node = cy.getElementById(id);
+    if (node.nonempty()) nodes.merge(node);
+    else if (data) {
+      // Collapsed into a group: highlight the group.
+      const r = data.resources.get(id);
+      const bucket = r ? bucketOf(data, effectiveGrouping(grouping(), data), r) : null;
+      if (bucket) nodes.merge(cy.getElementById(bucket.id));
+    }
+  }
+  nodes.addClass('moved');
+  window.setTimeout(() => nodes.removeClass('moved'), HIGHLIGHT_MS);
+}
+
+/** Adds lines to the list of recent changes, newest first. */
+function note(lines: readonly ChangeNote[], observedAt: string): void {
+  const at = new Date(observedAt).toLocaleTimeString();
+  for (const line of lines) notes.unshift({ ...line, at });
+  notes.length = Math.min(notes.length, MAX_NOTES);
+  changesEl.replaceChildren(
+    ...notes.map((n) => {
+      const item = h('li', {}, h('time', {}, n.at), ' ');
+      const r = data?.resources.get(n.id);
+      item.append(r ? resourceLink(r, n.text) : n.text);
+      return item;
+    }),
+  );
 }
 
 function applySearch(): void {
@@ -207,8 +285,8 @@ function describe(r: Resource): string {
   return `service${r.serviceClass ? ` · ${r.serviceClass}` : ''}`;
 }
 
-function resourceLink(r: Resource): HTMLElement {
-  const a = h('a', { href: '#', 'data-id': r.id }, r.name);
+function resourceLink(r: Resource, text = r.name): HTMLElement {
+  const a = h('a', { href: '#', 'data-id': r.id }, text);
   a.addEventListener('click', (event) => {
     event.preventDefault();
     select(r.id);
@@ -314,16 +392,13 @@ function progress(text: string, state = ''): void {
 function followWorkflow(businessKey: string, what: string): void {
   progress(`${what}: waiting for the workflow…`, 'RUNNING');
   const stop = api.subscribe(
-    WORKFLOW,
+    MAP_WORKFLOW,
     { businessKey },
-    (d) => {
-      const w = d['workflow'];
-      if (!isRecord(w)) return;
-      const steps = Array.isArray(w['steps']) ? w['steps'].filter(isRecord) : [];
-      const done = steps.filter((s) => /complete/i.test(String(s['status']))).length;
-      const state = String(w['state']);
-      progress(`${what}: ${String(w['processDefinitionKey'] ?? 'workflow')} ${state} — ${done}/${steps.length} steps${steps.length ? ` (${steps.map((s) => `${String(s['task'])}: ${String(s['status'])}`).join(', ')})` : ''}`, state);
-      if (w['done'] === true) stop();
+    ({ workflow: w }) => {
+      const done = w.steps.filter((s) => /complete/i.test(s.status ?? '')).length;
+      const steps = w.steps.map((s) => `${s.task ?? '?'}: ${s.status ?? '?'}`).join(', ');
+      progress(`${what}: ${w.processDefinitionKey ?? 'workflow'} ${w.state} — ${done}/${w.steps.length} steps${steps ? ` (${steps})` : ''}`, w.state);
+      if (w.done) stop();
     },
     (error) => {
       if (error) progress(`${what}: ${error.message}`, 'FAILED');
@@ -331,28 +406,27 @@ function followWorkflow(businessKey: string, what: string): void {
   );
 }
 
-function updateAppWan(value: unknown): void {
-  if (!data || !isRecord(value) || typeof value['id'] !== 'string') return;
-  const r = data.resources.get(value['id']);
-  if (!r) return;
-  r.status = typeof value['status'] === 'number' ? value['status'] : r.status;
-  r.statusName = typeof value['statusName'] === 'string' ? value['statusName'] : r.statusName;
-  recolour(r);
-  watch(r.id, true);
+/** What a change answered about its AppWAN, shown at once (the live channel confirms it within a poll). */
+function updateAppWan(value: { id: string; status?: number | null; statusName?: string | null } | null | undefined): void {
+  const r = value ? data?.resources.get(value.id) : undefined;
+  if (!value || !r) return;
+  r.status = value.status ?? r.status;
+  r.statusName = value.statusName ?? r.statusName;
 }
 
 async function authorizeEndpoint(appWan: Resource, endpointId: string): Promise<void> {
   if (!data || !endpointId) return;
   const networkId = data.networkId;
   try {
-    const d = await api.mutate(ADD_ENDPOINTS, { networkId, id: appWan.id, ids: [endpointId] });
-    const payload = isRecord(d['addAppWanEndpoints']) ? d['addAppWanEndpoints'] : {};
-    data.members.get(appWan.id)?.endpointIds.push(endpointId);
+    const { addAppWanEndpoints: payload } = await api.mutate(MAP_AUTHORIZE_ENDPOINT, { networkId, id: appWan.id, ids: [endpointId] });
+    const members = data.members.get(appWan.id);
+    if (members && !members.endpointIds.includes(endpointId)) members.endpointIds.push(endpointId);
     showMessage(null);
-    draw();
-    updateAppWan(payload['appWan']);
+    updateAppWan(payload?.appWan);
+    reconcile();
+    highlight([appWan.id, endpointId]);
     showDetails(appWan.id);
-    if (typeof payload['businessKey'] === 'string') followWorkflow(payload['businessKey'], `Authorizing ${data.resources.get(endpointId)?.name ?? endpointId}`);
+    if (payload?.businessKey) followWorkflow(payload.businessKey, `Authorizing ${data.resources.get(endpointId)?.name ?? endpointId}`);
   } catch (error) {
     reportError(error, 'Authorizing the endpoint failed');
   }
@@ -366,154 +440,147 @@ async function addService(appWan: Resource, input: { name: string; ip: string; p
     return;
   }
   try {
-    const created = await api.mutate(CREATE_SERVICE, {
+    const { createService: created } = await api.mutate(MAP_CREATE_SERVICE, {
       networkId,
       input: { name: input.name, serviceClass: 'CS', networkIp: input.ip, networkFirstPort: input.port, networkLastPort: input.port, endpointId: input.endpointId },
     });
-    const payload = isRecord(created['createService']) ? created['createService'] : {};
-    const service = toMapData({ id: networkId, services: { nodes: [payload['service']] } })?.resources.values().next().value;
-    if (!service) throw new ApiError('The gateway accepted the service but did not return it.', 'other', []);
+    const s = created?.service;
+    if (!s) throw new ApiError('The gateway accepted the service but did not return it.', 'other', []);
+    const service: Resource = { kind: 'service', id: s.id, name: s.name ?? s.id, status: s.status ?? null, statusName: s.statusName ?? null, serviceClass: s.serviceClass ?? null, endpointId: s.endpointId ?? null, gatewayClusterId: s.gatewayClusterId ?? null };
     data.resources.set(service.id, service);
-    const added = await api.mutate(ADD_SERVICES, { networkId, id: appWan.id, ids: [service.id] });
-    const addPayload = isRecord(added['addAppWanServices']) ? added['addAppWanServices'] : {};
-    data.members.get(appWan.id)?.serviceIds.push(service.id);
+    const { addAppWanServices: added } = await api.mutate(MAP_ADD_SERVICE, { networkId, id: appWan.id, ids: [service.id] });
+    const members = data.members.get(appWan.id);
+    if (members && !members.serviceIds.includes(service.id)) members.serviceIds.push(service.id);
     showMessage(null);
-    draw();
-    watch(service.id, true);
-    updateAppWan(addPayload['appWan']);
+    updateAppWan(added?.appWan);
+    reconcile();
+    highlight([appWan.id, service.id]);
     showDetails(appWan.id);
-    if (typeof addPayload['businessKey'] === 'string') followWorkflow(addPayload['businessKey'], `Adding ${service.name}`);
+    if (added?.businessKey) followWorkflow(added.businessKey, `Adding ${service.name}`);
   } catch (error) {
     reportError(error, 'Adding the service failed');
   }
 }
 
-// ---- live status -------------------------------------------------------------------------------
+// ---- live ------------------------------------------------------------------------------------
 
-/** Subscribes to a resource's status when it may still change (or `force`: it just changed). */
-function watch(id: string, force = false): void {
-  const r = data?.resources.get(id);
-  if (!r || !KIND_ARG[r.kind] || (!force && TERMINAL.has(r.statusName ?? ''))) return;
-  if (watching.has(id)) {
-    if (!force) return;
-    // A fresh change restarts the subscription: the old one may already have seen a final status.
-    watching.get(id)?.();
-    watching.delete(id);
-  }
-  if (watching.size >= MAX_STATUS_SUBSCRIPTIONS) {
-    if (!waiting.includes(id)) waiting.push(id);
-    return;
-  }
-  const networkId = data?.networkId;
-  const stop = api.subscribe(
-    RESOURCE_STATUS,
-    { kind: KIND_ARG[r.kind], networkId, id },
-    (d) => {
-      const event = d['resourceStatus'];
-      const current = data?.resources.get(id);
-      if (!isRecord(event) || !current || data?.networkId !== networkId) return;
-      current.status = typeof event['status'] === 'number' ? event['status'] : null;
-      current.statusName = typeof event['statusName'] === 'string' ? event['statusName'] : null;
-      recolour(current);
-      if (event['terminal'] === true) finish(id);
+/** Where the live channel stands, for the person (the counts line) and for tests (`#graph[data-live]`). */
+function liveState(state: 'connecting' | 'open' | 'closed'): void {
+  graphEl.dataset['live'] = state;
+}
+
+/**
+ * Follows `networkId` with `networkChanges`: its first event is the whole network (drawn and laid
+ * out), each later one is applied in place, highlighted and listed. One subscription at a time.
+ */
+function follow(networkId: string): void {
+  stopFollowing();
+  live.networkId = networkId;
+  live.events = 0;
+  liveState('connecting');
+  graphEl.dataset['ready'] = 'false';
+  live.stop = api.subscribe(
+    MAP_NETWORK_CHANGES,
+    { networkId },
+    ({ networkChanges: event }) => {
+      if (live.networkId !== networkId) return;
+      live.events += 1;
+      graphEl.dataset['events'] = String(live.events);
+      liveState('open');
+      apply(event);
     },
     (error) => {
-      finish(id);
-      if (error && error.problem !== 'other') reportError(error, 'Following statuses stopped');
+      if (live.networkId !== networkId) return;
+      liveState('closed');
+      if (error) reportError(error, 'Following the network stopped');
+      if (error && (error.problem === 'unreachable' || error.problem === 'gateway')) {
+        live.retry = window.setTimeout(() => {
+          if (live.networkId === networkId) follow(networkId);
+        }, RESUBSCRIBE_MS);
+      }
     },
   );
-  watching.set(id, stop);
 }
 
-function finish(id: string): void {
-  watching.get(id)?.();
-  watching.delete(id);
-  const next = waiting.shift();
-  if (next !== undefined) watch(next);
+function stopFollowing(): void {
+  window.clearTimeout(live.retry);
+  live.stop?.();
+  live.stop = null;
+  live.networkId = null;
 }
 
-function unwatchAll(): void {
-  for (const stop of watching.values()) stop();
-  watching.clear();
-  waiting.length = 0;
+function apply(event: NetworkChanges): void {
+  if (event.snapshot || !data || data.networkId !== event.networkId) {
+    const fresh = emptyMap(event.networkId);
+    applyChanges(fresh, event);
+    const other = !data || data.networkId !== event.networkId;
+    data = fresh;
+    if (other) {
+      expanded.clear();
+      selected = null;
+      details.replaceChildren(h('p', { class: 'hint' }, 'Click a node for its details.'));
+      notes.length = 0;
+      changesEl.replaceChildren();
+    }
+    draw();
+    showMessage(null);
+    return;
+  }
+  const { notes: lines, touched } = applyChanges(data, event);
+  if (event.networkDeleted) {
+    showMessage('This network was deleted.', 'other');
+    stopFollowing();
+    liveState('closed');
+  }
+  reconcile();
+  highlight(touched);
+  note(lines, event.observedAt);
 }
 
 // ---- loading -----------------------------------------------------------------------------------
 
+/** Lists the networks and opens one straight away: the one in the URL when it is there, else the first. */
 async function loadNetworks(): Promise<void> {
   try {
-    const d = await api.query(NETWORKS_QUERY, {});
-    const conn = d['networks'];
-    const nodes = isRecord(conn) && Array.isArray(conn['nodes']) ? conn['nodes'].filter(isRecord) : [];
-    const keep = networkSelect.value || params.get('network') || '';
-    networkSelect.replaceChildren(h('option', { value: '' }, '— pick a network —'), ...nodes.map((n) => h('option', { value: String(n['id']) }, String(n['name'] ?? n['id']))));
+    const { networks } = await api.query(MAP_NETWORKS, {});
+    const nodes = networks?.nodes ?? [];
+    const wanted = live.networkId ?? networkSelect.value ?? params.get('network') ?? '';
+    networkSelect.replaceChildren(...nodes.map((n) => h('option', { value: n.id }, n.name ?? n.id)));
     networkSelect.dataset['loaded'] = String(nodes.length);
-    if (keep && nodes.some((n) => n['id'] === keep)) {
-      networkSelect.value = keep;
-      await loadMap(false);
-    }
+    const open = nodes.find((n) => n.id === wanted) ?? nodes.find((n) => n.id === params.get('network')) ?? nodes[0];
     showMessage(null);
+    if (!open) {
+      showMessage('This token sees no network.', 'other');
+      return;
+    }
+    networkSelect.value = open.id;
+    remember(open.id);
+    follow(open.id);
   } catch (error) {
     reportError(error, 'Loading the networks failed');
   }
 }
 
-/** Runs the map query; `refresh` keeps the drawing when only statuses changed. */
-async function loadMap(refresh: boolean): Promise<void> {
-  const networkId = networkSelect.value;
-  if (!networkId) return;
-  try {
-    const d = await api.query(MAP_QUERY, { networkId, first: 1000 });
-    if (networkSelect.value !== networkId) return; // another network was picked meanwhile
-    const next = toMapData(d['network']);
-    if (!next) throw new ApiError('The network was not found.', 'other', []);
-    const sameShape = refresh && data !== null && data.networkId === next.networkId && shapeKey(data) === shapeKey(next);
-    const previous = data;
-    data = next;
-    if (!previous || previous.networkId !== next.networkId) {
-      unwatchAll();
-      expanded.clear();
-      selected = null;
-      details.replaceChildren(h('p', { class: 'hint' }, 'Click a node for its details.'));
-    }
-    if (sameShape) for (const r of next.resources.values()) recolour(r);
-    else draw();
-    for (const r of next.resources.values()) watch(r.id);
-    showMessage(null);
-  } catch (error) {
-    reportError(error, 'Loading the network failed');
-  }
-}
-
-/** Ids and links of a map: when they are unchanged a refresh only recolours. */
-function shapeKey(d: MapData): string {
-  const ids = [...d.resources.keys()].sort().join(',');
-  const members = [...d.members].map(([a, m]) => `${a}:${[...m.endpointIds, ...m.serviceIds, ...m.endpointGroupIds].sort().join(',')}`).sort().join(';');
-  return `${ids}|${members}`;
-}
-
-function scheduleRefresh(): void {
-  window.clearInterval(refreshTimer);
-  refreshTimer = window.setInterval(() => {
-    if (document.visibilityState === 'visible') void loadMap(true);
-  }, refreshSeconds * 1000);
+/** The network shown goes in the URL (`?network=<id>`), so a link opens the same map. */
+function remember(networkId: string): void {
+  const url = new URL(location.href);
+  url.searchParams.set('network', networkId);
+  history.replaceState(null, '', url);
 }
 
 // ---- wiring ------------------------------------------------------------------------------------
 
 tokenInput.value = settings.defaultToken;
 tokenInput.addEventListener('change', () => {
-  unwatchAll();
+  stopFollowing();
   api.close();
   api = createApi(graphqlUrl, tokenInput.value.trim().replace(/^Bearer\s+/i, ''));
   void loadNetworks();
 });
 networkSelect.addEventListener('change', () => {
-  const url = new URL(location.href);
-  url.searchParams.set('network', networkSelect.value);
-  history.replaceState(null, '', url);
-  graphEl.dataset['ready'] = 'false';
-  void loadMap(false);
+  if (!networkSelect.value) return;
+  remember(networkSelect.value);
+  follow(networkSelect.value);
 });
 groupingSelect.addEventListener('change', () => {
   expanded.clear();
@@ -526,9 +593,6 @@ searchInput.addEventListener('keydown', (event) => {
   if (first) select(first.id);
 });
 cy.on('tap', 'node', (event: EventObject) => select(String(event.target.id()), false));
-document.addEventListener('visibilitychange', () => {
-  if (document.visibilityState === 'visible') void loadMap(true);
-});
 
 const legend = element<HTMLDivElement>('legend');
 legend.append(
@@ -557,9 +621,12 @@ Object.assign(window, {
       return { x: box.left + p.x, y: box.top + p.y };
     },
     nodeColour: (id: string): string | null => (cy.getElementById(id).nonempty() ? String(cy.getElementById(id).data('colour')) : null),
-    watching: (): string[] => [...watching.keys()],
+    /** The network followed and the events its live channel has brought. */
+    live: (): { networkId: string | null; events: number } => ({ networkId: live.networkId, events: live.events }),
+    /** The list of recent changes, newest first. */
+    changes: (): string[] => notes.map((n) => n.text),
+    highlighted: (): string[] => cy.nodes('.moved').map((n) => String(n.id())),
   },
 });
 
-scheduleRefresh();
 void loadNetworks();

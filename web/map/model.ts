@@ -1,7 +1,9 @@
 /**
- * The map's data model, without DOM or libraries (unit-tested in node): the networkMap query's
- * answer → graph elements, status colours, and who can reach what in an AppWAN.
+ * The map's data model, without DOM or libraries (unit-tested in node): `networkChanges` events →
+ * the network the page holds (the first event is all of it, each later one is applied as a delta),
+ * graph elements, status colours, and who can reach what in an AppWAN.
  */
+import type { AppWanMemberKind, MapNetworkChangesSubscription, MapResourceFragment, NetworkResourceKind } from './gql/graphql';
 
 export type Kind = 'endpoint' | 'service' | 'appWan' | 'endpointGroup';
 
@@ -40,9 +42,6 @@ export const ENDPOINT_TYPES: Record<string, string> = {
   VCPEGW: 'self-hosted gateway',
 };
 
-/** Final statuses (the gateway's resourceStatus completes on these). */
-export const TERMINAL = new Set(['PROVISIONED', 'REGISTERED', 'ERROR', 'DELETED']);
-
 export function statusColour(statusName: string | null | undefined): string {
   switch (statusName) {
     case 'PROVISIONED':
@@ -63,45 +62,93 @@ export function statusColour(statusName: string | null | undefined): string {
   }
 }
 
-type Json = Record<string, unknown>;
-const isJson = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
+/** One event of the page's `networkChanges` subscription. */
+export type NetworkChanges = MapNetworkChangesSubscription['networkChanges'];
 
-function nodes(parent: Json, key: string): Json[] {
-  const conn = parent[key];
-  if (!isJson(conn) || !Array.isArray(conn['nodes'])) return [];
-  return conn['nodes'].filter(isJson);
+const KINDS: Readonly<Record<NetworkResourceKind, Kind>> = { ENDPOINT: 'endpoint', SERVICE: 'service', APP_WAN: 'appWan', ENDPOINT_GROUP: 'endpointGroup' };
+const MEMBER_LISTS: Readonly<Record<AppWanMemberKind, keyof AppWanMembers>> = { ENDPOINT: 'endpointIds', SERVICE: 'serviceIds', ENDPOINT_GROUP: 'endpointGroupIds' };
+
+/** A resource as `networkChanges` sends it → what the page draws. */
+export function resourceOf(s: MapResourceFragment): Resource {
+  const kind = KINDS[s.kind];
+  const r: Resource = { kind, id: s.id, name: s.name ?? s.id, status: s.status ?? null, statusName: s.statusName ?? null };
+  if (kind === 'endpoint') Object.assign(r, { endpointType: s.endpointType ?? null, currentStateName: s.currentStateName ?? null });
+  if (kind === 'service') Object.assign(r, { serviceClass: s.serviceClass ?? null, endpointId: s.endpointId ?? null, gatewayClusterId: s.gatewayClusterId ?? null });
+  return r;
 }
 
-function ids(parent: Json, key: string): string[] {
-  return nodes(parent, key)
-    .map((n) => str(n['id']))
-    .filter((id): id is string => id !== null);
+/** An empty network, for the first event (the whole network, as added) to fill. */
+export function emptyMap(networkId: string): MapData {
+  return { networkId, networkName: networkId, resources: new Map(), members: new Map() };
 }
 
-function base(kind: Kind, n: Json): Resource {
-  return { kind, id: String(n['id']), name: str(n['name']) ?? String(n['id']), status: num(n['status']), statusName: str(n['statusName']) };
+/** One line of the page's list of recent changes. */
+export interface ChangeNote {
+  /** The resource it is about (for a membership: the member). */
+  id: string;
+  text: string;
 }
 
-/** The `network` object of a networkMap answer → MapData (null when there is no network). */
-export function toMapData(network: unknown): MapData | null {
-  if (!isJson(network) || typeof network['id'] !== 'string') return null;
-  const resources = new Map<string, Resource>();
-  const members = new Map<string, AppWanMembers>();
-  for (const e of nodes(network, 'endpoints')) {
-    resources.set(String(e['id']), { ...base('endpoint', e), endpointType: str(e['endpointType']), currentStateName: str(e['currentStateName']) });
+/** What applying one event did: lines for the list of recent changes, and what to highlight. */
+export interface Applied {
+  notes: ChangeNote[];
+  /** Ids of the resources that appeared, changed or joined or left an AppWAN (and those AppWANs). */
+  touched: string[];
+}
+
+/**
+ * Applies one `networkChanges` event to `data` (in place), as the schema says: add `added`, drop
+ * `removed`, replace `changed`, add and drop memberships. Applying what the page already did
+ * itself (an endpoint it authorized) changes nothing.
+ */
+export function applyChanges(data: MapData, event: NetworkChanges): Applied {
+  const notes: ChangeNote[] = [];
+  const touched = new Set<string>();
+  const name = (id: string): string => data.resources.get(id)?.name ?? id;
+  if (event.network) data.networkName = event.network.name ?? data.networkName;
+  for (const added of event.added) {
+    const r = resourceOf(added);
+    data.resources.set(r.id, r);
+    if (r.kind === 'appWan' && !data.members.has(r.id)) data.members.set(r.id, { endpointIds: [], serviceIds: [], endpointGroupIds: [] });
+    touched.add(r.id);
+    notes.push({ id: r.id, text: `+ ${KIND_WORDS[r.kind]} ${r.name} (${r.statusName ?? 'no status'})` });
   }
-  for (const s of nodes(network, 'services')) {
-    resources.set(String(s['id']), { ...base('service', s), serviceClass: str(s['serviceClass']), endpointId: str(s['endpointId']), gatewayClusterId: str(s['gatewayClusterId']) });
+  for (const { after, before } of event.changed) {
+    const r = resourceOf(after);
+    data.resources.set(r.id, r);
+    touched.add(r.id);
+    const status = before.statusName === r.statusName ? '' : `${before.statusName ?? '—'} → ${r.statusName ?? '—'}`;
+    const renamed = before.name === after.name ? '' : `renamed from ${before.name ?? '—'}`;
+    notes.push({ id: r.id, text: `${r.name}: ${[status, renamed].filter(Boolean).join(', ') || 'changed'}` });
   }
-  for (const g of nodes(network, 'endpointGroups')) resources.set(String(g['id']), base('endpointGroup', g));
-  for (const a of nodes(network, 'appWans')) {
-    const id = String(a['id']);
-    resources.set(id, base('appWan', a));
-    members.set(id, { endpointIds: ids(a, 'endpoints'), serviceIds: ids(a, 'services'), endpointGroupIds: ids(a, 'endpointGroups') });
+  for (const m of event.membershipsAdded) {
+    const list = (data.members.get(m.appWanId) ?? setMembers(data, m.appWanId))[MEMBER_LISTS[m.memberKind]];
+    if (!list.includes(m.memberId)) list.push(m.memberId);
+    touched.add(m.memberId).add(m.appWanId);
+    notes.push({ id: m.memberId, text: `${name(m.memberId)} joined ${name(m.appWanId)}` });
   }
-  return { networkId: network['id'], networkName: str(network['name']) ?? network['id'], resources, members };
+  for (const m of event.membershipsRemoved) {
+    const members = data.members.get(m.appWanId);
+    const key = MEMBER_LISTS[m.memberKind];
+    if (members) members[key] = members[key].filter((id) => id !== m.memberId);
+    touched.add(m.memberId).add(m.appWanId);
+    notes.push({ id: m.memberId, text: `${name(m.memberId)} left ${name(m.appWanId)}` });
+  }
+  for (const gone of event.removed) {
+    notes.push({ id: gone.id, text: `− ${KIND_WORDS[KINDS[gone.kind]]} ${gone.name ?? name(gone.id)}` });
+    data.resources.delete(gone.id);
+    data.members.delete(gone.id);
+    touched.delete(gone.id);
+  }
+  return { notes, touched: [...touched].filter((id) => data.resources.has(id)) };
+}
+
+const KIND_WORDS: Readonly<Record<Kind, string>> = { endpoint: 'endpoint', service: 'service', appWan: 'AppWAN', endpointGroup: 'endpoint group' };
+
+function setMembers(data: MapData, appWanId: string): AppWanMembers {
+  const members: AppWanMembers = { endpointIds: [], serviceIds: [], endpointGroupIds: [] };
+  data.members.set(appWanId, members);
+  return members;
 }
 
 export type Grouping = 'none' | 'type' | 'appWan';

@@ -17,11 +17,12 @@
  * | GET | /__sandbox/requests | `{ requests: RecordedRequest[] }`: the last 2000 contract calls with what was sent |
  * | GET | /__sandbox/timings | `{ timings: CallTiming[] }`: when each of those calls arrived and was answered |
  * | GET | /__sandbox/describe | the seed's key facts (ids of the first network group, network, …) |
+ * | POST | /__sandbox/status | `{ kind: 'network'\|'endpoint'\|'service'\|'appWan', id, status }` → 200 the same: sets a rest/v1 resource's status now (404 unknown id) |
  */
 import { parseAsyncFailureRules, type AsyncFailureRule } from './async-failures';
 import type { CallCounts, CallTiming, RecordedRequest } from './call-log';
 import { isRecord, parseFaultRules, type FaultRule } from './faults';
-import { HttpError, type SandboxRoute, type SeedSize } from './types';
+import { HttpError, type AsyncChangeKind, type SandboxRoute, type SeedSize } from './types';
 
 export interface SandboxFacts {
   seed: SeedSize;
@@ -56,6 +57,31 @@ export interface SandboxControl {
   /** Clears the counts and the recorded requests. */
   resetCalls(): void;
   describe(): SandboxFacts;
+  /**
+   * Sets a rest/v1 resource's `status` now, as the platform may on its own (a gateway reaching
+   * ERROR), dropping what was scheduled for it. Throws HttpError 404 for an unknown id.
+   */
+  setStatus(change: StatusChange): void;
+}
+
+/** `setStatus`'s argument (and `POST /__sandbox/status`'s body). */
+export interface StatusChange {
+  kind: AsyncChangeKind;
+  id: string;
+  /** A life-cycle code (100 NEW … 500 ERROR … 900 DELETED). */
+  status: number;
+}
+
+const STATUS_KINDS: readonly AsyncChangeKind[] = ['network', 'endpoint', 'service', 'appWan'];
+const isStatusKind = (value: unknown): value is AsyncChangeKind => (STATUS_KINDS as readonly unknown[]).includes(value);
+
+function parseStatusChange(body: unknown): StatusChange {
+  if (!isRecord(body)) throw new HttpError(400, 'body must be an object { kind, id, status }');
+  const { kind, id, status } = body;
+  if (!isStatusKind(kind)) throw new HttpError(400, `kind must be one of ${STATUS_KINDS.join(', ')}`);
+  if (typeof id !== 'string' || id === '') throw new HttpError(400, 'id must be a non-empty string');
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 0) throw new HttpError(400, 'status must be an integer >= 0');
+  return { kind, id, status };
 }
 
 export const SEED_SIZES: readonly SeedSize[] = ['tiny', 'demo', 'large'];
@@ -111,5 +137,10 @@ export function createControlRoutes(control: SandboxControl): SandboxRoute[] {
     route('GET', 'requests', () => ({ status: 200, json: { requests: control.requests() } })),
     route('GET', 'timings', () => ({ status: 200, json: { timings: control.timings() } })),
     route('GET', 'describe', () => ({ status: 200, json: control.describe() })),
+    route('POST', 'status', (req) => {
+      const change = parseStatusChange(req.json);
+      control.setStatus(change);
+      return { status: 200, json: change };
+    }),
   ];
 }

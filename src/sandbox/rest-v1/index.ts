@@ -2,7 +2,8 @@
  * The rest/v1 + identity/v1 area of the sandbox: routes from the resource table plus the special
  * operations (relations, memberships, CSV uploads, blueprints, processes, search proxy).
  */
-import type { AreaContext, SandboxArea, SeedSize } from '../core/types';
+import type { AreaContext, AsyncChangeKind, SandboxArea, SeedSize } from '../core/types';
+import { timestamp } from './format';
 import type { AreaState, SearchService } from './area-state';
 import { csvOverrides } from './csv-uploads';
 import { memberRoutes } from './member-routes';
@@ -23,6 +24,11 @@ export interface RestV1Area extends SandboxArea {
   facts(): RestV1Facts | null;
   /** Binds the search service the `/elastic/ncentityevent/...` proxy calls. */
   bindSearch(service: SearchService): void;
+  /**
+   * Sets a resource's `status` now, as if the platform changed it on its own (a gateway failing):
+   * what was scheduled for it is dropped. False when there is no such resource.
+   */
+  setStatus(kind: AsyncChangeKind, id: string, status: number): boolean;
 }
 
 export interface RestV1AreaOptions {
@@ -51,6 +57,15 @@ export function createRestV1Area(ctx: AreaContext, options: RestV1AreaOptions = 
     facts: () => facts,
     bindSearch(service) {
       search = service;
+    },
+    setStatus(kind, id, status) {
+      const now = ctx.clock.now();
+      state.store.advance(now);
+      const entity = state.store.get(kind, id);
+      if (entity === undefined) return false;
+      entity.scheduled.length = 0;
+      Object.assign(entity.data, { status, updatedAt: timestamp(now) });
+      return true;
     },
   };
 }

@@ -33,8 +33,6 @@ async function build(): Promise<MapBundle> {
     format: 'iife',
     platform: 'browser',
     target: ['es2020'],
-    // The page sends the bench's own document (bench/queries/network-map.graphql) as text.
-    loader: { '.graphql': 'text' },
     legalComments: 'none',
     write: false,
     outdir: 'out',

@@ -1,7 +1,7 @@
 /**
  * The network map page (`GET /map`): one HTML page plus its bundle (`/map/map.js`, `/map/map.css`),
  * all from this package, no CDN. The page itself talks to `/graphql` (HTTP and graphql-ws) like any
- * other client.
+ * other client, and opens on a network at once (`?network=<id>`, else the first).
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -70,7 +70,7 @@ export function renderMapPage(settings: MapPageSettings, assets: { js: Asset; cs
 <header>
   <strong>netgraph</strong> network map
   <label>Token <input id="token" type="password" autocomplete="off" spellcheck="false"></label>
-  <label>Network <select id="network"><option value="">—</option></select></label>
+  <label>Network <select id="network"></select></label>
   <label>Group <select id="grouping"><option value="auto">auto</option><option value="none">none</option><option value="type">by type</option><option value="appWan">by AppWAN</option></select></label>
   <input id="search" type="search" placeholder="Search by name">
   <span id="counts"></span>
@@ -78,8 +78,11 @@ export function renderMapPage(settings: MapPageSettings, assets: { js: Asset; cs
 </header>
 <div id="message" role="status" hidden></div>
 <main>
-  <div id="graph" data-nodes="0" data-edges="0" data-ready="false"></div>
-  <aside id="details"><p class="hint">Pick a network, then click a node for its details.</p></aside>
+  <div id="graph" data-nodes="0" data-edges="0" data-ready="false" data-live="connecting"></div>
+  <div id="side">
+    <aside id="details"><p class="hint">Click a node for its details.</p></aside>
+    <section id="activity"><h3>Recent changes</h3><ol id="changes"></ol></section>
+  </div>
 </main>
 <div id="legend"></div>
 <noscript>The network map needs JavaScript.</noscript>

@@ -200,6 +200,23 @@ describe('sandbox control path: reset and describe', () => {
     expect(at(described.json, 'areas', 'rest-v1', 'networkIds')).toEqual(before.networkIds);
   });
 
+  it('sets a resource\'s status now (a gateway failing on its own), refusing bad bodies and unknown ids', async () => {
+    const net = firstNetwork(sandbox.restFacts());
+    const endpointId = net.endpointIds[0] ?? '';
+    const path = `/rest/v1/networks/${net.id}/endpoints/${endpointId}`;
+    const r = await control('POST', 'status', { kind: 'endpoint', id: endpointId, status: 500 });
+    expect(r).toMatchObject({ status: 200, json: { kind: 'endpoint', id: endpointId, status: 500 } });
+    expect(at((await call(sandbox, 'GET', path)).json, 'status')).toBe(500);
+    sandbox.control.setStatus({ kind: 'endpoint', id: endpointId, status: 300 });
+    expect(at((await call(sandbox, 'GET', path)).json, 'status')).toBe(300);
+    for (const bad of [{ kind: 'host', id: endpointId, status: 500 }, { kind: 'endpoint', id: '', status: 500 }, { kind: 'endpoint', id: endpointId, status: 'ERROR' }, 'nope']) {
+      expect((await control('POST', 'status', bad)).status).toBe(400);
+    }
+    expect((await control('POST', 'status', { kind: 'service', id: endpointId, status: 500 })).status).toBe(404);
+    // Control calls are not contract calls.
+    expect(sandbox.control.calls().byRoute['POST /__sandbox/status']).toBeUndefined();
+  });
+
   it('unknown control paths answer 404 and are not logged', async () => {
     expect((await control('GET', 'nope')).status).toBe(404);
     expect(sandbox.control.calls().total).toBe(0);

@@ -1,25 +1,32 @@
-/** The map page's data model (web/map/model.ts): elements, grouping, reach, links, search, messages. */
-import { buildElements, effectiveGrouping, linksOf, problemOf, reachOf, search, statusColour, toMapData, type MapData } from '../../../web/map/model';
+/** The map page's data model (web/map/model.ts): events applied, elements, grouping, reach, links, search, messages. */
+import { applyChanges, buildElements, effectiveGrouping, emptyMap, linksOf, problemOf, reachOf, search, statusColour, type MapData, type NetworkChanges } from '../../../web/map/model';
 
-const conn = <T>(nodes: T[]): { totalCount: number; nodes: T[] } => ({ totalCount: nodes.length, nodes });
+type State = NetworkChanges['added'][number];
+const resource = (kind: State['kind'], id: string, name: string, status: number, statusName: string, extra: Partial<State> = {}): State => ({
+  kind, id, name, status, statusName, endpointType: null, currentStateName: null, serviceClass: null, endpointId: null, gatewayClusterId: null, ...extra,
+});
+const held = (appWanId: string, memberKind: 'ENDPOINT' | 'SERVICE' | 'ENDPOINT_GROUP', memberIds: string[]) => memberIds.map((memberId) => ({ appWanId, memberKind, memberId }));
 
+/** A network as the first `networkChanges` event brings it. */
 function sample(extraClients = 0): MapData {
-  const clients = Array.from({ length: 3 + extraClients }, (_, i) => ({ id: `c${i}`, name: `client-${i}`, endpointType: 'ZTCL', status: 400, statusName: 'REGISTERED' }));
-  const data = toMapData({
-    id: 'n1',
-    name: 'production',
-    endpoints: conn([{ id: 'gw', name: 'gw-1', endpointType: 'GW', status: 400, statusName: 'REGISTERED' }, { id: 'br', name: 'bridge', endpointType: 'ZTGW', status: 100, statusName: 'NEW' }, ...clients]),
-    services: conn([
-      { id: 's1', name: 'crm', serviceClass: 'CS', status: 300, statusName: 'PROVISIONED', endpointId: 'gw', gatewayClusterId: null },
-      { id: 's2', name: 'wiki', serviceClass: 'CS', status: 300, statusName: 'PROVISIONED', endpointId: null, gatewayClusterId: 'cl' },
-    ]),
-    appWans: conn([
-      { id: 'a1', name: 'sales-apps', status: 300, statusName: 'PROVISIONED', endpoints: conn([{ id: 'c0' }, { id: 'c1' }]), services: conn([{ id: 's1' }]), endpointGroups: conn([{ id: 'g1' }]) },
-      { id: 'a2', name: 'ops-apps', status: 600, statusName: 'UPDATING', endpoints: conn([{ id: 'c1' }, { id: 'gone' }]), services: conn([{ id: 's2' }]), endpointGroups: conn([]) },
-    ]),
-    endpointGroups: conn([{ id: 'g1', name: 'engineering' }]),
+  const clients = Array.from({ length: 3 + extraClients }, (_, i) => resource('ENDPOINT', `c${i}`, `client-${i}`, 400, 'REGISTERED', { endpointType: 'ZTCL' }));
+  const data = emptyMap('n1');
+  applyChanges(data, {
+    networkId: 'n1', snapshot: true, networkDeleted: false, inProgress: true, observedAt: '2026-01-01T00:00:00.000Z', removed: [], changed: [], membershipsRemoved: [],
+    network: { id: 'n1', name: 'production', statusName: 'PROVISIONED' },
+    added: [
+      resource('ENDPOINT', 'gw', 'gw-1', 400, 'REGISTERED', { endpointType: 'GW' }),
+      resource('ENDPOINT', 'br', 'bridge', 100, 'NEW', { endpointType: 'ZTGW' }),
+      ...clients,
+      resource('SERVICE', 's1', 'crm', 300, 'PROVISIONED', { serviceClass: 'CS', endpointId: 'gw' }),
+      resource('SERVICE', 's2', 'wiki', 300, 'PROVISIONED', { serviceClass: 'CS', gatewayClusterId: 'cl' }),
+      resource('APP_WAN', 'a1', 'sales-apps', 300, 'PROVISIONED'),
+      resource('APP_WAN', 'a2', 'ops-apps', 600, 'UPDATING'),
+      resource('ENDPOINT_GROUP', 'g1', 'engineering', 300, 'PROVISIONED'),
+    ],
+    // `gone`: a member the network's lists no longer hold (removed meanwhile).
+    membershipsAdded: [...held('a1', 'ENDPOINT', ['c0', 'c1']), ...held('a1', 'SERVICE', ['s1']), ...held('a1', 'ENDPOINT_GROUP', ['g1']), ...held('a2', 'ENDPOINT', ['c1', 'gone']), ...held('a2', 'SERVICE', ['s2'])],
   });
-  if (!data) throw new Error('no data');
   return data;
 }
 
@@ -86,8 +93,72 @@ describe('map model', () => {
     expect(problemOf(['UPSTREAM_ERROR']).message).toMatch(/not reachable/);
     expect(problemOf(['BAD_USER_INPUT'])).toMatchObject({ problem: 'other', message: expect.stringContaining('BAD_USER_INPUT') });
   });
+});
 
-  it('rejects an answer without a network', () => {
-    expect(toMapData(null)).toBeNull();
+describe('map model: networkChanges events', () => {
+  const state = (kind: 'ENDPOINT' | 'SERVICE' | 'APP_WAN' | 'ENDPOINT_GROUP', id: string, statusName: string | null, extra: Record<string, string> = {}) => ({
+    kind,
+    id,
+    name: `${id}-name`,
+    status: null,
+    statusName,
+    endpointType: kind === 'ENDPOINT' ? 'ZTCL' : null,
+    currentStateName: null,
+    serviceClass: null,
+    endpointId: null,
+    gatewayClusterId: null,
+    ...extra,
+  });
+  const event = (over: Partial<NetworkChanges>): NetworkChanges => ({
+    networkId: 'n1',
+    snapshot: false,
+    networkDeleted: false,
+    inProgress: false,
+    observedAt: '2026-01-01T00:00:00.000Z',
+    network: null,
+    added: [],
+    removed: [],
+    changed: [],
+    membershipsAdded: [],
+    membershipsRemoved: [],
+    ...over,
+  });
+
+  it('builds the network from the first event and applies later ones as deltas, noting each change', () => {
+    const data = emptyMap('n1');
+    applyChanges(
+      data,
+      event({
+        snapshot: true,
+        network: { id: 'n1', name: 'production', statusName: 'PROVISIONED' },
+        added: [state('ENDPOINT', 'e1', 'PROVISIONED'), state('SERVICE', 's1', 'PROVISIONED', { endpointId: 'e1' }), state('APP_WAN', 'a1', 'PROVISIONED')],
+        membershipsAdded: [{ appWanId: 'a1', memberKind: 'SERVICE', memberId: 's1' }],
+      }),
+    );
+    expect(data.networkName).toBe('production');
+    expect(buildElements(data, 'none').edges.map((e) => e.id).sort()).toEqual(['service:a1->s1', 'terminates:s1->e1']);
+
+    const applied = applyChanges(
+      data,
+      event({
+        added: [state('ENDPOINT', 'e2', 'NEW')],
+        changed: [{ before: { statusName: 'PROVISIONED', name: 'e1-name' }, after: state('ENDPOINT', 'e1', 'ERROR') }],
+        membershipsAdded: [{ appWanId: 'a1', memberKind: 'ENDPOINT', memberId: 'e2' }],
+      }),
+    );
+    expect(applied.notes.map((n) => n.text)).toEqual(['+ endpoint e2-name (NEW)', 'e1-name: PROVISIONED → ERROR', 'e2-name joined a1-name']);
+    expect(applied.touched.sort()).toEqual(['a1', 'e1', 'e2']);
+    expect(data.resources.get('e1')?.statusName).toBe('ERROR');
+    expect(data.members.get('a1')?.endpointIds).toEqual(['e2']);
+
+    // What the page already did itself changes nothing when the live channel confirms it.
+    applyChanges(data, event({ membershipsAdded: [{ appWanId: 'a1', memberKind: 'ENDPOINT', memberId: 'e2' }] }));
+    expect(data.members.get('a1')?.endpointIds).toEqual(['e2']);
+
+    const gone = applyChanges(data, event({ removed: [{ kind: 'ENDPOINT', id: 'e2', name: 'e2-name' }], membershipsRemoved: [{ appWanId: 'a1', memberKind: 'ENDPOINT', memberId: 'e2' }] }));
+    expect(gone.notes.map((n) => n.text)).toEqual(['e2-name left a1-name', '− endpoint e2-name']);
+    expect(data.resources.has('e2')).toBe(false);
+    expect(data.members.get('a1')?.endpointIds).toEqual([]);
+    expect(gone.touched).toEqual(['a1']);
   });
 });

@@ -159,6 +159,37 @@ describe('pauses', () => {
       expect(target.polls).toBe(i + 2);
     }
   });
+
+  it("follow a kind's own pace when it has one, with what it needs to decide", async () => {
+    const seen: Array<{ outcome: string; pauseMs: number; proposedMs: number; last: number | null; sinceChangeMs: number }> = [];
+    // Odd values are "busy": poll again after 10 ms; even values leave the registry's pause.
+    const paced: PollKind<Script, number, string> = {
+      ...kind,
+      name: 'paced',
+      nextPauseMs(pace) {
+        seen.push(pace);
+        return pace.last !== null && pace.last % 2 === 1 ? 10 : undefined;
+      },
+    };
+    const target = script('a', 1, 1, 1, 2, 2, 2);
+    collect(registry.acquire(paced, target, owner('alice')));
+    await settle();
+    for (const [i, pause] of [10, 10, 10, 100, 150].entries()) {
+      await jest.advanceTimersByTimeAsync(pause - 1);
+      expect(target.polls).toBe(i + 1);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(target.polls).toBe(i + 2);
+    }
+    expect(seen.map((p) => [p.outcome, p.pauseMs, p.proposedMs, p.last])).toEqual([
+      ['changed', 100, 100, 1],
+      ['unchanged', 10, 100, 1],
+      ['unchanged', 10, 100, 1],
+      ['changed', 10, 100, 2],
+      ['unchanged', 100, 150, 2],
+      ['unchanged', 150, 225, 2],
+    ]);
+    expect(seen.map((p) => p.sinceChangeMs)).toEqual([0, 10, 20, 0, 100, 250]);
+  });
 });
 
 describe('errors', () => {

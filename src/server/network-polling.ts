@@ -1,0 +1,22 @@
+/**
+ * The `networkChanges` pollers' settings and meter: the pace bounds from the configuration, and a
+ * histogram of the upstream calls each poll sent (`_count` is the polls, `_sum` their calls), so
+ * /metrics shows what following networks costs the platform.
+ */
+import { Histogram, type Registry } from 'prom-client';
+import type { Config } from '../config';
+import type { NetworkPolling } from '../context';
+
+export function createNetworkPolling(config: Pick<Config, 'networkPollIntervalMs' | 'networkPollMaxIntervalMs'>, registry: Registry): NetworkPolling {
+  const calls = new Histogram({
+    name: 'netgraph_network_poll_upstream_calls',
+    help: 'Upstream calls of one networkChanges poll (retries included): _count is the polls, _sum their calls.',
+    buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
+    registers: [registry],
+  });
+  return {
+    intervalMs: config.networkPollIntervalMs,
+    maxIntervalMs: config.networkPollMaxIntervalMs,
+    countPoll: (upstreamCalls) => calls.observe(upstreamCalls),
+  };
+}
