@@ -1,5 +1,5 @@
 /**
- * One operation's running budget (DESIGN.md "Limits"): the one object the HTTP layer (upstream
+ * One operation's running budget: the one object the HTTP layer (upstream
  * calls, the deadline as a Cancellation) and the executor (nodes and response bytes, counted by
  * the field wrapper in instrument.ts) both consult. The first budget crossed is remembered: from
  * then on every field not yet resolved answers OPERATION_BUDGET_EXCEEDED, and every read in flight

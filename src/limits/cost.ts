@@ -1,6 +1,6 @@
 /**
  * The cost model: prices an operation from its document and variables alone, before anything runs
- * (DESIGN.md "Limits"). One walk over the operation, fragments inlined, computes
+ * (src/limits/README.md). One walk over the operation, fragments inlined, computes
  *
  * - nodes: list items the answer can hold. A connection counts the smaller of its `first` and the
  *   field's expected size (expected-sizes.ts) per parent; a plain list its expected size. Counts

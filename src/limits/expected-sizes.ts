@@ -3,7 +3,7 @@
  * the IBM cost spec's `@listSize` and Apollo demand control's `@listSize`/`@cost`). The cost model
  * (cost.ts) reads only this table and the schema.
  *
- * Why expected sizes and not `first` alone (DESIGN.md "Limits"): `first` is a maximum the client
+ * Why expected sizes and not `first` alone: `first` is a maximum the client
  * asks for, not what the platform holds. The whole-network graph asks `first: 1000` on every level
  * and gets 2,400 endpoints; the re-entrant cycle endpoints → AppWANs → endpoints asks the same and
  * multiplies the same records millions of times. A field is priced at the smaller of its `first`
@@ -100,7 +100,7 @@ export const FIELD_COSTS: Readonly<Record<string, FieldCost>> = {
   'AppWan.services': { size: 10, calls: { kind: 'perParent' } },
   'AppWan.endpointGroups': { size: 10, calls: { kind: 'perParent' } },
   'EndpointGroup.endpoints': { size: 100, calls: { kind: 'perParent' } },
-  // Links fetched by id (DESIGN.md "Links"); other single objects and plain lists are parts of
+  // Links fetched by id; other single objects and plain lists are parts of
   // their parent's record and cost no call of their own.
   'Network.networkGroup': BY_ID,
   'Network.networkConfigMetadata': BY_ID,

@@ -3,7 +3,7 @@
  * a production frontend may run, loaded at start-up. In `only` mode every request must name a
  * registered operation (by `extensions.persistedQuery.sha256Hash`, or by sending a document whose
  * hash is registered): anything else is refused with PERSISTED_QUERY_NOT_IN_LIST before it is
- * parsed. Automatic persisted queries (APQ, Apollo Server's `persistedQueries`) are separate: they
+ * parsed (src/pipeline/prepare.ts, on every door). Automatic persisted queries are separate: they
  * save bandwidth and admit any document.
  *
  * Manifest formats: Apollo's persisted query manifest
@@ -67,26 +67,4 @@ export function loadManifest(path: string, only: boolean): TrustedDocuments {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export type TrustResult = { ok: true; body: unknown } | { ok: false; message: string };
-
-/**
- * Applies the manifest to a parsed request body: a registered hash without a document gets its
- * document; in `only` mode, anything not registered is refused.
- */
-export function applyTrustedDocuments(trusted: TrustedDocuments, body: unknown): TrustResult {
-  const request = isObject(body) ? body : {};
-  const query = typeof request['query'] === 'string' ? request['query'] : null;
-  const extensions = isObject(request['extensions']) ? request['extensions'] : {};
-  const persisted = isObject(extensions['persistedQuery']) ? extensions['persistedQuery'] : {};
-  const hash = typeof persisted['sha256Hash'] === 'string' ? persisted['sha256Hash'] : null;
-  if (query === null && hash !== null) {
-    const document = trusted.get(hash);
-    if (document !== undefined) return { ok: true, body: { ...request, query: document } };
-  }
-  if (!trusted.only) return { ok: true, body };
-  const registered = query !== null ? trusted.get(sha256(query)) !== undefined : false;
-  if (registered) return { ok: true, body };
-  return { ok: false, message: 'this gateway runs registered operations only (trusted documents); this operation is not in its list' };
 }

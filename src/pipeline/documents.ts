@@ -7,8 +7,7 @@
 import { GraphQLError } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { ErrorCode } from '../errors/codes';
-import type { TrustedDocuments } from '../persisted/trusted-documents';
-import { sha256Hex } from './prepare';
+import { sha256 as sha256Hex, type TrustedDocuments } from '../persisted/trusted-documents';
 import type { GraphQLParams } from './types';
 
 /** Where automatic persisted queries are registered (in memory, or shared by a fleet). */

@@ -9,13 +9,12 @@
  * src/resolvers/lookahead.ts, byte estimates in src/limits/instrument.ts) are WeakMaps: they go
  * when their document leaves this cache, so this cache's bound is theirs.
  */
-import { createHash } from 'node:crypto';
 import { getOperationAST, GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type ValidationRule } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { CostTooExpensiveError, ErrorCode } from '../errors/codes';
 import { toGraphQLError } from '../errors/to-graphql-error';
 import { checkDocument, type DocumentLimits } from '../limits/document-check';
-import type { TrustedDocuments } from '../persisted/trusted-documents';
+import { sha256 as sha256Hex, type TrustedDocuments } from '../persisted/trusted-documents';
 
 export type OperationType = 'query' | 'mutation' | 'subscription';
 
@@ -64,10 +63,6 @@ export interface Preparer {
   /** A prepared document by its hash, when cached (Apollo's document store reads it). */
   peek(hash: string): PreparedDocument | undefined;
   stats(): { documents: number; weight: number };
-}
-
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }
 
 const NOT_IN_LIST = 'this gateway runs registered operations only (trusted documents); this operation is not in its list';

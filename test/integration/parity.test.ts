@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_LIMITS } from '../../src/limits/limits';
-import { sha256Hex } from '../../src/pipeline/prepare';
+import { sha256 as sha256Hex } from '../../src/persisted/trusted-documents';
 import { CYCLE_QUERY } from '../helpers/abusive-queries';
 import { postGraphQL, startStack, type Stack } from '../helpers/stack';
 import { Clients, type Result } from '../helpers/subscriptions';
