@@ -44,7 +44,7 @@ describe('misspelt settings', () => {
     ['UPSTRAEM_BASE_URL', 'UPSTREAM_BASE_URL'],
     ['upstream_base_url', 'UPSTREAM_BASE_URL'],
     ['UPSTREAM_BASE_URI', 'UPSTREAM_BASE_URL'],
-    ['NETGRAPH_BATCHNG', 'NETGRAPH_BATCHING'],
+    ['NETGRAPH_EXECUTR', 'NETGRAPH_EXECUTOR'],
     ['MAX_POLLER', 'MAX_POLLERS'],
     ['INTROSPECTON', 'INTROSPECTION'],
   ])('refuses %s, naming %s', (typo, meant) => {
