@@ -19,7 +19,7 @@ export const OWN_OPERATION_NAMES: readonly string[] = [
   'mapAddService',
   'mapAuthorizeEndpoint',
   'mapCreateService',
-  'mapResourceStatus',
+  'mapNetworkChanges',
   'mapWorkflow',
   'authTree',
   'endpointDetail',
