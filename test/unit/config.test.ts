@@ -45,8 +45,8 @@ describe('loadConfig', () => {
     });
   });
 
-  it('offers no switch to turn batching off: that is a loader option only tests and the benchmark pass in', () => {
-    expect(loadConfig({ NETGRAPH_BATCHING: 'off' })).toEqual(loadConfig({}));
+  it('offers no switch to turn batching off (a loader option only tests and the benchmark pass in): the old variable is refused, not ignored', () => {
+    expect(() => loadConfig({ NETGRAPH_BATCHING: 'off' })).toThrow('NETGRAPH_BATCHING is not a setting of this gateway');
   });
 
   it('has documented subscription defaults, and reads them', () => {
