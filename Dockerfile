@@ -33,7 +33,6 @@ COPY operations/mcp ./operations/mcp
 # The network map's browser code, bundled by esbuild on the first GET /map, and the one query
 # document it imports. Nothing else of bench/ (its code is built apart, by `npm run bench`).
 COPY web/map ./web/map
-COPY bench/queries/network-map.graphql ./bench/queries/network-map.graphql
 # A fixed non-root user (the node image's `node`, uid 1000): the gateway writes nothing to disk.
 USER node
 EXPOSE 4000

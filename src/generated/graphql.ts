@@ -2846,7 +2846,7 @@ export type NetworkResourceState = {
   __typename?: 'NetworkResourceState';
   /** Endpoints: availability code (100 REGISTERING, 200 OFFLINE, 300 ONLINE); null for other kinds. */
   currentState?: Maybe<Scalars['Int']['output']>;
-  /** Name of `currentState`; null for other kinds and codes not on record. */
+  /** Name of `currentState`; null for other kinds and for codes without a known name. */
   currentStateName?: Maybe<Scalars['String']['output']>;
   /** Services: id of the endpoint that terminates it; null when a gateway cluster does, and for other kinds. */
   endpointId?: Maybe<Scalars['ID']['output']>;
@@ -2874,7 +2874,7 @@ export type NetworkResourceState = {
    * 600 UPDATING, 700 REPLACING, 800 DELETING, 900 DELETED. Null when the upstream sends none.
    */
   status?: Maybe<Scalars['Int']['output']>;
-  /** Name of `status` (e.g. `PROVISIONED`); null for a code not on record. */
+  /** Name of `status` (e.g. `PROVISIONED`); null for a code without a known name. */
   statusName?: Maybe<Scalars['String']['output']>;
 };
 
