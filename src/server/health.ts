@@ -4,12 +4,12 @@
  * but does not decide readiness: without it only event fields fail, the rest of the graph works.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Metrics } from '../metrics/registry';
+import type { Registry } from 'prom-client';
 import type { UpstreamCheck } from '../upstream/probe';
 
 export interface HealthOptions {
   probe(signal: AbortSignal): Promise<UpstreamCheck[]>;
-  metrics: Metrics;
+  metrics: Registry;
 }
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => Promise<number>;
@@ -25,7 +25,7 @@ export function createHealthRoutes(options: HealthOptions): Record<string, Route
       return sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable', checks });
     },
     '/metrics': async (_req, res) => {
-      const body = await options.metrics.text();
+      const body = await options.metrics.metrics();
       res.writeHead(200, { 'content-type': options.metrics.contentType });
       res.end(body);
       return 200;

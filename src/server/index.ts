@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { collectDefaultMetrics, Gauge } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config';
 import { createContext, releaseContext, type GatewayContext, type GatewayInfo, type GatewayServices, type PollSession } from '../context';
 import { createFormatError } from '../errors/format-error';
@@ -19,7 +19,6 @@ import { instrumentSchema } from '../limits/instrument';
 import { COST_HEADER, limitsPlugin } from '../limits/plugin';
 import { loadManifest } from '../persisted/trusted-documents';
 import { createTracer, type OperationSpan } from '../tracing';
-import { Metrics } from '../metrics/registry';
 import { Cancellation } from '../upstream/cancellation';
 import { createHttpLayer } from '../upstream/http';
 import { probeUpstreams } from '../upstream/probe';
@@ -91,17 +90,17 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
   const searchUrl = config.searchUrl ?? (sandboxMode ? (options.sandbox?.searchUrl ?? null) : null);
   const searchCredentials = config.searchCredentials ?? (sandboxMode ? (options.sandbox?.searchCredentials ?? null) : null);
 
-  const metrics = new Metrics();
-  const registry = metrics.registry;
+  const registry = new Registry();
   if (options.processMetrics) collectDefaultMetrics({ register: registry });
-  const requestDuration = metrics.histogram({
+  const requestDuration = new Histogram({
     name: 'netgraph_graphql_request_duration_seconds',
     help: 'Duration of GraphQL requests over HTTP, by HTTP status class.',
     labelNames: ['status_class'] as const,
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
   });
 
-  const operationMetrics = createOperationMetrics(metrics);
+  const operationMetrics = createOperationMetrics(registry);
   // Null when no OTLP endpoint is configured: then no span, id or header is ever made.
   const tracer = config.tracing
     ? createTracer({
@@ -118,7 +117,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     timeouts: { connectMs: config.connectTimeoutMs, headersMs: config.headersTimeoutMs, bodyMs: config.bodyTimeoutMs },
     retry: { attempts: config.retryAttempts, baseDelayMs: config.retryBaseDelayMs, maxDelayMs: config.retryMaxDelayMs, maxRetryAfterMs: config.retryAfterMaxMs },
     maxConcurrentPerRequest: config.maxConcurrentPerRequest,
-    metrics,
+    metrics: registry,
   });
   // Heavy operations take turns, on every transport (src/limits/admission.ts).
   const gate = new HeavyOperationGate(config.limits.admission);
@@ -224,7 +223,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     graphqlPath: GRAPHQL_PATH,
     ...(sandboxMode && options.sandbox ? { defaultToken: options.sandbox.tokens.admin } : {}),
   });
-  const routes = createHealthRoutes({ probe: services.probeUpstreams, metrics });
+  const routes = createHealthRoutes({ probe: services.probeUpstreams, metrics: registry });
   const documentLimits = { maxBytes: config.limits.price.maxDocumentBytes, maxTokens: config.limits.price.maxDocumentTokens };
   const runner = createOperationRunner({
     createContext: makeContext,

@@ -3,7 +3,7 @@
  * refused or stopped by a limit. Operation names come from clients, so the label is bounded: the
  * first MAX_NAMES distinct well-formed names keep theirs, the rest count as `other`.
  */
-import type { Metrics } from '../metrics/registry';
+import { Counter, type Registry } from 'prom-client';
 import type { RequestFacts, Transport } from './request-log';
 
 const MAX_NAMES = 200;
@@ -22,16 +22,18 @@ export function outcomeOf(codes: readonly string[]): Outcome {
   return 'errors';
 }
 
-export function createOperationMetrics(metrics: Metrics): OperationMetrics {
-  const operations = metrics.counter({
+export function createOperationMetrics(registry: Registry): OperationMetrics {
+  const operations = new Counter({
     name: 'netgraph_graphql_operations_total',
     help: 'GraphQL operations, by transport, operation name (bounded; `other` past 200 names, `-` for anonymous) and outcome.',
     labelNames: ['transport', 'operation', 'outcome'] as const,
+    registers: [registry],
   });
-  const limited = metrics.counter({
+  const limited = new Counter({
     name: 'netgraph_operations_limited_total',
     help: 'Operations refused before running (COST_ESTIMATED_TOO_EXPENSIVE) or stopped while running (OPERATION_BUDGET_EXCEEDED), by limit.',
     labelNames: ['code', 'limit'] as const,
+    registers: [registry],
   });
   const names = new Set<string>();
   const label = (name: string | null): string => {

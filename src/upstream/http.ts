@@ -4,10 +4,9 @@
  * a per-request concurrency cap, GET-only retries with backoff + full jitter, outcome → UpstreamError
  * mapping, per-request call counting and a Prometheus histogram.
  */
+import { Histogram, type Registry } from 'prom-client';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
-import { Histogram } from '../metrics/histogram';
-import type { Metrics } from '../metrics/registry';
 import { BudgetExceededError, ErrorCode, UpstreamError, type UpstreamCallInfo, type UpstreamService } from '../errors/codes';
 import type { HttpClient, UpstreamRequest, UpstreamResponse } from './http-types';
 import { codeForStatus, codeForTransportError, outcomeUnknown, transportErrorCode, upstreamErrorMessage } from './http-errors';
@@ -27,8 +26,8 @@ export interface HttpLayerConfig {
   retry: RetryPolicy;
   /** Upstream calls one GraphQL request may have in flight at once. */
   maxConcurrentPerRequest: number;
-  /** Where the upstream call histogram is exposed; tests pass their own. */
-  metrics?: Metrics;
+  /** Where the upstream call histogram is exposed (none: it is kept but not exposed). */
+  metrics?: Registry;
 }
 
 export interface CallerOptions {
@@ -79,13 +78,13 @@ interface ServiceBase {
 export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
   const bases = serviceBases(config);
   const pools = new Map<string, Pool>();
-  const histogramConfig = {
+  const histogram = new Histogram({
     name: 'netgraph_upstream_request_duration_seconds',
     help: 'Duration of upstream HTTP requests (each attempt), by service, method and status class.',
     labelNames: ['service', 'method', 'status_class'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-  };
-  const histogram = config.metrics ? config.metrics.histogram(histogramConfig) : new Histogram(histogramConfig);
+    registers: config.metrics ? [config.metrics] : [],
+  });
   const searchAuth = config.searchCredentials
     ? `Basic ${Buffer.from(`${config.searchCredentials.username}:${config.searchCredentials.password}`).toString('base64')}`
     : null;

@@ -7,7 +7,7 @@ import { GATEWAY_NODE_FLAGS } from '../../src/server/node-flags';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, normalize, relative } from 'node:path';
 import { loadAll } from 'js-yaml';
-import { Metrics } from '../../src/metrics/registry';
+import { Registry } from 'prom-client';
 import { createHealthRoutes } from '../../src/server/health';
 import { loadConfig } from '../../src/config';
 
@@ -30,7 +30,7 @@ const arg = (line: string): string => line.replace(/^\S+\s+/, '');
 const env: Record<string, string> = Object.fromEntries(
   runtime.filter((l) => /^ENV\s/.test(l)).flatMap((l) => [...arg(l).matchAll(/(\w+)=(\S+)/g)].map((m) => [m[1] ?? '', m[2] ?? ''])),
 );
-const routes = Object.keys(createHealthRoutes({ probe: async () => [], metrics: new Metrics() }));
+const routes = Object.keys(createHealthRoutes({ probe: async () => [], metrics: new Registry() }));
 
 interface K8sDoc {
   kind: string;
