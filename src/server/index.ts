@@ -101,11 +101,9 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
   });
 
   const operationMetrics = createOperationMetrics(registry);
-  // Null when no OTLP endpoint is configured: then no span, id or header is ever made.
+  // Null when no OTLP endpoint is configured: then the SDK is not loaded and no span, id or header is ever made.
   const tracer = config.tracing
-    ? createTracer({
-        tracesUrl: config.tracing.tracesUrl,
-        serviceName: config.tracing.serviceName,
+    ? createTracer(config.tracing, {
         serviceVersion: packageVersion(),
         onExportError: (error) => logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'trace export failed (spans dropped; told once)'),
       })
@@ -234,6 +232,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     metrics: operationMetrics,
     maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection,
     registry,
+    tracer,
   });
   const sse = createSseHandler({ schema, runner });
 
@@ -248,7 +247,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     const requestId = requestIdOf(req);
     res.setHeader('x-request-id', requestId);
     const authorization = req.headers.authorization;
-    const trace = tracer?.startOperation(req.headers.traceparent);
+    const trace = tracer?.startOperation({ door: 'http', headers: req.headers });
     let context: GatewayContext | undefined;
     let handled: Handled;
     let waitedMs = 0;

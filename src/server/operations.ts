@@ -10,6 +10,7 @@
 import {
   createSourceEventStream,
   execute,
+  getOperationAST,
   GraphQLError,
   type ExecutionArgs,
   type ExecutionResult,
@@ -24,9 +25,10 @@ import type { HeavyOperationGate } from '../limits/admission';
 import type { CostEstimate } from '../limits/cost';
 import type { PriceLimits } from '../limits/limits';
 import { priceOperation } from '../limits/price';
+import type { IncomingHeaders, OperationSpan, Tracer } from '../tracing';
 import { Cancellation } from '../upstream/cancellation';
 import { randomUUID } from 'node:crypto';
-import type { OperationMetrics } from './operation-metrics';
+import { outcomeOf, type OperationMetrics } from './operation-metrics';
 import { errorCodes, limitsOf, logRequest, type Logger, type Transport } from './request-log';
 
 /** A client connection: one WebSocket, or one SSE event stream. */
@@ -39,7 +41,7 @@ export interface Connection {
 /** A result with its errors formatted for the client. */
 export type Formatted<R> = Omit<R, 'errors'> & { errors?: GraphQLFormattedError[] };
 
-export type MakeContext = (authorization: string | undefined, cancellation: Cancellation, calls: { count: number }) => GatewayContext;
+export type MakeContext = (authorization: string | undefined, cancellation: Cancellation, calls: { count: number }, trace?: OperationSpan) => GatewayContext;
 export type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 
 export interface OperationRunnerOptions {
@@ -57,11 +59,13 @@ export interface OperationRunnerOptions {
   limits: { document: DocumentLimits; price: PriceLimits };
   /** Heavy queries and mutations take turns with HTTP's (src/limits/admission.ts); subscription events do not wait. */
   gate: HeavyOperationGate;
+  /** One span per operation (a subscription's lasts until it completes), when tracing is on. */
+  tracer?: Tracer | null;
 }
 
 export interface OperationRunner {
-  /** The context of a new operation on `connection`; the runner keeps its state until `complete`. */
-  start(connection: Connection, authorization: string | undefined, operationName: string | null): GatewayContext;
+  /** The context of a new operation on `connection`; the runner keeps its state until `complete`. `headers` carry the caller's trace context (the WebSocket upgrade's, the SSE request's). */
+  start(connection: Connection, authorization: string | undefined, operationName: string | null, headers?: IncomingHeaders): GatewayContext;
   /** The document's size and tokens, checked before it is parsed (each transport's `onSubscribe`): null when within the limits, else the refusal. */
   checkDocument(query: string): GraphQLError[] | null;
   /** Logs and counts an operation refused before it started (no context was made for it). */
@@ -86,6 +90,9 @@ interface OperationState {
   calls: { count: number };
   started: number;
   operationName: string | null;
+  /** Known once the operation runs (execute or subscribe). */
+  operationType: string | null;
+  trace: OperationSpan | undefined;
   codes: string[];
   limits: Array<{ code: string; limit: string }>;
   /** A fresh context for the next event (same caller, same signal). */
@@ -138,10 +145,11 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
   }
 
   return {
-    start(connection, authorization, operationName) {
+    start(connection, authorization, operationName, headers = {}) {
       const cancellation = new Cancellation();
       const calls = { count: 0 };
-      const make = (): GatewayContext => options.createContext(authorization, cancellation, calls);
+      const trace = options.tracer?.startOperation({ door: connection.transport, headers });
+      const make = (): GatewayContext => options.createContext(authorization, cancellation, calls, trace);
       const context = make();
       const state: OperationState = {
         context,
@@ -151,6 +159,8 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
         calls,
         started: performance.now(),
         operationName,
+        operationType: null,
+        trace,
         codes: [],
         limits: [],
         make,
@@ -179,9 +189,11 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
     },
 
     async execute(args) {
+      const state = stateOf(args.contextValue);
+      if (state) state.operationType = getOperationAST(args.document, args.operationName)?.operation ?? null;
       const priced = price(args);
       if (priced.refusal) return priced.refusal;
-      const budget = stateOf(args.contextValue)?.context.budget;
+      const budget = state?.context.budget;
       budget?.startDeadline();
       // A heavy query or mutation waits for its turn, as over HTTP (src/limits/admission.ts).
       if (budget) await options.gate.admit(priced.estimate, budget);
@@ -195,6 +207,7 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
     async subscribe(args) {
       const state = stateOf(args.contextValue);
       if (!state) return { errors: [new GraphQLError('subscription without an operation context')] };
+      state.operationType = 'subscription';
       const priced = price(args);
       if (priced.refusal) return priced.refusal;
       const release = hold(state);
@@ -230,6 +243,13 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
       state.done = true;
       state.cancellation.abort();
       options.metrics?.observe(state.connection.transport, { operationName: state.operationName, errorCodes: state.codes, limits: state.limits });
+      state.trace?.end({
+        operationName: state.operationName,
+        operationType: state.operationType,
+        outcome: outcomeOf(state.codes),
+        upstreamCalls: state.calls.count,
+        errorCodes: state.codes,
+      });
       logRequest(options.logger, {
         requestId: state.requestId,
         transport: state.connection.transport,

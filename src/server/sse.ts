@@ -65,7 +65,7 @@ export function createSseHandler(options: SseHandlerOptions): SseHandler {
     // As graphql-sse's default, except that new stream tokens come from crypto, not Math.random:
     // whoever holds a token reads that stream's events.
     authenticate: (req) => streamToken(req.raw) ?? randomUUID(),
-    context: (req, params) => runner.start(connectionFor(req.raw), req.raw.headers.authorization, operationName(params.query, params.operationName)),
+    context: (req, params) => runner.start(connectionFor(req.raw), req.raw.headers.authorization, operationName(params.query, params.operationName), req.raw.headers),
     // The document's size and tokens, before graphql-sse parses and validates it. A refusal is
     // streamed as the operation's one result (graphql-sse takes a result only with `data`), and
     // logged when it completes, as any operation.

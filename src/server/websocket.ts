@@ -65,7 +65,7 @@ export function startWebSocketServer(options: WebSocketServerOptions): Subscript
       context(ctx, id, _payload, args) {
         const socket = sockets.get(ctx.extra.socket);
         const operationName = getOperationAST(args.document, args.operationName)?.name?.value ?? null;
-        const context = runner.start(socket?.connection ?? { transport: 'ws', subscriptions: 0 }, socket?.token, operationName);
+        const context = runner.start(socket?.connection ?? { transport: 'ws', subscriptions: 0 }, socket?.token, operationName, ctx.extra.request.headers);
         socket?.operations.set(id, context);
         return context;
       },

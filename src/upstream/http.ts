@@ -39,7 +39,7 @@ export interface CallerOptions {
   calls?: { count: number };
   /** The operation's running budget (src/limits/budget.ts): calls counted against it, its deadline aborts reads. */
   budget?: CallBudget;
-  /** The operation's span when tracing is on (src/tracing): each attempt gets a child span and sends its `traceparent`. */
+  /** The operation's span when tracing is on (src/tracing): each attempt gets a child span and sends its trace headers. */
   trace?: OperationSpan;
 }
 
@@ -173,7 +173,7 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
       const res = await poolFor(target.origin).request({
         method: request.method,
         path: target.pathAndQuery,
-        headers: buildHeaders(request, authorization, span?.traceparent),
+        headers: buildHeaders(request, authorization, span?.headers),
         body: requestBody(request),
         signal,
       });
@@ -311,11 +311,12 @@ function rebaseForeignHref(pathname: string, service: UpstreamService, base: Ser
   return at < 0 ? null : `${base.basePath}${pathname.slice(at + servicePath.length)}`;
 }
 
-function buildHeaders(request: UpstreamRequest, authorization: string | null, traceparent: string | undefined): Record<string, string> {
+function buildHeaders(request: UpstreamRequest, authorization: string | null, trace: Readonly<Record<string, string>> | undefined): Record<string, string> {
   const headers: Record<string, string> = request.headers === undefined ? { accept: 'application/json' } : { accept: 'application/json', ...lowerKeys(request.headers) };
   delete headers['authorization'];
   if (authorization !== null) headers['authorization'] = authorization;
-  if (traceparent !== undefined) headers['traceparent'] = traceparent;
+  // `traceparent`, and `tracestate` when the trace carries one.
+  if (trace !== undefined) Object.assign(headers, trace);
   if (request.json !== undefined) headers['content-type'] = 'application/json';
   else if (request.raw) headers['content-type'] = request.raw.contentType;
   return headers;
