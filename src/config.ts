@@ -3,6 +3,7 @@
  * validated at start-up; a bad value throws ConfigError with a one-line message naming it.
  */
 import { DEFAULT_LIMITS, type Limits } from './limits/limits';
+import { SAMPLERS, type SamplerName, type TracingSettings } from './tracing/settings';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -147,13 +148,17 @@ export interface Config {
    */
   trustedDocuments: { path: string; only: boolean } | null;
   /**
-   * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (the full URL spans are POSTed to), or
-   * `OTEL_EXPORTER_OTLP_ENDPOINT` (its `/v1/traces` is used), as in the OpenTelemetry spec; the
-   * first wins. `OTEL_SERVICE_NAME` names the service on every span (default `netgraph`).
-   * OTLP/HTTP with JSON bodies (src/tracing/README.md).
-   * @default null — no tracing at all
+   * OpenTelemetry traces, by the standard variables (src/tracing/README.md):
+   * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (the full URL spans are POSTed to) or
+   * `OTEL_EXPORTER_OTLP_ENDPOINT` (its `/v1/traces`), the first wins; `…_HEADERS` (`key=value,…`,
+   * values percent-decoded, the traces variable's keys win), `…_PROTOCOL` (`http/protobuf` or
+   * `http/json`), `…_COMPRESSION` (`gzip` or `none`), `…_TIMEOUT` (ms), each as
+   * `OTEL_EXPORTER_OTLP_TRACES_*` or `OTEL_EXPORTER_OTLP_*`; `OTEL_SERVICE_NAME`,
+   * `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_TRACES_SAMPLER` and `OTEL_TRACES_SAMPLER_ARG`.
+   * `OTEL_SDK_DISABLED=true` or `OTEL_TRACES_EXPORTER=none` turn it off.
+   * @default null — no endpoint: no tracing, the SDK is not even loaded
    */
-  tracing: { tracesUrl: string; serviceName: string } | null;
+  tracing: TracingSettings | null;
   /**
    * `MCP_MUTATIONS`: which changes MCP clients (`/mcp`) may make: `none` (no mutation tools, and
    * `execute` refuses mutations), `listed` (the shipped mutation tools only; `execute` refuses
@@ -282,13 +287,66 @@ function limits(env: Env): Limits {
   };
 }
 
+/** The traces variable of an exporter setting when it is set, else the general one (the OTLP exporter spec). */
+function otlpName(env: Env, setting: string): string {
+  const traces = `OTEL_EXPORTER_OTLP_TRACES_${setting}`;
+  return read(env, traces) !== undefined ? traces : `OTEL_EXPORTER_OTLP_${setting}`;
+}
+
+/**
+ * A `key=value,key=value` list (the W3C baggage form the OTLP spec uses for headers and resource
+ * attributes), values percent-decoded. Values are never echoed in an error: headers carry keys.
+ */
+function keyValues(env: Env, name: string, validKey: RegExp): Record<string, string> {
+  const text = read(env, name);
+  const pairs: Record<string, string> = {};
+  if (text === undefined) return pairs;
+  for (const item of text.split(',')) {
+    if (item.trim() === '') continue;
+    const at = item.indexOf('=');
+    const key = at < 0 ? '' : item.slice(0, at).trim();
+    if (!validKey.test(key)) throw new ConfigError(`${name} must be a list of key=value pairs separated by commas; an entry has no valid key`);
+    let value: string;
+    try {
+      value = decodeURIComponent(item.slice(at + 1).trim());
+    } catch {
+      throw new ConfigError(`${name}: the value of ${key} is not valid percent-encoding`);
+    }
+    pairs[key] = value;
+  }
+  return pairs;
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const RESOURCE_KEY = /^[\w.\-/]{1,255}$/;
+
+function sampler(env: Env): TracingSettings['sampler'] {
+  const name = oneOf<SamplerName>(env, 'OTEL_TRACES_SAMPLER', SAMPLERS, 'parentbased_always_on');
+  const arg = read(env, 'OTEL_TRACES_SAMPLER_ARG');
+  if (!name.endsWith('traceidratio') || arg === undefined) return { name, ratio: 1 };
+  const ratio = /^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(arg) ? Number(arg) : NaN;
+  if (!(ratio >= 0 && ratio <= 1)) throw new ConfigError(`OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1; got ${JSON.stringify(arg)}`);
+  return { name, ratio };
+}
+
 function tracing(env: Env): Config['tracing'] {
   const traces = url(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
   const base = url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
-  const serviceName = read(env, 'OTEL_SERVICE_NAME') ?? 'netgraph';
+  const resourceAttributes = keyValues(env, 'OTEL_RESOURCE_ATTRIBUTES', RESOURCE_KEY);
+  // OTEL_SERVICE_NAME wins over a service.name among the resource attributes.
+  const serviceName = read(env, 'OTEL_SERVICE_NAME') ?? resourceAttributes['service.name'] ?? 'netgraph';
   if (!/^[\w.-]{1,128}$/.test(serviceName)) throw new ConfigError(`OTEL_SERVICE_NAME must be 1-128 letters, digits, '.', '_' or '-'; got ${JSON.stringify(serviceName)}`);
+  const headers = { ...keyValues(env, 'OTEL_EXPORTER_OTLP_HEADERS', HEADER_NAME), ...keyValues(env, 'OTEL_EXPORTER_OTLP_TRACES_HEADERS', HEADER_NAME) };
+  const settings = {
+    protocol: oneOf(env, otlpName(env, 'PROTOCOL'), ['http/protobuf', 'http/json'] as const, 'http/protobuf'),
+    compression: oneOf(env, otlpName(env, 'COMPRESSION'), ['gzip', 'none'] as const, 'none'),
+    timeoutMs: int(env, otlpName(env, 'TIMEOUT'), 10_000, 1, MAX_MS),
+    sampler: sampler(env),
+  };
+  const disabled = oneOf(env, 'OTEL_SDK_DISABLED', ['true', 'false'] as const, 'false') === 'true' || oneOf(env, 'OTEL_TRACES_EXPORTER', ['otlp', 'none'] as const, 'otlp') === 'none';
   const tracesUrl = traces ?? (base !== null ? `${base}/v1/traces` : null);
-  return tracesUrl === null ? null : { tracesUrl, serviceName };
+  if (tracesUrl === null || disabled) return null;
+  return { tracesUrl, headers, serviceName, resourceAttributes, ...settings };
 }
 
 /** Where the platform is; null when the demo sandbox stands in for it, and may (see `Config.upstreamBaseUrl`). */

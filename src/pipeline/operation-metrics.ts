@@ -6,7 +6,7 @@
  * map page, the benchmark). Any other name counts as `other`, an anonymous operation as `-`.
  */
 import { Kind, parse } from 'graphql';
-import type { Metrics } from '../metrics/registry';
+import { Counter, type Registry } from 'prom-client';
 import type { RequestFacts, Transport } from './request-log';
 
 /**
@@ -59,16 +59,18 @@ export function operationNamesOf(documents: Iterable<string>): string[] {
 }
 
 /** `labelled`: the operation names that keep their own label (see the top of this file). */
-export function createOperationMetrics(metrics: Metrics, labelled: Iterable<string> = OWN_OPERATION_NAMES): OperationMetrics {
-  const operations = metrics.counter({
+export function createOperationMetrics(registry: Registry, labelled: Iterable<string> = OWN_OPERATION_NAMES): OperationMetrics {
+  const operations = new Counter({
     name: 'netgraph_graphql_operations_total',
     help: 'GraphQL operations, by transport, operation name (the trusted documents\' and the gateway\'s own clients\' names; `other` for any other, `-` for anonymous) and outcome.',
     labelNames: ['transport', 'operation', 'outcome'] as const,
+    registers: [registry],
   });
-  const limited = metrics.counter({
+  const limited = new Counter({
     name: 'netgraph_operations_limited_total',
     help: 'Operations refused before running (COST_ESTIMATED_TOO_EXPENSIVE) or stopped while running (OPERATION_BUDGET_EXCEEDED), by limit.',
     labelNames: ['code', 'limit'] as const,
+    registers: [registry],
   });
   const names = new Set(labelled);
   const label = (name: string | null): string => (name === null ? '-' : names.has(name) ? name : 'other');

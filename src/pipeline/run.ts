@@ -91,7 +91,7 @@ class OperationRecord {
   ) {
     this.requestId = options.requestId ?? randomUUID();
     this.cancellation = options.cancellation ?? new Cancellation();
-    this.trace = deps.tracer?.startOperation(caller.traceHeaders?.['traceparent']);
+    this.trace = deps.tracer?.startOperation({ door: options.door, headers: caller.traceHeaders ?? {} });
   }
 
   /** Errors formatted for the client, their codes and limits kept for the log line. */
@@ -112,7 +112,7 @@ class OperationRecord {
       operationName: this.operationName,
       operationType: this.operationType,
       outcome: outcomeOf(this.codes),
-      httpStatus: status ?? 200,
+      httpStatus: status ?? null,
       upstreamCalls: this.calls.count,
       errorCodes: this.codes,
     });

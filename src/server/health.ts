@@ -6,7 +6,7 @@
  * says which upstream is served: `"mode": "sandbox"` is the embedded demo, never a platform.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Metrics } from '../metrics/registry';
+import type { Registry } from 'prom-client';
 import type { SharedProbe } from '../upstream/probe';
 
 /** What one readiness check found: ready or not, and what the body shows of it. */
@@ -23,7 +23,7 @@ export interface HealthOptions {
   readiness: Readonly<Record<string, ReadinessCheck>>;
   /** `sandbox`: the gateway serves the embedded demo upstream; `upstream`: the configured platform. */
   mode: 'sandbox' | 'upstream';
-  metrics: Metrics;
+  metrics: Registry;
 }
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => Promise<number>;
@@ -46,7 +46,7 @@ export function createHealthRoutes(options: HealthOptions): Record<string, Route
       return sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable', mode: options.mode, checks: Object.fromEntries(results) });
     },
     '/metrics': async (_req, res) => {
-      const body = await options.metrics.text();
+      const body = await options.metrics.metrics();
       res.writeHead(200, { 'content-type': options.metrics.contentType });
       res.end(body);
       return 200;

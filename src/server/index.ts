@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
-import { collectDefaultMetrics, Gauge } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config';
 import { createContext, releaseContext, type GatewayContext, type GatewayInfo, type GatewayServices, type PollSession } from '../context';
 import { createPollerMetrics, createPollerRegistry, credentialFingerprint } from '../pollers';
@@ -27,7 +27,6 @@ import { createOperationMetrics, operationNamesOf, OWN_OPERATION_NAMES } from '.
 import { COST_HEADER, createHttpDoor } from '../doors/http';
 import { createSseDoor } from '../doors/sse';
 import { startWebSocketDoor } from '../doors/websocket';
-import { Metrics } from '../metrics/registry';
 import { type Cancellation } from '../upstream/cancellation';
 import { createHttpLayer } from '../upstream/http';
 import type { LoaderOptions } from '../upstream/loader-options';
@@ -99,21 +98,19 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
   const searchUrl = config.searchUrl ?? (sandboxMode ? (options.sandbox?.searchUrl ?? null) : null);
   const searchCredentials = config.searchCredentials ?? (sandboxMode ? (options.sandbox?.searchCredentials ?? null) : null);
 
-  const metrics = new Metrics();
-  const registry = metrics.registry;
+  const registry = new Registry();
   if (options.processMetrics) collectDefaultMetrics({ register: registry });
-  const requestDuration = metrics.histogram({
+  const requestDuration = new Histogram({
     name: 'netgraph_graphql_request_duration_seconds',
     help: 'Duration of GraphQL requests over HTTP, by HTTP status class.',
     labelNames: ['status_class'] as const,
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
   });
 
-  // Null when no OTLP endpoint is configured: then no span, id or header is ever made.
+  // Null when no OTLP endpoint is configured: then the SDK is not loaded and no span, id or header is ever made.
   const tracer = config.tracing
-    ? createTracer({
-        tracesUrl: config.tracing.tracesUrl,
-        serviceName: config.tracing.serviceName,
+    ? createTracer(config.tracing, {
         serviceVersion: packageVersion(),
         onExportError: (error) => logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'trace export failed (spans dropped; told once)'),
       })
@@ -125,7 +122,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     timeouts: { connectMs: config.connectTimeoutMs, headersMs: config.headersTimeoutMs, bodyMs: config.bodyTimeoutMs },
     retry: { attempts: config.retryAttempts, baseDelayMs: config.retryBaseDelayMs, maxDelayMs: config.retryMaxDelayMs, maxRetryAfterMs: config.retryAfterMaxMs },
     maxConcurrentPerRequest: config.maxConcurrentPerRequest,
-    metrics,
+    metrics: registry,
   });
   // Heavy operations take turns, on every transport (src/limits/admission.ts).
   const gate = new HeavyOperationGate(config.limits.admission);
@@ -186,7 +183,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
   const schema = instrumentSchema(buildSchema());
   const trusted = config.trustedDocuments ? loadManifest(config.trustedDocuments.path, config.trustedDocuments.only) : null;
   // Metric labels: the trusted operations' names and the gateway's own clients', never callers' (operation-metrics.ts).
-  const operationMetrics = createOperationMetrics(metrics, [...OWN_OPERATION_NAMES, ...operationNamesOf(trusted?.documents() ?? [])]);
+  const operationMetrics = createOperationMetrics(registry, [...OWN_OPERATION_NAMES, ...operationNamesOf(trusted?.documents() ?? [])]);
   const formatErrors = createErrorFormatter({ development: config.development });
   // Shared limits count per caller: a credential fingerprint, or the client address when anonymous.
   const callerKey = (caller: Caller): string => (caller.authorization !== undefined ? credentialFingerprint(caller.authorization) : `address:${caller.clientAddress ?? 'unknown'}`);
@@ -231,7 +228,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     graphqlPath: GRAPHQL_PATH,
     ...(sandboxMode && options.sandbox ? { defaultToken: options.sandbox.tokens.admin } : {}),
   });
-  const routes = createHealthRoutes({ readiness: { upstreams: upstreamReadiness(probe) }, mode: sandboxMode ? 'sandbox' : 'upstream', metrics });
+  const routes = createHealthRoutes({ readiness: { upstreams: upstreamReadiness(probe) }, mode: sandboxMode ? 'sandbox' : 'upstream', metrics: registry });
   const sse = createSseDoor({
     pipeline,
     reservations: new SharedLimit('sseReservations', { total: config.transport.sseMaxReservations, perCaller: config.transport.sseReservationsPerCaller, setting: 'SSE_MAX_RESERVATIONS' }),

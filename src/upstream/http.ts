@@ -4,10 +4,9 @@
  * a per-request concurrency cap, GET-only retries with backoff + full jitter, outcome → UpstreamError
  * mapping, per-request call counting and a Prometheus histogram.
  */
+import { Histogram, type Registry } from 'prom-client';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
-import { Histogram } from '../metrics/histogram';
-import type { Metrics } from '../metrics/registry';
 import { BudgetExceededError, ErrorCode, UpstreamError, type UpstreamCallInfo, type UpstreamService } from '../errors/codes';
 import type { HttpClient, UpstreamRequest, UpstreamResponse } from './http-types';
 import { codeForStatus, codeForTransportError, outcomeUnknown, transportErrorCode, upstreamErrorMessage } from './http-errors';
@@ -28,8 +27,8 @@ export interface HttpLayerConfig {
   retry: RetryPolicy;
   /** Upstream calls one GraphQL request may have in flight at once. */
   maxConcurrentPerRequest: number;
-  /** Where the upstream call histogram is exposed; tests pass their own. */
-  metrics?: Metrics;
+  /** Where the upstream call histogram is exposed (none: it is kept but not exposed). */
+  metrics?: Registry;
 }
 
 export interface CallerOptions {
@@ -41,7 +40,7 @@ export interface CallerOptions {
   calls?: { count: number };
   /** The operation's running budget (src/limits/budget.ts): calls counted against it, its deadline aborts reads. */
   budget?: CallBudget;
-  /** The operation's span when tracing is on (src/tracing): each attempt gets a child span and sends its `traceparent`. */
+  /** The operation's span when tracing is on (src/tracing): each attempt gets a child span and sends its trace headers. */
   trace?: OperationSpan;
 }
 
@@ -74,13 +73,13 @@ const SERVICE_PATHS: ReadonlyArray<readonly [Exclude<UpstreamService, 'search'>,
 export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
   const bases = serviceBases(config);
   const pools = new Map<string, Pool>();
-  const histogramConfig = {
+  const histogram = new Histogram({
     name: 'netgraph_upstream_request_duration_seconds',
     help: 'Duration of upstream HTTP requests (each attempt), by service, method and status class.',
     labelNames: ['service', 'method', 'status_class'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-  };
-  const histogram = config.metrics ? config.metrics.histogram(histogramConfig) : new Histogram(histogramConfig);
+    registers: config.metrics ? [config.metrics] : [],
+  });
   const searchAuth = config.searchCredentials
     ? `Basic ${Buffer.from(`${config.searchCredentials.username}:${config.searchCredentials.password}`).toString('base64')}`
     : null;
@@ -169,7 +168,7 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
       const res = await poolFor(target.origin).request({
         method: request.method,
         path: target.pathAndQuery,
-        headers: buildHeaders(request, authorization, span?.traceparent),
+        headers: buildHeaders(request, authorization, span?.headers),
         body: requestBody(request),
         signal,
       });
@@ -285,11 +284,12 @@ function resolveTarget(request: UpstreamRequest, base: ServiceBase): Target {
   return target(search.toString());
 }
 
-function buildHeaders(request: UpstreamRequest, authorization: string | null, traceparent: string | undefined): Record<string, string> {
+function buildHeaders(request: UpstreamRequest, authorization: string | null, trace: Readonly<Record<string, string>> | undefined): Record<string, string> {
   const headers: Record<string, string> = request.headers === undefined ? { accept: 'application/json' } : { accept: 'application/json', ...lowerKeys(request.headers) };
   delete headers['authorization'];
   if (authorization !== null) headers['authorization'] = authorization;
-  if (traceparent !== undefined) headers['traceparent'] = traceparent;
+  // `traceparent`, and `tracestate` when the trace carries one.
+  if (trace !== undefined) Object.assign(headers, trace);
   if (request.json !== undefined) headers['content-type'] = 'application/json';
   else if (request.raw) headers['content-type'] = request.raw.contentType;
   return headers;

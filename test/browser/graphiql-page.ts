@@ -119,3 +119,23 @@ export async function openDocs(page: Page): Promise<string> {
   await explorer.locator('.graphiql-doc-explorer-root-type').first().waitFor({ timeout: 15000 });
   return explorer.innerText();
 }
+
+/** Opens the query Explorer sidebar (@graphiql/plugin-explorer). */
+export async function openExplorer(page: Page): Promise<void> {
+  await page.click('[aria-label="Show GraphiQL Explorer"]');
+  await page.locator('.graphiql-explorer-root [data-field-name]').first().waitFor({ timeout: 15000 });
+}
+
+/**
+ * Ticks fields in the Explorer as a user does, from the root down (`['networks', 'nodes', 'name']`):
+ * each field is clicked within the node of the one before it, which that click has opened.
+ */
+export async function tickExplorerFields(page: Page, path: readonly string[]): Promise<void> {
+  let scope = page.locator('.graphiql-explorer-root');
+  for (const name of path) {
+    const field = scope.locator(`[data-field-name="${name}"]`).first();
+    await field.click();
+    // Once ticked, the field's row (its name and arguments) and its sub-fields share a wrapper.
+    scope = field.locator('xpath=../..');
+  }
+}

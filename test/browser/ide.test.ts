@@ -10,7 +10,20 @@ import { isObject } from '../../src/upstream/parse';
 import { startStack, expectNoErrors, type Stack } from '../helpers/stack';
 import { sandboxRest } from '../helpers/subscriptions';
 import { browserTestsEnabled, launchChromium, watchPage, type PageWatch } from './chromium';
-import { activeToolTab, editorValue, openDocs, openIde, QUERY_EDITOR, readResultUntil, runAndReadResult, setEditorValue, TOOL_EDITOR, waitForStoredTabs } from './graphiql-page';
+import {
+  activeToolTab,
+  editorValue,
+  openDocs,
+  openExplorer,
+  openIde,
+  QUERY_EDITOR,
+  readResultUntil,
+  runAndReadResult,
+  setEditorValue,
+  tickExplorerFields,
+  TOOL_EDITOR,
+  waitForStoredTabs,
+} from './graphiql-page';
 import { startIdeFixture, type IdeFixture } from './ide-fixture';
 
 const describeBrowser = browserTestsEnabled() ? describe : describe.skip;
@@ -100,6 +113,20 @@ describeBrowser('GraphQL IDE in Chromium', () => {
       const fields = await page.locator('.graphiql-doc-explorer').innerText();
       expect(fields).toContain('networkGroups');
       expect(fields).toContain('NetworkGroupConnection');
+    });
+
+    it('builds a nested query in the Explorer by ticking fields, and runs it', async () => {
+      await setEditorValue(page, QUERY_EDITOR, '');
+      await openExplorer(page);
+      await tickExplorerFields(page, ['networks', 'nodes', 'name']);
+      // The Explorer wrote the query into the editor.
+      const query = await editorValue(page, QUERY_EDITOR);
+      expect(query.replace(/\s+/g, ' ').trim()).toBe('query MyQuery { networks { nodes { name } } }');
+      // What the same text answers over plain HTTP: the page must show it.
+      const expected = expectNoErrors(await stack.gql(query));
+      const names = (JSON.stringify(expected).match(/"name":"[^"]+"/g) ?? []).length;
+      expect(names).toBeGreaterThan(0);
+      expect(await runAndReadResult(page)).toMatchObject({ data: expected });
     });
 
     it('sent no request off the machine and logged no browser errors (CSP violations included)', () => {

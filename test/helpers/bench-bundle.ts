@@ -5,7 +5,7 @@
  */
 import { build } from 'esbuild';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { packageRoot } from '../../bench/package-root';
 
 export interface BenchBundle {
@@ -14,17 +14,18 @@ export interface BenchBundle {
 }
 
 export function bundleBenchEntry(name: string): Promise<BenchBundle> {
-  return bundleEntry('bench', name);
+  return bundleEntry(join('bench', `${name}.ts`));
 }
 
-/** Any entry of the project, e.g. `bundleEntry('src', 'main')` for `npm start`'s. */
-export async function bundleEntry(folder: string, name: string): Promise<BenchBundle> {
+/** Any entry of the project (a path from its root), bundled the same way. */
+export async function bundleEntry(entry: string): Promise<BenchBundle> {
+  const name = basename(entry, '.ts');
   const tmp = join(packageRoot(), '.tmp');
   mkdirSync(tmp, { recursive: true });
   const dir = mkdtempSync(join(tmp, `${name}-`));
   const script = join(dir, `${name}.js`);
   await build({
-    entryPoints: [join(packageRoot(), folder, `${name}.ts`)],
+    entryPoints: [join(packageRoot(), entry)],
     bundle: true,
     platform: 'node',
     format: 'cjs',

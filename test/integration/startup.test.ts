@@ -4,6 +4,7 @@
  * where the sandbox may not run, or a misspelt variable, stops the process with one line.
  * ts-jest cannot fork a .ts file, so the entry is bundled first (test/helpers/bench-bundle.ts).
  */
+import { join } from 'node:path';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { bundleEntry, type BenchBundle } from '../helpers/bench-bundle';
@@ -11,7 +12,7 @@ import { bundleEntry, type BenchBundle } from '../helpers/bench-bundle';
 let bundle: BenchBundle;
 
 beforeAll(async () => {
-  bundle = await bundleEntry('src', 'main');
+  bundle = await bundleEntry(join('src', 'main.ts'));
 }, 60_000);
 
 afterAll(() => bundle?.remove());

@@ -1,41 +1,28 @@
 /**
- * Tracing end to end on real sockets: the gateway exports OTLP/HTTP JSON to a local fake collector,
- * and a recording proxy in front of the sandbox shows the `traceparent` each upstream attempt got.
- * With no endpoint configured no upstream request carries a `traceparent`.
+ * Tracing end to end on real sockets: a gateway process configured by the standard OTEL_*
+ * environment variables (test/helpers/gateway-process.ts) exports to a real OTLP/HTTP receiver
+ * (test/helpers/otlp-receiver.ts), and a recording proxy in front of the sandbox shows the trace
+ * headers each upstream attempt got.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { WebSocket } from 'ws';
+import { createClient as createSseClient } from 'graphql-sse';
+import { createClient as createWsClient } from 'graphql-ws';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox';
-import { startGateway, type RunningGateway } from '../../src/server';
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
-import { postGraphQL, testConfig } from '../helpers/stack';
-
-interface OtlpAttribute {
-  key: string;
-  value: { stringValue?: string; intValue?: string; arrayValue?: { values: Array<{ stringValue: string }> } };
-}
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-  startTimeUnixNano: string;
-  endTimeUnixNano: string;
-  attributes: OtlpAttribute[];
-  status: { code: number };
-}
-interface OtlpBody {
-  resourceSpans: Array<{ resource: { attributes: OtlpAttribute[] }; scopeSpans: Array<{ spans: OtlpSpan[] }> }>;
-}
+import { removeGatewayBundle, startGatewayProcess, type GatewayProcess } from '../helpers/gateway-process';
+import { startOtlpReceiver, type AttributeValue, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver';
+import { postGraphQL } from '../helpers/stack';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT_ID = '00f067aa0ba902b7';
-const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/;
+const TRACESTATE = 'congo=t61rcWkgMzE,rojo=00f067aa0ba902b7';
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-(0[01])$/;
+const SERVER = 2;
+const CLIENT = 3;
 
 let sandbox: RunningSandbox;
 let proxy: FakeUpstream;
-let collector: { url: string; bodies: string[]; server: Server };
+let receiver: OtlpReceiver;
 let failFirstGet = false;
 
 beforeAll(async () => {
@@ -59,110 +46,217 @@ beforeAll(async () => {
     res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
     res.end(text);
   });
-  const bodies: string[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      if (req.method === 'POST' && req.url === '/otlp/v1/traces') bodies.push(Buffer.concat(chunks).toString('utf8'));
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  collector = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/otlp`, bodies, server };
-});
+  receiver = await startOtlpReceiver();
+}, 60_000);
 
 afterAll(async () => {
   await proxy.close();
   await sandbox.close();
-  collector.server.closeAllConnections();
-  await new Promise<void>((resolve) => collector.server.close(() => resolve()));
+  await receiver.close();
+  await removeGatewayBundle();
 });
 
-function gatewayConfig(tracing: boolean): ReturnType<typeof testConfig> {
-  return testConfig({
-    upstreamBaseUrl: `${proxy.url}${new URL(sandbox.baseUrl).pathname}`,
-    searchUrl: null,
-    searchCredentials: null,
-    tracing: tracing ? { tracesUrl: `${collector.url}/v1/traces`, serviceName: 'netgraph-test' } : null,
+const running: GatewayProcess[] = [];
+
+beforeEach(() => {
+  receiver.exports.length = 0;
+  proxy.requests.length = 0;
+});
+
+// A test that failed before closing its gateway still stops the process.
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((gateway) => gateway.close()));
+});
+
+/** A gateway process through the proxy, configured by these variables as a deployment would set them. */
+async function start(env: Record<string, string>, endpoint = true): Promise<GatewayProcess> {
+  const gateway = await startGatewayProcess({
+    UPSTREAM_BASE_URL: `${proxy.url}${new URL(sandbox.baseUrl).pathname}`,
+    ...(endpoint ? { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } : {}),
+    ...env,
   });
+  running.push(gateway);
+  return gateway;
 }
 
-const attr = (span: OtlpSpan, key: string): unknown => {
-  const value = span.attributes.find((a) => a.key === key)?.value;
-  if (value === undefined) return undefined;
-  if (value.arrayValue) return value.arrayValue.values.map((v) => v.stringValue);
-  return value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : undefined);
-};
+const operations = (): ReceivedSpan[] => receiver.spans().filter((s) => s.kind === SERVER);
+const childrenOf = (parent: ReceivedSpan): ReceivedSpan[] => receiver.spans().filter((s) => s.kind === CLIENT && s.parentSpanId === parent.spanId);
+const upstreamPath = (url: string): string => url.split('?')[0] ?? '';
 
-it('exports a span per operation and per upstream attempt, and sends each attempt its traceparent', async () => {
-  const gateway: RunningGateway = await startGateway(gatewayConfig(true), { log: () => undefined });
-  proxy.requests.length = 0;
+/** Every string on every exported span and resource, nested arrays included. */
+function allStrings(spans: readonly ReceivedSpan[]): string[] {
+  const flat = (v: AttributeValue): string[] => (Array.isArray(v) ? v.flatMap(flat) : typeof v === 'string' ? [v] : []);
+  return spans.flatMap((s) => [s.name, s.traceState, ...Object.values(s.attributes).flatMap(flat), ...Object.values(s.resource).flatMap(flat)]);
+}
+
+it("continues the caller's trace with its tracestate, sends the collector's key, and puts no token on any span", async () => {
+  const gateway = await start({
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    OTEL_EXPORTER_OTLP_HEADERS: 'x-collector-key=k3y%3Dsecret,x-other=1',
+    OTEL_SERVICE_NAME: 'netgraph-test',
+    OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=test,service.namespace=edge',
+  });
+  // Loaded when configured (the last test sees it is not, when not).
+  expect(await gateway.otelPackages()).toEqual(expect.arrayContaining(['sdk-trace-node', 'exporter-trace-otlp-http', 'resources']));
   failFirstGet = true;
   const query = 'query Groups($first: Int) { networkGroups(first: $first) { totalCount } }';
-  const r = await postGraphQL(gateway.url, query, { first: 7 }, { token: sandbox.tokens.admin, headers: { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01` } });
+  const r = await postGraphQL(gateway.url, query, { first: 7 }, { token: sandbox.tokens.admin, headers: { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01`, tracestate: TRACESTATE } });
   expect(r.body.errors).toBeUndefined();
-  // Close flushes the batch: every span is at the collector when it resolves.
+  // Close exports what is queued: every span is at the receiver when it resolves.
   await gateway.close();
 
-  const spans = collector.bodies.flatMap((b) => (JSON.parse(b) as OtlpBody).resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((s) => s.spans)));
-  const operation = spans.find((s) => s.kind === 2);
-  expect(operation).toBeDefined();
+  expect(receiver.exports.length).toBeGreaterThan(0);
+  for (const e of receiver.exports) {
+    expect(e.headers['x-collector-key']).toBe('k3y=secret');
+    expect(e.headers['content-type']).toMatch(/^application\/json/);
+  }
+  const [operation, ...others] = operations();
+  expect(others).toEqual([]);
   if (!operation) return;
-  expect(operation).toMatchObject({ traceId: TRACE_ID, parentSpanId: PARENT_ID, name: 'Groups', status: { code: 0 } });
-  expect(attr(operation, 'graphql.operation.type')).toBe('query');
-  expect(attr(operation, 'graphql.operation.name')).toBe('Groups');
-  expect(attr(operation, 'netgraph.outcome')).toBe('ok');
-  expect(attr(operation, 'netgraph.upstream_calls')).toBe(proxy.requests.length);
+  expect(operation).toMatchObject({ traceId: TRACE_ID, parentSpanId: PARENT_ID, traceState: TRACESTATE, name: 'query Groups', statusCode: 0 });
+  expect(operation.attributes).toMatchObject({
+    'graphql.operation.type': 'query',
+    'graphql.operation.name': 'Groups',
+    'netgraph.door': 'http',
+    'netgraph.outcome': 'ok',
+    'http.response.status_code': 200,
+    'netgraph.upstream_calls': proxy.requests.length,
+  });
+  expect(operation.resource).toMatchObject({ 'service.name': 'netgraph-test', 'deployment.environment': 'test', 'service.namespace': 'edge', 'telemetry.sdk.language': 'nodejs' });
+  expect(typeof operation.resource['service.version']).toBe('string');
 
-  const upstream = spans.filter((s) => s.kind === 3);
-  // One span per attempt: the 503 and its retry are two.
+  // One span per upstream attempt (the 503 and its retry are two), each a child of the operation.
+  const upstream = childrenOf(operation);
   expect(upstream).toHaveLength(proxy.requests.length);
   expect(upstream.length).toBeGreaterThanOrEqual(2);
   for (const span of upstream) {
-    expect(span).toMatchObject({ traceId: TRACE_ID, parentSpanId: operation.spanId });
-    expect(String(attr(span, 'url.path'))).not.toContain('?');
-    expect(attr(span, 'http.request.method')).toBe('GET');
-    expect(typeof attr(span, 'netgraph.upstream.service')).toBe('string');
-    expect(BigInt(span.startTimeUnixNano)).toBeGreaterThanOrEqual(BigInt(operation.startTimeUnixNano));
+    expect(span).toMatchObject({ traceId: TRACE_ID, traceState: TRACESTATE });
+    expect(span.attributes['http.request.method']).toBe('GET');
+    expect(span.attributes['netgraph.upstream.service']).toBe('rest-v1');
+    expect(String(span.attributes['url.template'])).not.toContain('?');
+    expect(span.name).toBe(`GET ${String(span.attributes['url.template'])}`);
   }
-  expect(upstream.map((s) => attr(s, 'http.response.status_code'))).toContain(503);
-  const failed = upstream.find((s) => attr(s, 'http.response.status_code') === 503);
-  expect(failed?.status.code).toBe(2);
+  // A list path names no record: its template is the path the upstream saw, without the query.
+  expect(new Set(upstream.map((s) => s.attributes['url.template']))).toEqual(new Set(proxy.requests.map((q) => upstreamPath(q.url))));
+  const failed = upstream.find((s) => s.attributes['http.response.status_code'] === 503);
+  expect(failed?.statusCode).toBe(2);
+  expect(upstream.some((s) => s.attributes['http.request.resend_count'] === 1)).toBe(true);
 
-  // Each upstream request carried the traceparent of its own span.
-  const received = proxy.requests.map((q) => q.headers['traceparent']);
-  for (const value of received) expect(value).toMatch(TRACEPARENT);
-  expect(new Set(received.map((v) => TRACEPARENT.exec(String(v))?.[2]))).toEqual(new Set(upstream.map((s) => s.spanId)));
-  expect(received.every((v) => TRACEPARENT.exec(String(v))?.[1] === TRACE_ID)).toBe(true);
+  // Each upstream request carried its own span's traceparent, and the caller's tracestate.
+  for (const q of proxy.requests) {
+    expect(q.headers['traceparent']).toMatch(TRACEPARENT);
+    expect(q.headers['tracestate']).toBe(TRACESTATE);
+  }
+  const sent = proxy.requests.map((q) => TRACEPARENT.exec(String(q.headers['traceparent'])));
+  expect(sent.every((m) => m?.[1] === TRACE_ID && m[3] === '01')).toBe(true);
+  expect(new Set(sent.map((m) => m?.[2]))).toEqual(new Set(upstream.map((s) => s.spanId)));
 
-  const exported = collector.bodies.join('\n');
-  expect(exported).not.toContain(sandbox.tokens.admin);
-  expect(exported).not.toContain('Bearer');
-  expect(exported).toContain('"netgraph-test"');
+  // No credential anywhere: not on a span, not in the resource, not in the bytes sent.
+  const strings = allStrings(receiver.spans());
+  for (const secret of [sandbox.tokens.admin, 'Bearer', 'k3y=secret', 'authorization']) {
+    expect(strings.filter((s) => s.toLowerCase().includes(secret.toLowerCase()))).toEqual([]);
+    expect(receiver.exports.some((e) => e.raw.toString('latin1').includes(secret))).toBe(false);
+  }
 });
 
-it('starts a new trace when the incoming traceparent is malformed', async () => {
-  const gateway = await startGateway(gatewayConfig(true), { log: () => undefined });
-  collector.bodies.length = 0;
-  await postGraphQL(gateway.url, '{ gatewayInfo { version } }', undefined, { headers: { traceparent: `00-${'0'.repeat(32)}-${PARENT_ID}-01` } });
-  await gateway.close();
-  const spans = collector.bodies.flatMap((b) => (JSON.parse(b) as OtlpBody).resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((s) => s.spans)));
-  expect(spans).toHaveLength(1);
-  expect(spans[0]?.name).toBe('graphql.operation');
-  expect(spans[0]?.traceId).toMatch(/^(?!0{32})[0-9a-f]{32}$/);
-  expect(spans[0]?.parentSpanId).toBeUndefined();
-});
-
-it('sends no traceparent and exports nothing when tracing is off', async () => {
-  const gateway = await startGateway(gatewayConfig(false), { log: () => undefined });
-  collector.bodies.length = 0;
-  proxy.requests.length = 0;
-  const r = await postGraphQL(gateway.url, '{ networkGroups { totalCount } }', undefined, { token: sandbox.tokens.admin, headers: { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01` } });
+it('exports protobuf by default, gzip-compressed when asked, and retries a collector that is busy', async () => {
+  const gateway = await start({ OTEL_EXPORTER_OTLP_TRACES_COMPRESSION: 'gzip' });
+  receiver.busy = 1;
+  const refusedBefore = receiver.refused;
+  const r = await postGraphQL(gateway.url, '{ networkGroups { totalCount } }', undefined, { token: sandbox.tokens.admin });
   expect(r.body.errors).toBeUndefined();
   await gateway.close();
+
+  // The first export was answered 503; the exporter sent it again.
+  expect(receiver.refused).toBe(refusedBefore + 1);
+  expect(receiver.exports.length).toBeGreaterThan(0);
+  for (const e of receiver.exports) {
+    expect(e.headers['content-type']).toBe('application/x-protobuf');
+    expect(e.headers['content-encoding']).toBe('gzip');
+  }
+  const [operation] = operations();
+  expect(operation).toMatchObject({ name: 'query', parentSpanId: '', attributes: expect.objectContaining({ 'netgraph.door': 'http', 'graphql.operation.type': 'query' }) });
+  if (!operation) return;
+  expect(operation.traceId).toMatch(/^(?!0{32})[0-9a-f]{32}$/);
+  expect(childrenOf(operation).length).toBe(proxy.requests.length);
+  expect(proxy.requests.every((q) => TRACEPARENT.exec(String(q.headers['traceparent']))?.[1] === operation.traceId)).toBe(true);
+});
+
+it("honours the caller's sampling decision, and the ratio sampler decides for the rest", async () => {
+  // A ratio of 0: only a caller's sampled decision gets a trace exported.
+  const gateway = await start({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' });
+  const unsampled = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
+  const sampled = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
+  const query = '{ networkGroups { totalCount } }';
+  const call = async (traceparent: string | null): Promise<void> => {
+    const r = await postGraphQL(gateway.url, query, undefined, { token: sandbox.tokens.admin, headers: traceparent === null ? {} : { traceparent } });
+    expect(r.body.errors).toBeUndefined();
+  };
+  await call(`00-${unsampled}-${PARENT_ID}-00`);
+  // The upstream is told the decision: the same trace, not sampled.
   expect(proxy.requests.length).toBeGreaterThan(0);
-  expect(proxy.requests.every((q) => q.headers['traceparent'] === undefined)).toBe(true);
-  expect(collector.bodies).toEqual([]);
+  for (const q of proxy.requests) expect(TRACEPARENT.exec(String(q.headers['traceparent']))?.slice(1)).toEqual([unsampled, expect.any(String), '00']);
+  proxy.requests.length = 0;
+  await call(`00-${sampled}-${PARENT_ID}-01`);
+  for (const q of proxy.requests) expect(TRACEPARENT.exec(String(q.headers['traceparent']))?.[3]).toBe('01');
+  await call(null);
+  await gateway.close();
+
+  const spans = receiver.spans();
+  expect(spans.length).toBeGreaterThan(1);
+  expect(new Set(spans.map((s) => s.traceId))).toEqual(new Set([sampled]));
+});
+
+it('traces operations over WebSocket and SSE, continuing the trace of the upgrade or stream request', async () => {
+  const gateway = await start({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' });
+  const wsTrace = 'cccccccccccccccccccccccccccccccc';
+  const sseTrace = 'dddddddddddddddddddddddddddddddd';
+  const authorization = `Bearer ${sandbox.tokens.admin}`;
+  const query = 'query Count { networkGroups { totalCount } }';
+
+  // The WebSocket upgrade carries the trace headers (a browser cannot set them; a service can).
+  class TracedWebSocket extends WebSocket {
+    constructor(url: string, protocols?: string | string[]) {
+      super(url, protocols, { headers: { traceparent: `00-${wsTrace}-${PARENT_ID}-01`, tracestate: TRACESTATE } });
+    }
+  }
+  const ws = createWsClient({ url: gateway.wsUrl, webSocketImpl: TracedWebSocket, retryAttempts: 0, connectionParams: { authorization } });
+  const sse = createSseClient({ url: gateway.streamUrl, retryAttempts: 0, headers: { authorization, traceparent: `00-${sseTrace}-${PARENT_ID}-01` } });
+  try {
+    for (const client of [ws, sse]) {
+      const result: unknown[] = [];
+      for await (const value of client.iterate({ query })) result.push(value);
+      expect(result).toEqual([{ data: { networkGroups: { totalCount: expect.any(Number) } } }]);
+    }
+  } finally {
+    await ws.dispose();
+    sse.dispose();
+  }
+  await gateway.close();
+
+  for (const [door, traceId, traceState] of [
+    ['ws', wsTrace, TRACESTATE],
+    ['sse', sseTrace, ''],
+  ] as const) {
+    const operation = operations().find((s) => s.attributes['netgraph.door'] === door);
+    expect(operation).toMatchObject({ traceId, parentSpanId: PARENT_ID, traceState, name: 'query Count' });
+    if (!operation) continue;
+    expect(operation.attributes).toMatchObject({ 'graphql.operation.name': 'Count', 'netgraph.outcome': 'ok' });
+    expect(operation.attributes['http.response.status_code']).toBeUndefined();
+    const upstream = childrenOf(operation);
+    expect(upstream.length).toBeGreaterThan(0);
+    expect(operation.attributes['netgraph.upstream_calls']).toBe(upstream.length);
+  }
+});
+
+it('loads no SDK, sends no trace headers and exports nothing when no endpoint is set', async () => {
+  const gateway = await start({ OTEL_SERVICE_NAME: 'netgraph-test', OTEL_TRACES_SAMPLER: 'always_on' }, false);
+  const r = await postGraphQL(gateway.url, '{ networkGroups { totalCount } }', undefined, { token: sandbox.tokens.admin, headers: { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01`, tracestate: TRACESTATE } });
+  expect(r.body.errors).toBeUndefined();
+  // prom-client reads @opentelemetry/api when it is installed (for exemplars); nothing else is loaded.
+  expect((await gateway.otelPackages()).filter((name) => name !== 'api')).toEqual([]);
+  await gateway.close();
+  expect(proxy.requests.length).toBeGreaterThan(0);
+  expect(proxy.requests.every((q) => q.headers['traceparent'] === undefined && q.headers['tracestate'] === undefined)).toBe(true);
+  expect(receiver.exports).toEqual([]);
 });

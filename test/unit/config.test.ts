@@ -107,14 +107,85 @@ describe('loadConfig', () => {
     expect(configError({ SEARCH_PASSWORD: 'hunter2' })).not.toContain('hunter2');
   });
 
-  it('turns tracing on only with an OTLP endpoint; the traces endpoint wins over the base one', () => {
-    expect(loadConfig({}).tracing).toBeNull();
-    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing).toEqual({ tracesUrl: 'http://collector:4318/v1/traces', serviceName: 'netgraph' });
-    expect(
-      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/in', OTEL_SERVICE_NAME: 'netgraph-eu' }).tracing,
-    ).toEqual({ tracesUrl: 'https://traces.example/in', serviceName: 'netgraph-eu' });
-    expect(configError({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toMatch(/^OTEL_EXPORTER_OTLP_ENDPOINT must be an http\(s\) URL/);
-    expect(configError({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://u:p@collector/v1/traces' })).toBe('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must not carry credentials');
-    expect(configError({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SERVICE_NAME: 'a b' })).toMatch(/^OTEL_SERVICE_NAME must be/);
+  describe('tracing (the standard OTEL_* variables)', () => {
+    const base = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' };
+
+    it('is on only with an OTLP endpoint; the traces endpoint wins over the base one', () => {
+      expect(loadConfig({}).tracing).toBeNull();
+      expect(loadConfig({ OTEL_TRACES_SAMPLER: 'always_on', OTEL_SERVICE_NAME: 'x' }).tracing).toBeNull();
+      expect(loadConfig(base).tracing).toEqual({
+        tracesUrl: 'http://collector:4318/v1/traces',
+        headers: {},
+        protocol: 'http/protobuf',
+        compression: 'none',
+        timeoutMs: 10_000,
+        serviceName: 'netgraph',
+        resourceAttributes: {},
+        sampler: { name: 'parentbased_always_on', ratio: 1 },
+      });
+      expect(
+        loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/in', OTEL_SERVICE_NAME: 'netgraph-eu' }).tracing,
+      ).toMatchObject({ tracesUrl: 'https://traces.example/in', serviceName: 'netgraph-eu' });
+    });
+
+    it('is off with OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none, whatever the endpoint', () => {
+      expect(loadConfig({ ...base, OTEL_SDK_DISABLED: 'true' }).tracing).toBeNull();
+      expect(loadConfig({ ...base, OTEL_TRACES_EXPORTER: 'none' }).tracing).toBeNull();
+      expect(loadConfig({ ...base, OTEL_SDK_DISABLED: 'false', OTEL_TRACES_EXPORTER: 'otlp' }).tracing).not.toBeNull();
+    });
+
+    it('reads headers and resource attributes as key=value lists, percent-decoded; the traces headers win per key', () => {
+      const tracing = loadConfig({
+        ...base,
+        OTEL_EXPORTER_OTLP_HEADERS: 'x-api-key=abc%3D%3D, authorization=Basic%20dTpw ,',
+        OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'x-api-key=traces-key',
+        OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=prod,service.name=from-attributes,k8s.pod.name=gw%2D1',
+      }).tracing;
+      expect(tracing?.headers).toEqual({ 'x-api-key': 'traces-key', authorization: 'Basic dTpw' });
+      expect(tracing?.resourceAttributes).toEqual({ 'deployment.environment': 'prod', 'service.name': 'from-attributes', 'k8s.pod.name': 'gw-1' });
+      // service.name among the attributes names the service unless OTEL_SERVICE_NAME does.
+      expect(tracing?.serviceName).toBe('from-attributes');
+      expect(loadConfig({ ...base, OTEL_SERVICE_NAME: 'named', OTEL_RESOURCE_ATTRIBUTES: 'service.name=other' }).tracing?.serviceName).toBe('named');
+    });
+
+    it('reads protocol, compression and timeout from the traces variable first, then the general one', () => {
+      expect(loadConfig({ ...base, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_COMPRESSION: 'gzip', OTEL_EXPORTER_OTLP_TIMEOUT: '2500' }).tracing).toMatchObject({
+        protocol: 'http/json',
+        compression: 'gzip',
+        timeoutMs: 2500,
+      });
+      expect(
+        loadConfig({ ...base, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf', OTEL_EXPORTER_OTLP_TRACES_COMPRESSION: 'gzip' }).tracing,
+      ).toMatchObject({ protocol: 'http/protobuf', compression: 'gzip' });
+    });
+
+    it('names the sampler, with its ratio for the ratio samplers', () => {
+      expect(loadConfig({ ...base, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.25' }).tracing?.sampler).toEqual({ name: 'parentbased_traceidratio', ratio: 0.25 });
+      expect(loadConfig({ ...base, OTEL_TRACES_SAMPLER: 'traceidratio' }).tracing?.sampler).toEqual({ name: 'traceidratio', ratio: 1 });
+      expect(loadConfig({ ...base, OTEL_TRACES_SAMPLER: 'always_off', OTEL_TRACES_SAMPLER_ARG: 'ignored' }).tracing?.sampler).toEqual({ name: 'always_off', ratio: 1 });
+    });
+
+    it.each([
+      [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, /^OTEL_EXPORTER_OTLP_ENDPOINT must be an http\(s\) URL/],
+      [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://u:p@collector/v1/traces' }, /^OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must not carry credentials$/],
+      [{ ...base, OTEL_SERVICE_NAME: 'a b' }, /^OTEL_SERVICE_NAME must be/],
+      [{ ...base, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, /^OTEL_EXPORTER_OTLP_PROTOCOL must be one of http\/protobuf, http\/json/],
+      [{ ...base, OTEL_EXPORTER_OTLP_TRACES_COMPRESSION: 'br' }, /^OTEL_EXPORTER_OTLP_TRACES_COMPRESSION must be one of gzip, none/],
+      [{ ...base, OTEL_EXPORTER_OTLP_TIMEOUT: '0' }, /^OTEL_EXPORTER_OTLP_TIMEOUT must be an integer/],
+      [{ ...base, OTEL_TRACES_SAMPLER: 'jaeger_remote' }, /^OTEL_TRACES_SAMPLER must be one of/],
+      [{ ...base, OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '1.5' }, /^OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1/],
+      [{ ...base, OTEL_RESOURCE_ATTRIBUTES: 'novalue' }, /^OTEL_RESOURCE_ATTRIBUTES must be a list of key=value pairs/],
+      [{ ...base, OTEL_SDK_DISABLED: 'yes' }, /^OTEL_SDK_DISABLED must be one of true, false/],
+    ])('rejects %j', (env, message) => {
+      expect(configError(env)).toMatch(message);
+    });
+
+    it('never puts a header value in a message', () => {
+      for (const headers of ['x-key=s3cret%ZZ', '=s3cret', 'bad key=s3cret']) {
+        const message = configError({ ...base, OTEL_EXPORTER_OTLP_HEADERS: headers });
+        expect(message).toMatch(/^OTEL_EXPORTER_OTLP_HEADERS/);
+        expect(message).not.toContain('s3cret');
+      }
+    });
   });
 });

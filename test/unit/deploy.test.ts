@@ -7,7 +7,7 @@ import { GATEWAY_NODE_FLAGS } from '../../src/server/node-flags';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, normalize, relative } from 'node:path';
 import { loadAll } from 'js-yaml';
-import { Metrics } from '../../src/metrics/registry';
+import { Registry } from 'prom-client';
 import { createHealthRoutes } from '../../src/server/health';
 import { loadConfig } from '../../src/config';
 
@@ -42,7 +42,7 @@ const mapImports = readdirSync(join(root, 'web', 'map'))
       .map((m) => ({ file, target: relative(root, normalize(join(root, 'web', 'map', m[1] ?? ''))) }))
       .filter(({ target }) => !target.startsWith('web/map/')),
   );
-const routes = Object.keys(createHealthRoutes({ readiness: {}, mode: 'upstream', metrics: new Metrics() }));
+const routes = Object.keys(createHealthRoutes({ readiness: {}, mode: 'upstream', metrics: new Registry() }));
 
 interface K8sDoc {
   kind: string;

@@ -1,5 +1,5 @@
 import { ErrorCode, UpstreamError } from '../../src/errors/codes';
-import { Metrics } from '../../src/metrics/registry';
+import { Registry } from 'prom-client';
 import { Cancellation, type CancelSignal } from '../../src/upstream/cancellation';
 import { createHttpLayer, type HttpLayer, type HttpLayerConfig } from '../../src/upstream/http';
 import type { UpstreamRequest } from '../../src/upstream/http-types';
@@ -311,10 +311,10 @@ describe('metrics', () => {
   it('observes each attempt by service, method and status class, without tokens', async () => {
     const up = await startFakeUpstream((_req, res, i) => (i === 0 ? json(res, 503, {}) : json(res, 200, {})));
     upstream = up;
-    const metrics = new Metrics();
+    const metrics = new Registry();
     layer = createHttpLayer({ ...config(up.url), metrics });
     await layer.forCaller({ authorization: TOKEN, signal: new AbortController().signal }).send({ service: 'rest-v1', method: 'GET', path: '/x' });
-    const text = await metrics.text();
+    const text = await metrics.metrics();
     expect(text).toContain('netgraph_upstream_request_duration_seconds_count{service="rest-v1",method="GET",status_class="5xx"} 1');
     expect(text).toContain('netgraph_upstream_request_duration_seconds_count{service="rest-v1",method="GET",status_class="2xx"} 1');
     expect(text).not.toContain('eyJ');

@@ -113,7 +113,7 @@ describe('IDE handler', () => {
       const html = (await send(base, '/graphql', { headers: { accept: BROWSER_ACCEPT } })).body.toString();
       const scripts = [...html.matchAll(/<script([^>]*)>([^]*?)<\/script>/g)];
       const executable = scripts.filter((m) => !(m[1] ?? '').includes('type="application/json"'));
-      expect(executable.length).toBe(4);
+      expect(executable.length).toBe(5);
       for (const m of executable) {
         expect(m[2]).toBe('');
         expect(m[1]).toMatch(/src="\.\/graphql\/ide\//);
@@ -133,7 +133,7 @@ describe('IDE handler', () => {
       const pageUrl = `${base}/graphql`;
       const html = (await send(base, '/graphql', { headers: { accept: BROWSER_ACCEPT } })).body.toString();
       const urls = assetUrls(html, pageUrl);
-      expect(urls.length).toBe(6);
+      expect(urls.length).toBe(8);
       for (const url of urls) {
         const reply = await send(base, url.pathname + url.search);
         expect({ url: url.pathname, status: reply.status }).toEqual({ url: url.pathname, status: 200 });
@@ -161,8 +161,8 @@ describe('IDE handler', () => {
     });
 
     it('cannot close the script block or open a comment, and parses back to the exact values', () => {
-      expect(html.match(/<\/script>/g)?.length).toBe(5);
-      expect(html.match(/<script/g)?.length).toBe(5);
+      expect(html.match(/<\/script>/g)?.length).toBe(6);
+      expect(html.match(/<script/g)?.length).toBe(6);
       expect(html).not.toContain('<!--');
       expect(configBlock(html)).toMatchObject({
         title: hostile,
@@ -183,6 +183,8 @@ describe('IDE handler', () => {
       ['graphiql.min.js', 'text/javascript; charset=utf-8', 'graphiql', 'graphiql.min.js'],
       ['graphiql.min.css', 'text/css; charset=utf-8', 'graphiql', 'graphiql.min.css'],
       ['index.umd.js.map', 'application/json; charset=utf-8', 'graphiql', 'graphiql.min.js.map'],
+      ['graphiql-plugin-explorer.umd.js', 'text/javascript; charset=utf-8', '@graphiql/plugin-explorer', 'dist/index.umd.js'],
+      ['graphiql-plugin-explorer.css', 'text/css; charset=utf-8', '@graphiql/plugin-explorer', 'dist/style.css'],
     ])('%s is the package file, as %s', async (name, contentType, packageName, file) => {
       const reply = await send(base, `/graphql/ide/${name}`);
       expect(reply.status).toBe(200);

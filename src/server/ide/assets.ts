@@ -23,7 +23,7 @@ interface AssetSpec {
 /**
  * The allow-list: nothing else is ever read from disk, so no request path can reach another file.
  * GraphiQL 3's UMD bundle runs on React 18's UMD builds (globals `React`, `ReactDOM`) and bundles
- * the graphql-ws client, so subscriptions need nothing else.
+ * the graphql-ws client, so subscriptions need nothing else; the Explorer plugin runs on those.
  */
 const ASSET_SPECS: readonly AssetSpec[] = [
   { name: 'react.production.min.js', contentType: JS, source: { kind: 'package', packageName: 'react', file: 'umd/react.production.min.js' } },
@@ -32,6 +32,10 @@ const ASSET_SPECS: readonly AssetSpec[] = [
   { name: 'graphiql.min.css', contentType: CSS, source: { kind: 'package', packageName: 'graphiql', file: 'graphiql.min.css' } },
   // graphiql.min.js ends with `sourceMappingURL=index.umd.js.map`; only browser dev tools ask for it.
   { name: 'index.umd.js.map', contentType: JSON_TYPE, source: { kind: 'package', packageName: 'graphiql', file: 'graphiql.min.js.map' } },
+  // The query Explorer (tick fields to build a query): a UMD build on the globals React and
+  // GraphiQL (its React hooks and graphql-js), global GraphiQLPluginExplorer; no source map.
+  { name: 'graphiql-plugin-explorer.umd.js', contentType: JS, source: { kind: 'package', packageName: '@graphiql/plugin-explorer', file: 'dist/index.umd.js' } },
+  { name: 'graphiql-plugin-explorer.css', contentType: CSS, source: { kind: 'package', packageName: '@graphiql/plugin-explorer', file: 'dist/style.css' } },
   { name: 'boot.js', contentType: JS, source: { kind: 'text', text: BOOT_SCRIPT } },
   // The page's own layout, a file too so that style-src needs no inline allowance for it.
   { name: 'ide.css', contentType: CSS, source: { kind: 'text', text: 'html,body,#graphiql{height:100%;margin:0;overflow:hidden}\n.netgraph-map-link{font-size:12px;font-weight:normal}\n' } },

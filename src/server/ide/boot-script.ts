@@ -137,6 +137,8 @@ export const BOOT_SCRIPT = String.raw`'use strict';
         shouldPersistHeaders: false,
         defaultEditorToolsVisibility: defaultHeadersText ? 'headers' : false,
         storage: storage,
+        // The query Explorer in the sidebar: tick fields (and fill arguments) to build a query.
+        plugins: [GraphiQLPluginExplorer.explorerPlugin()],
       },
       // The logo slot also links the network map (GET /map; page-relative, like the assets).
       React.createElement(GraphiQL.Logo, null, config.title, ' ', React.createElement('a', { href: 'map', className: 'netgraph-map-link' }, 'network map')),

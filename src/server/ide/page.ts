@@ -50,6 +50,7 @@ export function renderIdePage({ config, assetUrl }: IdePageInput): string {
 <link rel="icon" href="data:,">
 <title>${escapeHtml(config.title)}</title>
 <link rel="stylesheet" href="${asset('graphiql.min.css')}">
+<link rel="stylesheet" href="${asset('graphiql-plugin-explorer.css')}">
 <link rel="stylesheet" href="${asset('ide.css')}">
 </head>
 <body>
@@ -59,6 +60,7 @@ export function renderIdePage({ config, assetUrl }: IdePageInput): string {
 <script src="${asset('react.production.min.js')}"></script>
 <script src="${asset('react-dom.production.min.js')}"></script>
 <script src="${asset('graphiql.min.js')}"></script>
+<script src="${asset('graphiql-plugin-explorer.umd.js')}"></script>
 <script src="${asset('boot.js')}"></script>
 </body>
 </html>
