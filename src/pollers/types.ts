@@ -99,4 +99,6 @@ export interface PollerSettings {
   maxErrors: number;
   /** Pollers allowed at once in this process. */
   maxPollers: number;
+  /** Pollers one owner (credential fingerprint) may start, its share of `maxPollers`. @default a quarter of `maxPollers` (limits/shares.ts) */
+  maxPollersPerCaller?: number;
 }

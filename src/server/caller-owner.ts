@@ -4,12 +4,12 @@
  * a signal of the work's own. The token is a private field: resolvers, which see this object in
  * their context, can read neither it nor anything made from it but the fingerprint.
  */
-import { createPollSession, type PollSession } from '../context';
-import { credentialFingerprint, type PollOwner } from '../pollers';
+import { createPollSession, type GatewayOwner, type PollSession } from '../context';
+import { credentialFingerprint } from '../pollers';
 import type { HttpLayer } from '../upstream/http';
 import type { LoaderOptions } from '../upstream/loader-options';
 
-export class CallerOwner implements PollOwner<PollSession> {
+export class CallerOwner implements GatewayOwner {
   readonly #authorization: string | undefined;
   readonly #http: HttpLayer;
   readonly #options: LoaderOptions;
@@ -24,6 +24,11 @@ export class CallerOwner implements PollOwner<PollSession> {
   /** Hashed when background work first asks (most requests start none). */
   get fingerprint(): string {
     return (this.#fingerprint ??= credentialFingerprint(this.#authorization));
+  }
+
+  /** Only a fleet that must resume a run elsewhere asks, and keeps what `seal` makes (encrypted) while the run lasts. */
+  sealCredential(seal: (authorization: string) => string): string | null {
+    return this.#authorization === undefined ? null : seal(this.#authorization);
   }
 
   session(signal: AbortSignal): PollSession {

@@ -5,11 +5,14 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Metrics } from '../metrics/registry';
+import type { StateCheck } from '../state';
 import type { UpstreamCheck } from '../upstream/probe';
 
 export interface HealthOptions {
   probe(signal: AbortSignal): Promise<UpstreamCheck[]>;
   metrics: Metrics;
+  /** The shared state (src/state): not ready until Redis was reached once; degraded, but serving, when it is lost later. */
+  state?: () => StateCheck;
 }
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => Promise<number>;
@@ -21,8 +24,10 @@ export function createHealthRoutes(options: HealthOptions): Record<string, Route
       const controller = new AbortController();
       res.on('close', () => controller.abort());
       const checks = await options.probe(controller.signal);
-      const ready = checks.filter((c) => c.service !== 'search').every((c) => c.reachable);
-      return sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable', checks });
+      const state = options.state?.() ?? { status: 'memory' };
+      const ready = checks.filter((c) => c.service !== 'search').every((c) => c.reachable) && state.status !== 'starting';
+      const status = !ready ? 'unavailable' : state.status === 'degraded' ? 'degraded' : 'ready';
+      return sendJson(res, ready ? 200 : 503, { status, checks, ...(state.status === 'memory' ? {} : { state }) });
     },
     '/metrics': async (_req, res) => {
       const body = await options.metrics.text();

@@ -9,10 +9,14 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { collectDefaultMetrics, Gauge } from 'prom-client';
 import type { Config } from '../config';
-import { createContext, releaseContext, type GatewayContext, type GatewayInfo, type GatewayServices, type PollSession } from '../context';
+import { createContext, releaseContext, type GatewayContext, type GatewayInfo, type GatewayOwner, type GatewayServices, type PollSession } from '../context';
 import { createFormatError } from '../errors/format-error';
-import { createPollerMetrics, createPollerRegistry } from '../pollers';
-import { createProvisioningJobs } from '../provisioning/jobs';
+import { createPollerMetrics } from '../pollers';
+import { provisioningDeps } from '../resolvers/provisioning';
+import { runProvisioning } from '../provisioning/runner';
+import { createFleetState } from '../state';
+import { upstreamQuotaOf } from '../state/call-quota';
+import { apolloCacheOf } from '../state/persisted-queries';
 import { HeavyOperationGate } from '../limits/admission';
 import { OperationBudget } from '../limits/budget';
 import { instrumentSchema } from '../limits/instrument';
@@ -111,6 +115,8 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
         onExportError: (error) => logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'trace export failed (spans dropped; told once)'),
       })
     : null;
+  // Pollers, provisionings, persisted queries and quotas: in this process, or shared by the fleet in Redis (src/state).
+  const fleet = createFleetState({ config: config.fleet, registry, warn: (message, fields) => logger.warn(fields ?? {}, message) });
   const httpLayer = createHttpLayer({
     upstreamBaseUrl,
     searchUrl,
@@ -119,6 +125,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     retry: { attempts: config.retryAttempts, baseDelayMs: config.retryBaseDelayMs, maxDelayMs: config.retryMaxDelayMs, maxRetryAfterMs: config.retryAfterMaxMs },
     maxConcurrentPerRequest: config.maxConcurrentPerRequest,
     metrics,
+    ...(fleet.quota ? { quota: upstreamQuotaOf(fleet.quota) } : {}),
   });
   // Heavy operations take turns, on every transport (src/limits/admission.ts).
   const gate = new HeavyOperationGate(config.limits.admission);
@@ -135,7 +142,29 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
       },
     });
   }
-  const provisionings = createProvisioningJobs({ maxRunning: config.maxProvisionings, retainMs: PROVISIONING_RETAIN_MS });
+  const loaderOptions = { batching: config.batching };
+  const pollers = fleet.pollers<PollSession>(
+    {
+      intervalMs: config.pollIntervalMs,
+      maxIntervalMs: config.pollMaxIntervalMs,
+      maxErrors: config.pollMaxErrors,
+      maxPollers: config.maxPollers,
+      maxPollersPerCaller: config.fleet.maxPollersPerCaller,
+    },
+    createPollerMetrics(registry),
+  );
+  // A run (or a run resumed from another replica) works with its owner's credentials, through the shared pollers.
+  const provisionings = fleet.provisionings<GatewayOwner>(
+    {
+      maxRunning: config.maxProvisionings,
+      maxRunningPerOwner: config.fleet.maxProvisioningsPerCaller,
+      maxRetained: config.fleet.provisioningsRetained,
+      retainMs: PROVISIONING_RETAIN_MS,
+    },
+    (owner, handle, actions, signal) =>
+      runProvisioning(handle, actions, provisioningDeps(pollers.forOwner(owner), owner, config.pollNotFoundGraceMs), { signal, stepTimeoutMs: config.provisioningStepTimeoutMs }),
+    (authorization) => new CallerOwner(authorization, httpLayer, loaderOptions),
+  );
   new Gauge({
     name: 'netgraph_provisionings_running',
     help: 'provisionAppWan runs in progress.',
@@ -155,11 +184,6 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     polling: { notFoundGraceMs: config.pollNotFoundGraceMs },
     provisioning: { jobs: provisionings, stepTimeoutMs: config.provisioningStepTimeoutMs },
   };
-  const pollers = createPollerRegistry<PollSession>(
-    { intervalMs: config.pollIntervalMs, maxIntervalMs: config.pollMaxIntervalMs, maxErrors: config.pollMaxErrors, maxPollers: config.maxPollers },
-    createPollerMetrics(registry),
-  );
-  const loaderOptions = { batching: config.batching };
   const makeContext = (authorization: string | undefined, cancellation: Cancellation, calls: { count: number }, trace?: OperationSpan): GatewayContext => {
     // The token stays private to the owner: pollers and background work see its fingerprint, resolvers see neither.
     const owner = new CallerOwner(authorization, httpLayer, loaderOptions);
@@ -204,7 +228,9 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     stopOnTerminationSignals: false,
     // Automatic persisted queries: Apollo's bounded in-memory cache, keyed by the document's hash
     // (documents are not caller data). Trusted documents are applied before Apollo (graphql-http.ts).
-    persistedQueries: config.apq ? {} : false,
+    persistedQueries: config.apq
+      ? { cache: apolloCacheOf(fleet.persistedQueries({ maxDocumentBytes: config.limits.price.maxDocumentBytes, ttlMs: config.fleet.apqTtlSeconds * 1000 })), ttl: null }
+      : false,
     // Cache control is off: no response is cacheable across callers, and its per-field hook wraps
     // every resolver (measurable on large graphs).
     plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), limitsPlugin(config.limits.price, gate), requestLogPlugin(requestFacts), known.plugin],
@@ -224,7 +250,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     graphqlPath: GRAPHQL_PATH,
     ...(sandboxMode && options.sandbox ? { defaultToken: options.sandbox.tokens.admin } : {}),
   });
-  const routes = createHealthRoutes({ probe: services.probeUpstreams, metrics });
+  const routes = createHealthRoutes({ probe: services.probeUpstreams, metrics, state: () => fleet.check() });
   const documentLimits = { maxBytes: config.limits.price.maxDocumentBytes, maxTokens: config.limits.price.maxDocumentTokens };
   const runner = createOperationRunner({
     createContext: makeContext,
@@ -377,6 +403,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
         await stopped;
         await apollo.stop();
         await httpLayer.close();
+        await fleet.close();
         // Last: the spans of the drained requests are exported before close resolves.
         await tracer?.close();
       })();

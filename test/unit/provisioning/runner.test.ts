@@ -49,8 +49,8 @@ function run(upstream: HttpClient, finalStatus: (kind: string) => string): Promi
     untilStatus: async (target) => finalStatus(target.kind),
     untilWorkflow: async () => 'SUCCEEDED',
   };
-  const handle = { record, change: (edit: (r: ProvisioningRecord) => void) => edit(record) };
-  return runProvisioning(handle, planned, deps, { signal: new AbortController().signal, stepTimeoutMs: 1000 }).then(() => record);
+  const handle = { record, change: (edit: (r: ProvisioningRecord) => void) => edit(record), checkpoint: () => Promise.resolve() };
+  return runProvisioning(handle, planned.map((p) => p.action), deps, { signal: new AbortController().signal, stepTimeoutMs: 1000 }).then(() => record);
 }
 
 it('finds the ids of bodiless 202 answers by name and finishes every step', async () => {

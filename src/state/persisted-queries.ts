@@ -1,0 +1,99 @@
+/**
+ * Automatic persisted queries (APQ): a document registered under its SHA-256 once, then asked
+ * for by hash alone. Documents are not caller data (any caller may send any document), so one
+ * store serves everybody. Bounded both ways: a size cap per document and in all, and an expiry.
+ */
+
+export interface PersistedQueryStore {
+  /** The document registered under `sha256Hex`; null when unknown (or expired). */
+  get(sha256Hex: string): Promise<string | null>;
+  /** Registers `query` under its hash (a document over the size cap is not kept). */
+  set(sha256Hex: string, query: string): Promise<void>;
+}
+
+export interface PersistedQueryLimits {
+  /** Largest document kept, in characters (the gateway's `MAX_DOCUMENT_BYTES`). */
+  maxDocumentBytes: number;
+  /** How long a registration lives after its last use. */
+  ttlMs: number;
+  /** Characters kept in all (memory store): the least recently used go first. @default 32 MiB */
+  maxTotalBytes?: number;
+}
+
+const DEFAULT_TOTAL_BYTES = 32 * 1024 * 1024;
+
+/**
+ * One process's store: a Map in use order (a hit moves its entry to the end), trimmed from the
+ * front past the total size, each entry expiring `ttlMs` after its last use.
+ */
+export class MemoryPersistedQueries implements PersistedQueryStore {
+  private readonly entries = new Map<string, { query: string; expires: number }>();
+  private total = 0;
+
+  constructor(private readonly limits: PersistedQueryLimits) {}
+
+  get(sha256Hex: string): Promise<string | null> {
+    return Promise.resolve(this.lookup(sha256Hex));
+  }
+
+  set(sha256Hex: string, query: string): Promise<void> {
+    this.store(sha256Hex, query);
+    return Promise.resolve();
+  }
+
+  /** The synchronous read, for a store layered over this one. */
+  lookup(sha256Hex: string): string | null {
+    const entry = this.entries.get(sha256Hex);
+    if (entry === undefined) return null;
+    const now = Date.now();
+    if (entry.expires <= now) {
+      this.remove(sha256Hex);
+      return null;
+    }
+    this.entries.delete(sha256Hex);
+    entry.expires = now + this.limits.ttlMs;
+    this.entries.set(sha256Hex, entry);
+    return entry.query;
+  }
+
+  store(sha256Hex: string, query: string): void {
+    if (query.length > this.limits.maxDocumentBytes) return;
+    this.remove(sha256Hex);
+    this.entries.set(sha256Hex, { query, expires: Date.now() + this.limits.ttlMs });
+    this.total += query.length;
+    const max = this.limits.maxTotalBytes ?? DEFAULT_TOTAL_BYTES;
+    for (const key of this.entries.keys()) {
+      if (this.total <= max) break;
+      this.remove(key);
+    }
+  }
+
+  size(): number {
+    return this.entries.size;
+  }
+
+  private remove(key: string): void {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return;
+    this.entries.delete(key);
+    this.total -= entry.query.length;
+  }
+}
+
+/**
+ * Apollo Server's `persistedQueries.cache` (its KeyValueCache: get/set/delete) over a store.
+ * Apollo prefixes its keys (`apq:`), which are the document's hash after it.
+ */
+export function apolloCacheOf(store: PersistedQueryStore): {
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string): Promise<void>;
+  delete(key: string): Promise<boolean>;
+} {
+  const hashOf = (key: string): string => key.slice(key.lastIndexOf(':') + 1);
+  return {
+    get: async (key) => (await store.get(hashOf(key))) ?? undefined,
+    set: (key, value) => store.set(hashOf(key), value),
+    // Registrations expire by themselves; Apollo never deletes one.
+    delete: () => Promise.resolve(false),
+  };
+}
