@@ -44,6 +44,17 @@ export interface PollKind<Target, Value, Session> {
   isTerminal(value: Value): boolean;
   /** What a failed poll means; undefined leaves it to `classifyPollError` (401 fail, transient retry, rest fail). */
   classifyError?(error: unknown, state: PollState<Value>, target: Target): PollErrorDecision<Value> | undefined;
+  /**
+   * How a value travels between replicas (a fleet shares one poller per target through Redis,
+   * src/state). Without it, each replica polls this kind on its own, as a single process does.
+   */
+  readonly wire?: PollWire<Value>;
+}
+
+/** A value as JSON and back; `decode` checks the shape (it reads what another replica wrote) and throws on a bad one. */
+export interface PollWire<Value> {
+  encode(value: Value): unknown;
+  decode(json: unknown): Value;
 }
 
 /**

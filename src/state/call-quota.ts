@@ -7,6 +7,7 @@
 import { LimitExceededError } from '../errors/codes';
 import { credentialFingerprint } from '../pollers/fingerprint';
 import type { UpstreamQuota } from '../upstream/http';
+import { PREFIX, type RedisLink } from './redis';
 
 export interface CallQuota {
   /** Counts one call for `fingerprint`; rejects with the refusal (and counts nothing more) past the quota. */
@@ -63,3 +64,40 @@ export function upstreamQuotaOf(quota: CallQuota): UpstreamQuota {
     },
   };
 }
+
+/**
+ * The fleet's count: one Redis counter per credential and minute (INCR, expiring with the
+ * minute), so the quota holds across every replica. While Redis is not reachable each replica
+ * counts alone (the memory window), and the fleet's count resumes when it is back.
+ */
+export class RedisCallQuota implements CallQuota {
+  private readonly alone: MemoryCallQuota;
+
+  constructor(
+    private readonly link: RedisLink,
+    private readonly max: number,
+  ) {
+    this.alone = new MemoryCallQuota(max);
+  }
+
+  async spend(fingerprint: string): Promise<void> {
+    const now = Date.now();
+    if (!this.link.isUp) return this.alone.spend(fingerprint);
+    const { index, msLeft } = minuteOf(now);
+    let used: unknown;
+    try {
+      used = await this.link.client.eval(COUNT, 1, `${PREFIX}quota:${fingerprint}:${index}`, this.max, msLeft + 5000);
+    } catch {
+      return this.alone.spend(fingerprint);
+    }
+    if (typeof used === 'number' && used > this.max) throw quotaRefusal(this.max, msLeft);
+  }
+}
+
+/** Counts one call unless the quota is spent already (then answers the count without adding). */
+const COUNT = `
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n >= tonumber(ARGV[1]) then return n + 1 end
+n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return n`;

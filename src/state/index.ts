@@ -7,8 +7,11 @@ import type { Registry } from 'prom-client';
 import type { FleetConfig } from '../config';
 import { createPollerRegistry, type PollerMetrics, type PollerRegistry, type PollerSettings } from '../pollers';
 import { createProvisioningJobs, type ProvisioningJobs, type ProvisioningLimits, type ProvisioningOwner, type ProvisioningRun } from '../provisioning/jobs';
-import { MemoryCallQuota, type CallQuota } from './call-quota';
-import { MemoryPersistedQueries, type PersistedQueryLimits, type PersistedQueryStore } from './persisted-queries';
+import { MemoryCallQuota, RedisCallQuota, type CallQuota } from './call-quota';
+import { createFleetPollers } from './fleet-pollers';
+import { createFleetMetrics } from './metrics';
+import { MemoryPersistedQueries, RedisPersistedQueries, type PersistedQueryLimits, type PersistedQueryStore } from './persisted-queries';
+import { RedisLink } from './redis';
 
 /** What `/readyz` shows of the shared state. */
 export interface StateCheck {
@@ -36,7 +39,19 @@ export interface FleetStateOptions {
 }
 
 export function createFleetState(options: FleetStateOptions): FleetState {
-  return createMemoryState(options.config);
+  const { config } = options;
+  if (config.redisUrl === null) return createMemoryState(config);
+  const link = new RedisLink(config.redisUrl, options.warn);
+  const fleet = createFleetMetrics(options.registry);
+  return {
+    mode: 'redis',
+    pollers: (settings, metrics) => createFleetPollers(link, settings, metrics, fleet),
+    provisionings: (limits, run) => createProvisioningJobs(limits, run),
+    persistedQueries: (limits) => new RedisPersistedQueries(link, limits),
+    quota: config.callerUpstreamCallsPerMinute === null ? null : new RedisCallQuota(link, config.callerUpstreamCallsPerMinute),
+    check: () => link.check(),
+    close: () => link.close(),
+  };
 }
 
 function createMemoryState(config: FleetConfig): FleetState {

@@ -3,6 +3,7 @@
  * for by hash alone. Documents are not caller data (any caller may send any document), so one
  * store serves everybody. Bounded both ways: a size cap per document and in all, and an expiry.
  */
+import { PREFIX, type RedisLink } from './redis';
 
 export interface PersistedQueryStore {
   /** The document registered under `sha256Hex`; null when unknown (or expired). */
@@ -97,3 +98,48 @@ export function apolloCacheOf(store: PersistedQueryStore): {
     delete: () => Promise.resolve(false),
   };
 }
+
+/**
+ * The fleet's store: registrations in Redis (`SET … PX`, refreshed on use), so a hash registered
+ * on one replica is served by every other; in front of it, this replica's memory store, which
+ * also answers alone while Redis is not reachable (a registration made meanwhile reaches Redis
+ * when it is used again).
+ */
+export class RedisPersistedQueries implements PersistedQueryStore {
+  private readonly local: MemoryPersistedQueries;
+
+  constructor(
+    private readonly link: RedisLink,
+    private readonly limits: PersistedQueryLimits,
+  ) {
+    this.local = new MemoryPersistedQueries({ ...limits, maxTotalBytes: Math.min(limits.maxTotalBytes ?? DEFAULT_TOTAL_BYTES, 8 * 1024 * 1024) });
+  }
+
+  async get(sha256Hex: string): Promise<string | null> {
+    const local = this.local.lookup(sha256Hex);
+    if (!this.link.isUp) return local;
+    const key = keyOf(sha256Hex);
+    try {
+      // Read and refresh its expiry in one trip.
+      const query = await this.link.client.eval(GET_AND_REFRESH, 1, key, this.limits.ttlMs);
+      if (typeof query === 'string') {
+        if (local === null) this.local.store(sha256Hex, query);
+        return query;
+      }
+      if (local !== null) await this.link.client.set(key, local, 'PX', this.limits.ttlMs);
+      return local;
+    } catch {
+      return local;
+    }
+  }
+
+  async set(sha256Hex: string, query: string): Promise<void> {
+    if (query.length > this.limits.maxDocumentBytes) return;
+    this.local.store(sha256Hex, query);
+    if (!this.link.isUp) return;
+    await this.link.client.set(keyOf(sha256Hex), query, 'PX', this.limits.ttlMs).catch(() => undefined);
+  }
+}
+
+const keyOf = (sha256Hex: string): string => `${PREFIX}apq:${sha256Hex}`;
+const GET_AND_REFRESH = `local v = redis.call('GET', KEYS[1]) if v then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return v`;
