@@ -38,15 +38,19 @@ if ARGV[3] == '1' then redis.call('SET', KEYS[1], msg, 'PX', ARGV[2]) end
 redis.call('PUBLISH', KEYS[3], msg)
 return seq`;
 
-/** Keeps (or takes, when free) the lease: 1 when this replica holds it now. */
-export const RENEW = `
+/**
+ * Keeps (or takes, when free) the lease, and keeps the latest value as long as a holder lives
+ * (a target that does not change is published once): 1 when this replica holds the lease now.
+ */
+const RENEW = `
 local cur = redis.call('GET', KEYS[1])
-if cur == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
-if not cur then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end
-return 0`;
+if cur and cur ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return 1`;
 
 /** Gives the lease up when this replica holds it. */
-export const RELEASE = `
+const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
@@ -145,7 +149,7 @@ class FleetEntry<T, V, S> {
     const { link, leaseMs } = this.shared;
     try {
       await link.subscribe(this.keys.channel, this.onMessage);
-      const held = await link.client.eval(RENEW, 1, this.keys.lease, link.replicaId, leaseMs);
+      const held = await link.client.eval(RENEW, 2, this.keys.lease, this.keys.latest, link.replicaId, leaseMs, this.shared.latestMs);
       if (this.stopped || this.mode !== 'local') return;
       if (held === 1) {
         this.becomeHolder(false);
@@ -183,7 +187,7 @@ class FleetEntry<T, V, S> {
   private async renew(): Promise<void> {
     const { link, leaseMs } = this.shared;
     try {
-      const held = await link.client.eval(RENEW, 1, this.keys.lease, link.replicaId, leaseMs);
+      const held = await link.client.eval(RENEW, 2, this.keys.lease, this.keys.latest, link.replicaId, leaseMs, this.shared.latestMs);
       if (held !== 1 && this.mode === 'holder' && !this.stopped) await this.becomeFollower();
     } catch {
       // Unreachable: the link's down hook makes this entry local.

@@ -11,6 +11,7 @@ import { MemoryCallQuota, RedisCallQuota, type CallQuota } from './call-quota';
 import { createFleetPollers } from './fleet-pollers';
 import { createFleetMetrics } from './metrics';
 import { MemoryPersistedQueries, RedisPersistedQueries, type PersistedQueryLimits, type PersistedQueryStore } from './persisted-queries';
+import { createFleetProvisionings } from './provisionings';
 import { RedisLink } from './redis';
 
 /** What `/readyz` shows of the shared state. */
@@ -46,7 +47,7 @@ export function createFleetState(options: FleetStateOptions): FleetState {
   return {
     mode: 'redis',
     pollers: (settings, metrics) => createFleetPollers(link, settings, metrics, fleet),
-    provisionings: (limits, run) => createProvisioningJobs(limits, run),
+    provisionings: (limits, run, ownerFor) => createFleetProvisionings({ link, limits, run, ownerFor, tokenKey: config.tokenKey, metrics: fleet, warn: options.warn }),
     persistedQueries: (limits) => new RedisPersistedQueries(link, limits),
     quota: config.callerUpstreamCallsPerMinute === null ? null : new RedisCallQuota(link, config.callerUpstreamCallsPerMinute),
     check: () => link.check(),

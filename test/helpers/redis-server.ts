@@ -20,8 +20,14 @@ export interface TestRedis {
   close(): Promise<void>;
 }
 
-export function redisAvailable(): boolean {
-  return existsSync(REDIS_SERVER);
+/**
+ * Whether the fleet suites run: always in CI (a missing redis-server then fails them, loudly),
+ * elsewhere only when it is installed, with a message saying why they were skipped.
+ */
+export function redisTestsEnabled(): boolean {
+  if (existsSync(REDIS_SERVER) || process.env['CI']) return true;
+  console.warn(`fleet tests skipped: ${REDIS_SERVER} is missing (apt-get install redis-server); they always run when CI is set`);
+  return false;
 }
 
 async function freePort(): Promise<number> {
