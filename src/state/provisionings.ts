@@ -318,8 +318,11 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
 
   const timers = [setInterval(() => void heartbeat(), RUN_LEASE_MS / 3), setInterval(() => void takeOver(), RUN_LEASE_MS / 2)];
   for (const timer of timers) timer.unref();
+  let joined = false;
   const offUp = link.onUp(() => {
-    rejoinedAt = Date.now();
+    // Back after an outage (not the first connection): other replicas' leases may have lapsed meanwhile.
+    if (joined) rejoinedAt = Date.now();
+    joined = true;
     // Write back what this replica carried while Redis was away (a restarted Redis is empty).
     for (const local of runs.values()) void write(local);
   });
@@ -379,17 +382,15 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
     get: (id, owner) => read(id, owner),
 
     async *watch(id, owner, signal) {
-      const first = await read(id, owner);
-      if (first === null) throw notFound(id);
       let seen = -1;
-      let latest: { version: number; record: ProvisioningRecord } = { version: 0, record: first };
+      let latest: { version: number; record: ProvisioningRecord } | null = null;
       let wake: (() => void) | null = null;
       const poke = (): void => wake?.();
       const onMessage = (text: string): void => {
         try {
           const f = Fields.of(JSON.parse(text), 'ProvisioningMessage');
           const version = f.int('version') ?? 0;
-          if (version > latest.version) latest = { version, record: parseProvisioningRecord(f.raw('record')) };
+          if (latest !== null && version > latest.version) latest = { version, record: parseProvisioningRecord(f.raw('record')) };
           poke();
         } catch {
           // A message this version cannot read: the periodic read catches up.
@@ -398,7 +399,7 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
       const reread = setInterval(() => {
         void read(id, owner)
           .then((record) => {
-            if (record !== null && JSON.stringify(record) !== JSON.stringify(latest.record)) {
+            if (record !== null && latest !== null && JSON.stringify(record) !== JSON.stringify(latest.record)) {
               latest = { version: latest.version + 1, record };
               poke();
             }
@@ -409,13 +410,17 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
       const local = runs.get(id);
       const onLocal = (): void => {
         const run = runs.get(id);
-        if (run !== undefined && run.entry.version > latest.version) latest = { version: run.entry.version, record: snapshot(run.entry.record) };
+        if (run !== undefined && latest !== null && run.entry.version > latest.version) latest = { version: run.entry.version, record: snapshot(run.entry.record) };
         poke();
       };
       local?.listeners.add(onLocal);
+      // Listening before the first read: no change falls between the two.
       await link.subscribe(keys.channel(id), onMessage);
       signal.addEventListener('abort', poke);
       try {
+        const first = await read(id, owner);
+        if (first === null) throw notFound(id);
+        latest ??= { version: 0, record: first };
         while (!signal.aborted) {
           if (latest.version !== seen) {
             seen = latest.version;

@@ -12,6 +12,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FormattedExecutionResult } from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
+import { Redis } from 'ioredis';
 import WebSocket from 'ws';
 import { packageRoot } from '../../../bench/package-root';
 import { sha256 } from '../../../src/persisted/trusted-documents';
@@ -257,6 +258,19 @@ describeFleet('a fleet of three gateways on Redis', () => {
     expect(id).not.toBe('');
     const read = await gql(at(1), token, `query($id: ID!) { provisioning(id: $id) { id state } }`, { id });
     expect(read.body).toEqual({ data: { provisioning: { id, state: 'RUNNING' } } });
+    // While it runs, nothing in Redis holds the token in clear (it is sealed, for a replica that resumes the run).
+    const inspector = new Redis(redis.url);
+    try {
+      const keys = await inspector.keys('*');
+      expect(keys.some((k) => k.endsWith(`${id}:token`))).toBe(true);
+      for (const key of keys) {
+        const type = await inspector.type(key);
+        const values = type === 'string' ? [await inspector.get(key)] : type === 'set' ? await inspector.smembers(key) : type === 'zset' ? await inspector.zrange(key, '0', '-1') : [];
+        for (const value of [key, ...values]) expect(value ?? '').not.toContain(token.split('.')[2] ?? token);
+      }
+    } finally {
+      inspector.disconnect();
+    }
     // Another token is nobody's owner, on any replica.
     const stranger = await gql(at(2), freshToken(), `query($id: ID!) { provisioning(id: $id) { id } }`, { id });
     expect(stranger.body.errors?.[0]?.extensions?.['code']).toBe('NOT_FOUND');
