@@ -29,13 +29,16 @@ import { decodeError, encodeError } from './error-wire';
 import type { FleetMetrics } from './metrics';
 import { PREFIX, type RedisLink } from './redis';
 
-/** Publishes a message with the next sequence number (and keeps it as the latest value when asked). */
+/**
+ * Publishes a message numbered by Redis's clock in microseconds (so numbers keep growing across
+ * holders and across a Redis restart), and keeps it as the latest value when asked.
+ */
 const PUBLISH = `
-local seq = redis.call('INCR', KEYS[2])
-redis.call('PEXPIRE', KEYS[2], ARGV[2])
+local t = redis.call('TIME')
+local seq = t[1] .. string.format('%06d', tonumber(t[2]))
 local msg = '{"seq":' .. seq .. ',' .. string.sub(ARGV[1], 2)
 if ARGV[3] == '1' then redis.call('SET', KEYS[1], msg, 'PX', ARGV[2]) end
-redis.call('PUBLISH', KEYS[3], msg)
+redis.call('PUBLISH', KEYS[2], msg)
 return seq`;
 
 /**
@@ -79,7 +82,7 @@ class FleetEntry<T, V, S> {
   private stopped = false;
   private readonly unhook: Array<() => void> = [];
   private readonly polling: PollKind<T, V, S>;
-  private readonly keys: { lease: string; latest: string; seq: string; channel: string };
+  private readonly keys: { lease: string; latest: string; channel: string };
   private readonly onMessage = (message: string): void => this.message(message);
 
   constructor(
@@ -90,7 +93,7 @@ class FleetEntry<T, V, S> {
     private readonly done: () => void,
   ) {
     const base = `${PREFIX}poll:${kind.name}:${kind.key(target)}#${owner.fingerprint}`;
-    this.keys = { lease: `${base}:lease`, latest: `${base}:latest`, seq: `${base}:seq`, channel: `${base}:events` };
+    this.keys = { lease: `${base}:lease`, latest: `${base}:latest`, channel: `${base}:events` };
     // The same kind, counting the polls this replica makes for the fleet while it holds the lease.
     this.polling = {
       ...kind,
@@ -135,11 +138,12 @@ class FleetEntry<T, V, S> {
     try {
       await link.subscribe(this.keys.channel, this.onMessage);
       const taken = await link.client.set(this.keys.lease, link.replicaId, 'PX', leaseMs, 'NX');
-      if (this.stopped) return;
+      // Redis went away meanwhile: this entry polls alone now, and re-joins when it is back.
+      if (this.stopped || this.mode !== 'starting') return;
       if (taken === 'OK') this.becomeHolder(false);
       else await this.becomeFollower();
     } catch {
-      if (!this.stopped) this.goLocal();
+      if (!this.stopped && this.mode === 'starting') this.goLocal();
     }
   }
 
@@ -251,8 +255,8 @@ class FleetEntry<T, V, S> {
   private async publish(message: Record<string, unknown>, keep: boolean): Promise<void> {
     const { link, latestMs } = this.shared;
     try {
-      const seq = await link.client.eval(PUBLISH, 3, this.keys.latest, this.keys.seq, this.keys.channel, JSON.stringify(message), latestMs, keep ? '1' : '0');
-      if (typeof seq === 'number') this.seq = Math.max(this.seq, seq);
+      const seq = Number(await link.client.eval(PUBLISH, 2, this.keys.latest, this.keys.channel, JSON.stringify(message), latestMs, keep ? '1' : '0'));
+      if (Number.isSafeInteger(seq)) this.seq = Math.max(this.seq, seq);
     } catch {
       // Unreachable: subscribers here still get every value; listeners elsewhere poll for themselves.
     }
