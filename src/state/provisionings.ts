@@ -467,7 +467,7 @@ function endWithoutToken(record: ProvisioningRecord): void {
   const error = {
     code: ErrorCode.INTERNAL_SERVER_ERROR,
     message:
-      'the gateway replica running this provisioning stopped, and no other may resume it (no FLEET_TOKEN_KEY is configured to keep your token): check the resources it created, then start again',
+      'the gateway replica running this provisioning stopped, and no other could resume it with your token (FLEET_TOKEN_KEY is not set, or is not the key it was kept with): check the resources it created, then start again',
     outcomeUnknown: true,
   };
   const step = record.steps.find((s) => s.state === 'RUNNING') ?? record.steps.find((s) => s.state === 'PENDING');
