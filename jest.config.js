@@ -23,8 +23,9 @@ module.exports = {
       ...shared,
       displayName: 'graphql-js',
       roots: ['<rootDir>/test/integration'],
-      // executor.test.ts compares both executors itself; sandbox/ tests the sandbox alone, no gateway.
-      testPathIgnorePatterns: ['/node_modules/', '/test/integration/executor\\.test\\.ts$', '/test/integration/sandbox/'],
+      // executor.test.ts compares both executors itself; sandbox/ tests the sandbox alone, no gateway;
+      // fleet/ tests state shared between gateway processes, whatever they execute with.
+      testPathIgnorePatterns: ['/node_modules/', '/test/integration/executor\\.test\\.ts$', '/test/integration/sandbox/', '/test/integration/fleet/'],
       setupFiles: ['<rootDir>/test/helpers/executor-graphql-js.ts'],
     },
   ],

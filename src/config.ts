@@ -4,6 +4,7 @@
  */
 import { DEFAULT_LIMITS, type Limits } from './limits/limits';
 import { SAMPLERS, type SamplerName, type TracingSettings } from './tracing/settings';
+import { defaultShare } from './limits/shares';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -166,6 +167,33 @@ export interface Config {
    * @default 'listed'
    */
   mcpMutations: McpMutations;
+  /** Shared state for a fleet of replicas, and per-caller shares (src/state/README.md). */
+  fleet: FleetConfig;
+}
+
+export interface FleetConfig {
+  /**
+   * `REDIS_URL`: `redis://` or `rediss://` (TLS), with credentials and a database number
+   * (`rediss://user:password@host:6380/2`). Set: pollers, provisionings, persisted queries and
+   * quotas are shared by every replica through it. @default null — all state in this process
+   */
+  redisUrl: string | null;
+  /**
+   * `FLEET_TOKEN_KEY`: 32 bytes (64 hex digits, or base64), the AES-256-GCM key a running
+   * provisioning's token is kept under in Redis so another replica can resume the run. Never
+   * logged. @default null — a run whose replica stops ends FAILED on the replica that finds it
+   */
+  tokenKey: Buffer | null;
+  /** `MAX_POLLERS_PER_CALLER`: pollers one credential may start, its share of `MAX_POLLERS`. @default a quarter of MAX_POLLERS */
+  maxPollersPerCaller: number;
+  /** `MAX_PROVISIONINGS_PER_CALLER`: provisionings one credential may run at once. @default a quarter of MAX_PROVISIONINGS */
+  maxProvisioningsPerCaller: number;
+  /** `PROVISIONINGS_RETAINED`: provisioning records kept, running and finished (one credential keeps a quarter at most). @default 1000 */
+  provisioningsRetained: number;
+  /** `CALLER_UPSTREAM_CALLS_PER_MINUTE`: upstream calls one credential may cause per minute, across the fleet. @default null — no quota */
+  callerUpstreamCallsPerMinute: number | null;
+  /** `APQ_TTL_SECONDS`: how long a persisted query registration is kept after its last use. @default 86400 */
+  apqTtlSeconds: number;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -415,6 +443,48 @@ function editDistance(a: string, b: string): number {
   return at(a.length, b.length);
 }
 
+/** `REDIS_URL`, checked without ever echoing its password. */
+function redisUrl(env: Env): string | null {
+  const value = read(env, 'REDIS_URL');
+  if (value === undefined) return null;
+  const bad = (why: string): ConfigError => new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL with a host${why}`);
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw bad('');
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') throw bad(`; got the scheme ${JSON.stringify(parsed.protocol)}`);
+  if (parsed.hostname === '') throw bad('');
+  if (parsed.search || parsed.hash) throw bad(', without a query string or fragment');
+  const db = parsed.pathname.replace(/^\//, '');
+  if (db !== '' && !/^\d{1,5}$/.test(db)) throw bad(`, and a database number as its path; got ${JSON.stringify(db)}`);
+  return parsed.href;
+}
+
+/** `FLEET_TOKEN_KEY`: 32 bytes, hex or base64. */
+function tokenKey(env: Env): Buffer | null {
+  const value = read(env, 'FLEET_TOKEN_KEY');
+  if (value === undefined) return null;
+  const key = /^[0-9a-f]{64}$/i.test(value) ? Buffer.from(value, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(value) ? Buffer.from(value, 'base64') : null;
+  // The key itself is never echoed.
+  if (key === null || key.length !== 32) throw new ConfigError('FLEET_TOKEN_KEY must be 32 bytes: 64 hex digits, or 44 characters of base64');
+  return key;
+}
+
+function fleet(env: Env, maxPollers: number, maxProvisionings: number): FleetConfig {
+  const quota = int(env, 'CALLER_UPSTREAM_CALLS_PER_MINUTE', 0, 1, 100_000_000);
+  return {
+    redisUrl: redisUrl(env),
+    tokenKey: tokenKey(env),
+    maxPollersPerCaller: int(env, 'MAX_POLLERS_PER_CALLER', defaultShare(maxPollers), 1, maxPollers),
+    maxProvisioningsPerCaller: int(env, 'MAX_PROVISIONINGS_PER_CALLER', defaultShare(maxProvisionings), 1, maxProvisionings),
+    provisioningsRetained: int(env, 'PROVISIONINGS_RETAINED', Math.max(1000, maxProvisionings), maxProvisionings, 1_000_000),
+    callerUpstreamCallsPerMinute: quota === 0 ? null : quota,
+    apqTtlSeconds: int(env, 'APQ_TTL_SECONDS', 86_400, 1, 30 * 86_400),
+  };
+}
+
 /** Read and validate the configuration (from `process.env` unless given another map). */
 export function loadConfig(env: Env = process.env): Config {
   // Every variable is read on every load, even one that ends up unused: the names read are the
@@ -449,6 +519,8 @@ function readConfig(env: Env): Config {
   if (networkPollMaxIntervalMs < networkPollIntervalMs) {
     throw new ConfigError(`NETWORK_POLL_MAX_INTERVAL_MS must be at least NETWORK_POLL_INTERVAL_MS (${networkPollIntervalMs}); got ${networkPollMaxIntervalMs}`);
   }
+  const maxPollers = int(env, 'MAX_POLLERS', 1000, 1, 1_000_000);
+  const maxProvisionings = int(env, 'MAX_PROVISIONINGS', 100, 1, 10_000);
   if (/\s|\//.test(host)) throw new ConfigError(`HOST must be a host name or IP address; got ${JSON.stringify(host)}`);
   return {
     upstreamBaseUrl: upstream(env, host),
@@ -476,14 +548,15 @@ function readConfig(env: Env): Config {
     pollMaxErrors: int(env, 'POLL_MAX_ERRORS', 5, 1, 100),
     pollNotFoundGraceMs: int(env, 'POLL_NOT_FOUND_GRACE_MS', 10_000, 0, MAX_MS),
     maxSubscriptionsPerConnection: int(env, 'MAX_SUBSCRIPTIONS_PER_CONNECTION', 20, 1, 10_000),
-    maxPollers: int(env, 'MAX_POLLERS', 1000, 1, 1_000_000),
+    maxPollers,
     provisioningStepTimeoutMs: int(env, 'PROVISIONING_STEP_TIMEOUT_MS', 600_000, 1, 3_600_000),
-    maxProvisionings: int(env, 'MAX_PROVISIONINGS', 100, 1, 10_000),
+    maxProvisionings,
     limits: limits(env),
     transport: transport(env),
     apq: oneOf(env, 'APQ', ['on', 'off'] as const, 'on') === 'on',
     trustedDocuments: trustedDocuments(env),
     tracing: tracing(env),
     mcpMutations: oneOf(env, 'MCP_MUTATIONS', ['none', 'listed', 'all'] as const, 'listed'),
+    fleet: fleet(env, maxPollers, maxProvisionings),
   };
 }

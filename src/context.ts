@@ -4,7 +4,7 @@
  */
 import type { OperationBudget } from './limits/budget';
 import type { CallerPollers, PollOwner } from './pollers/types';
-import type { ProvisioningJobs } from './provisioning/jobs';
+import type { ProvisioningJobs, ProvisioningOwner } from './provisioning/jobs';
 import type { HttpClient } from './upstream/http-types';
 import type { LoaderOptions } from './upstream/loader-options';
 import { createNetworkLoaders, type NetworkLoaders } from './upstream/network/loaders';
@@ -34,7 +34,7 @@ export interface GatewayServices {
     network: NetworkPolling;
   };
   /** The `provisionAppWan` runs of this process, and how long one step may wait. */
-  provisioning: { jobs: ProvisioningJobs; stepTimeoutMs: number };
+  provisioning: { jobs: ProvisioningJobs<GatewayOwner>; stepTimeoutMs: number };
 }
 
 /** Settings and meter of the `networkChanges` pollers (config.ts, /metrics). */
@@ -57,6 +57,9 @@ export interface PollSession {
   /** Upstream calls this poll has sent so far (retries included). */
   calls: CallCounter;
 }
+
+/** The caller as the owner of background work: pollers and provisionings see its fingerprint, never its token. */
+export type GatewayOwner = PollOwner<PollSession> & ProvisioningOwner;
 
 /** The shared pollers as one request sees them (bound to its caller's credential fingerprint). */
 export type GatewayPollers = CallerPollers<PollSession>;
@@ -92,7 +95,7 @@ export type GatewayContext = {
    * The caller as an owner of background work (a provisioning): a credential fingerprint, and
    * fresh loaders with the caller's credentials on a signal of the work's own, not this request's.
    */
-  owner: PollOwner<PollSession>;
+  owner: GatewayOwner;
 };
 
 export interface ContextInput {
@@ -104,7 +107,7 @@ export interface ContextInput {
   budget: OperationBudget;
   gateway: GatewayServices;
   pollers: GatewayPollers;
-  owner: PollOwner<PollSession>;
+  owner: GatewayOwner;
 }
 
 /**

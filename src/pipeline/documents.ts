@@ -5,30 +5,10 @@
  * HTTP (`asApolloCache`), the other doors through `resolveDocument`.
  */
 import { GraphQLError } from 'graphql';
-import { LRUCache } from 'lru-cache';
 import { ErrorCode } from '../errors/codes';
 import { sha256 as sha256Hex, type TrustedDocuments } from '../persisted/trusted-documents';
+import type { PersistedQueryStore } from '../state/persisted-queries';
 import type { GraphQLParams } from './types';
-
-/** Where automatic persisted queries are registered (in memory, or shared by a fleet). */
-export interface PersistedQueryStore {
-  get(sha256Hex: string): Promise<string | null>;
-  set(sha256Hex: string, query: string): Promise<void>;
-}
-
-/** APQ registrations in this process: bounded by count and by text, and forgotten after a day. */
-export function createMemoryPersistedQueries(options: { max?: number; maxText?: number; ttlMs?: number } = {}): PersistedQueryStore {
-  const cache = new LRUCache<string, string>({
-    max: options.max ?? 10_000,
-    maxSize: options.maxText ?? 16 * 1024 * 1024,
-    sizeCalculation: (query) => query.length + 1,
-    ttl: options.ttlMs ?? 24 * 60 * 60 * 1000,
-  });
-  return {
-    get: async (hash) => cache.get(hash) ?? null,
-    set: async (hash, query) => void cache.set(hash, query),
-  };
-}
 
 export interface DocumentSources {
   apq: PersistedQueryStore | null;

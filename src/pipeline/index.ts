@@ -6,7 +6,8 @@
 import type { GraphQLError, GraphQLFormattedError, GraphQLSchema, ValidationRule } from 'graphql';
 import type { DocumentLimits } from '../limits/document-check';
 import type { TrustedDocuments } from '../persisted/trusted-documents';
-import { asApolloCache, resolveDocument, type PersistedQueryStore } from './documents';
+import type { PersistedQueryStore } from '../state/persisted-queries';
+import { asApolloCache, resolveDocument } from './documents';
 import { createExecutor, type ExecutorKind, type ExecutorStats } from './execute';
 import { createPreparer, type PreparedDocument } from './prepare';
 import { createRunner, type RunDeps, type Runner } from './run';
@@ -14,7 +15,6 @@ import type { Answer, AnswerStream, Caller, GraphQLParams, RunOptions } from './
 
 export type { Answer, AnswerStream, Caller, Connection, Door, GraphQLParams, RunOptions } from './types';
 export type { PreparedDocument } from './prepare';
-export type { PersistedQueryStore } from './documents';
 
 export interface PipelineOptions extends Omit<RunDeps, 'preparer' | 'executor' | 'schema'> {
   /** The executable schema, its fields instrumented for the budgets (src/limits/instrument.ts). */

@@ -3,7 +3,9 @@
  * many subscribers follow it, and a bound on how many run at once. A registry for many replicas
  * would implement the same `PollerRegistry` (e.g. Redis leases for who polls, pub/sub for fan-out).
  */
-import { LimitExceededError } from '../errors/codes';
+import { GatewayError } from '../errors/codes';
+import { defaultShare, SharedLimit } from '../limits/shares';
+import { ANONYMOUS } from './fingerprint';
 import { NO_POLLER_METRICS, type PollerMetrics } from './metrics';
 import { Poller } from './poller';
 import type { CallerPollers, PollerRegistry, PollerSettings, PollKind, PollOwner, PollStream } from './types';
@@ -12,6 +14,12 @@ export function createPollerRegistry<S>(settings: PollerSettings, metrics: Polle
   // One table per kind object, keyed `targetKey#ownerFingerprint`.
   const tables = new WeakMap<object, Map<string, unknown>>();
   const running = new Set<{ close(): Promise<void>; readonly subscriberCount: number }>();
+  // Every new poller holds one unit of MAX_POLLERS, and one of its owner's share of it.
+  const limit = new SharedLimit('pollers', {
+    total: settings.maxPollers,
+    perCaller: settings.maxPollersPerCaller ?? defaultShare(settings.maxPollers),
+    setting: 'MAX_POLLERS',
+  });
   let closed = false;
 
   // A poller in a kind's table was created by `acquire` with that same kind object, so it has
@@ -27,19 +35,20 @@ export function createPollerRegistry<S>(settings: PollerSettings, metrics: Polle
 
   function acquire<T, V>(kind: PollKind<T, V, S>, target: T, owner: PollOwner<S>, signal?: AbortSignal): PollStream<V> {
     if (closed) throw new Error('the poller registry is closed');
+    // A poll needs credentials: an anonymous caller would start work whose every poll answers 401.
+    if (owner.fingerprint === ANONYMOUS) throw new GatewayError('UNAUTHENTICATED', 'following a target needs a token (Authorization: Bearer …)');
     const table = tableOf(kind);
     const key = `${kind.key(target)}#${owner.fingerprint}`;
     const existing = table.get(key);
     if (existing) return existing.subscribe(signal);
 
-    if (running.size >= settings.maxPollers) {
-      throw new LimitExceededError('pollers', settings.maxPollers, `this gateway is following ${settings.maxPollers} targets already (MAX_POLLERS); try again later`);
-    }
+    const hold = limit.take(owner.fingerprint);
     const poller: Poller<T, V, S> = new Poller(kind, target, owner, settings, {
       metrics,
       stopped() {
         if (table.get(key) === poller) table.delete(key);
         running.delete(poller);
+        hold.release();
         metrics.pollerStopped(kind.name);
       },
     });

@@ -50,6 +50,11 @@ export interface PollKind<Target, Value, Session> {
    * `pace.proposedMs`. Called after every poll, whatever its outcome.
    */
   nextPauseMs?(pace: PollPace<Value>, target: Target): number | undefined;
+  /**
+   * How a value travels between replicas (a fleet shares one poller per target through Redis,
+   * src/state). Without it, each replica polls this kind on its own, as a single process does.
+   */
+  readonly wire?: PollWire<Value>;
 }
 
 /** What a kind's `nextPauseMs` may look at. */
@@ -64,6 +69,12 @@ export interface PollPace<Value> {
   last: Value | null;
   /** Milliseconds since the last value was emitted (since the poller started, before the first). */
   sinceChangeMs: number;
+}
+
+/** A value as JSON and back; `decode` checks the shape (it reads what another replica wrote) and throws on a bad one. */
+export interface PollWire<Value> {
+  encode(value: Value): unknown;
+  decode(json: unknown): Value;
 }
 
 /**
@@ -119,4 +130,6 @@ export interface PollerSettings {
   maxErrors: number;
   /** Pollers allowed at once in this process. */
   maxPollers: number;
+  /** Pollers one owner (credential fingerprint) may start, its share of `maxPollers`. @default a quarter of `maxPollers` (limits/shares.ts) */
+  maxPollersPerCaller?: number;
 }

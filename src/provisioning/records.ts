@@ -18,6 +18,8 @@ export interface StepRecord {
   resourceId: string | null;
   resourceName: string | null;
   created: boolean;
+  /** The step's change may have been sent (not in the schema): a resumed run settles it before sending anything. */
+  changeSent: boolean;
   statusName: string | null;
   businessKey: string | null;
   error: ProvisioningErrorRecord | null;

@@ -10,7 +10,8 @@ import { GatewayError } from '../errors/codes';
 import { toGraphQLError } from '../errors/to-graphql-error';
 import type { NetworkChanges, WritableKind } from '../upstream/network/changes';
 import type { NetworkLoaders } from '../upstream/network/loaders';
-import type { PlannedStep, ProvisioningErrorRecord, ProvisioningRecord, StepAction, StepRecord } from './records';
+import type { JsonObject } from '../upstream/parse';
+import type { ProvisioningErrorRecord, ProvisioningRecord, StepAction, StepRecord } from './records';
 
 export type StatusKind = 'NETWORK' | 'ENDPOINT' | 'SERVICE' | 'APP_WAN';
 
@@ -28,6 +29,11 @@ export interface ProvisioningDeps {
 export interface RunHandle {
   readonly record: ProvisioningRecord;
   change(edit: (record: ProvisioningRecord) => void): void;
+  /**
+   * Resolves once every change so far is stored where another replica would resume from: called
+   * after a step notes that its create is about to be sent, and before sending it.
+   */
+  checkpoint(): Promise<void>;
 }
 
 export interface RunOptions {
@@ -59,26 +65,33 @@ export function errorRecord(error: unknown): ProvisioningErrorRecord {
   };
 }
 
-export async function runProvisioning(handle: RunHandle, planned: readonly PlannedStep[], deps: ProvisioningDeps, options: RunOptions): Promise<void> {
-  const made: Made = { networkId: null, gatewayId: null, serviceId: null, endpointIds: [], appWanId: null };
+export async function runProvisioning(handle: RunHandle, actions: readonly StepAction[], deps: ProvisioningDeps, options: RunOptions): Promise<void> {
+  if (handle.record.state !== 'RUNNING') return;
+  // A resumed run (another replica started it) goes on from what the record says was done.
+  const made = madeSoFar(handle.record);
   const stepOf = (index: number): StepRecord => {
     const step = handle.record.steps[index];
     if (step === undefined) throw new Error(`no step ${index}`);
     return step;
   };
 
-  let failed = false;
-  for (const [i, { action }] of planned.entries()) {
-    handle.change(() => Object.assign(stepOf(i), { state: 'RUNNING', startedAt: now() }));
+  let failed = handle.record.steps.some((s) => s.state === 'FAILED');
+  for (const [i, action] of actions.entries()) {
+    if (failed) break;
+    const step = stepOf(i);
+    if (step.state === 'DONE') continue;
+    if (step.state === 'PENDING') handle.change(() => Object.assign(stepOf(i), { state: 'RUNNING', startedAt: now() }));
     const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.stepTimeoutMs)]);
     try {
-      await runStep(action, made, deps, signal, (edit) => handle.change(() => edit(stepOf(i))));
+      await runStep(action, made, deps, signal, { record: () => stepOf(i), edit: (edit) => handle.change(() => edit(stepOf(i))), checkpoint: () => handle.checkpoint() });
       handle.change((r) => {
         Object.assign(stepOf(i), { state: 'DONE', finishedAt: now() });
         r.networkId = made.networkId;
         r.appWanId = made.appWanId;
       });
     } catch (error) {
+      // Handed over (this replica stops, another one resumes): the step is not over, the record says nothing.
+      if (isHandover(options.signal)) throw error;
       const record = options.signal.aborted ? stoppedError() : signal.aborted ? timeoutError(options.stepTimeoutMs) : errorRecord(error);
       handle.change((r) => {
         Object.assign(stepOf(i), { state: 'FAILED', finishedAt: now(), error: record });
@@ -87,14 +100,35 @@ export async function runProvisioning(handle: RunHandle, planned: readonly Plann
         r.appWanId = made.appWanId;
       });
       failed = true;
-      break;
     }
   }
   if (failed && handle.record.rollbackOnFailure) await rollback(handle, deps, options.signal);
+  if (isHandover(options.signal)) return;
   handle.change((r) => {
     r.state = failed ? 'FAILED' : 'SUCCEEDED';
     r.finishedAt = now();
   });
+}
+
+/** The reason a run is aborted with when another replica is to resume it: nothing is recorded. */
+export const HANDOVER = Symbol('handover');
+
+function isHandover(signal: AbortSignal): boolean {
+  return signal.aborted && signal.reason === HANDOVER;
+}
+
+/** What the finished steps made, read back from the record (a resumed run has nothing else). */
+function madeSoFar(record: ProvisioningRecord): Made {
+  const made: Made = { networkId: record.networkId, gatewayId: null, serviceId: null, endpointIds: [], appWanId: record.appWanId };
+  for (const step of record.steps) {
+    if (step.state !== 'DONE' || step.resourceId === null) continue;
+    if (step.task === 'network') made.networkId = step.resourceId;
+    else if (step.task === 'hostedGateway') made.gatewayId = step.resourceId;
+    else if (step.task === 'service') made.serviceId = step.resourceId;
+    else if (step.task === 'bridgeGateway' || step.task === 'client') made.endpointIds.push(step.resourceId);
+    else if (step.task === 'appWan') made.appWanId = step.resourceId;
+  }
+  return made;
 }
 
 function stoppedError(): ProvisioningErrorRecord {
@@ -105,26 +139,55 @@ function timeoutError(ms: number): ProvisioningErrorRecord {
   return { code: 'UPSTREAM_TIMEOUT', message: `the step did not finish within ${Math.round(ms / 1000)} s (PROVISIONING_STEP_TIMEOUT_MS)`, outcomeUnknown: false };
 }
 
-type EditStep = (edit: (step: StepRecord) => void) => void;
+/** The step being run: its record now, an edit (every watcher hears it), and the run's checkpoint. */
+interface StepHandle {
+  record(): StepRecord;
+  edit(edit: (step: StepRecord) => void): void;
+  checkpoint(): Promise<void>;
+}
+
+type CreateKind = 'network' | 'endpoint' | 'service' | 'appWan';
 
 /** One step: send its change, note what it created, then wait until it is done. */
-async function runStep(action: StepAction, made: Made, deps: ProvisioningDeps, signal: AbortSignal, edit: EditStep): Promise<void> {
+async function runStep(action: StepAction, made: Made, deps: ProvisioningDeps, signal: AbortSignal, step: StepHandle): Promise<void> {
+  const { edit } = step;
   const changes: NetworkChanges = deps.loaders(signal).changes();
   const needNetwork = (): string => need(made.networkId, 'network');
+  const byName = async (kind: CreateKind, name: unknown): Promise<string | null> => {
+    if (typeof name !== 'string') return null;
+    const listed = await deps.loaders(signal).all(kind, kind === 'network' ? undefined : needNetwork());
+    return listed.find((r) => r.name === name)?.id ?? null;
+  };
   /**
    * Notes what a create made. An answer that names no id (the contract does not show 202 bodies)
    * is looked up by the name just sent, in the list it went to.
    */
-  const created = async (kind: 'network' | 'endpoint' | 'service' | 'appWan', result: { id: string | null; businessKey: string | null }, name: unknown): Promise<string> => {
-    let id = result.id;
-    if (id === null && typeof name === 'string') {
-      const listed = await deps.loaders(signal).all(kind, kind === 'network' ? undefined : needNetwork());
-      id = listed.find((r) => r.name === name)?.id ?? null;
-    }
+  const created = async (kind: CreateKind, result: { id: string | null; businessKey: string | null }, name: unknown): Promise<string> => {
+    const id = result.id ?? (await byName(kind, name));
     if (id === null) throw new GatewayError('UPSTREAM_BAD_RESPONSE', `the upstream accepted the create but its answer named no id, and no ${kind} named ${JSON.stringify(name)} is listed`);
     const resourceId = id;
     edit((s) => Object.assign(s, { resourceId, created: true, businessKey: result.businessKey }));
     return resourceId;
+  };
+  /**
+   * Sends a create once, even across replicas: a step that has its resource already (resumed
+   * after the create's answer) keeps it; one whose create may have been sent by a replica that
+   * stopped before the answer looks for the resource by name first, as for a bodiless 202.
+   */
+  const createOnce = async (kind: CreateKind, body: JsonObject, networkId?: string): Promise<string> => {
+    const current = step.record();
+    if (current.created && current.resourceId !== null) return current.resourceId;
+    if (current.changeSent) {
+      const found = await byName(kind, body['name']);
+      if (found !== null) {
+        edit((s) => Object.assign(s, { resourceId: found, created: true }));
+        return found;
+      }
+    }
+    edit((s) => (s.changeSent = true));
+    await step.checkpoint();
+    const result = networkId === undefined ? await changes.create(kind, body) : await changes.create(kind, body, networkId);
+    return created(kind, result, body['name']);
   };
   const waitFor = async (kind: StatusKind, id: string, networkId: string | null): Promise<void> => {
     const final = await deps.untilStatus({ kind, id, networkId }, signal, (name) => edit((s) => (s.statusName = name)));
@@ -140,28 +203,24 @@ async function runStep(action: StepAction, made: Made, deps: ProvisioningDeps, s
         made.networkId = network.id;
         return;
       }
-      const result = await changes.create('network', action.body);
-      made.networkId = await created('network', result, action.body['name']);
+      made.networkId = await createOnce('network', action.body);
       return waitFor('NETWORK', made.networkId, null);
     }
     case 'hostedGateway':
     case 'bridgeGateway':
     case 'client': {
-      const result = await changes.create('endpoint', action.body, needNetwork());
-      const id = await created('endpoint', result, action.body['name']);
+      const id = await createOnce('endpoint', action.body, needNetwork());
       if (action.task === 'hostedGateway') made.gatewayId = id;
       else made.endpointIds.push(id);
       return waitFor('ENDPOINT', id, needNetwork());
     }
     case 'service': {
-      const result = await changes.create('service', { ...action.body, endpointId: need(made.gatewayId, 'hosted gateway') }, needNetwork());
-      made.serviceId = await created('service', result, action.body['name']);
+      made.serviceId = await createOnce('service', { ...action.body, endpointId: need(made.gatewayId, 'hosted gateway') }, needNetwork());
       return waitFor('SERVICE', made.serviceId, needNetwork());
     }
     case 'appWan': {
       // An empty AppWAN stays NEW until it has members: nothing to wait for.
-      const result = await changes.create('appWan', action.body, needNetwork());
-      made.appWanId = await created('appWan', result, action.body['name']);
+      made.appWanId = await createOnce('appWan', action.body, needNetwork());
       edit((s) => (s.statusName = 'NEW'));
       return;
     }
@@ -170,6 +229,16 @@ async function runStep(action: StepAction, made: Made, deps: ProvisioningDeps, s
       const appWanId = need(made.appWanId, 'AppWAN');
       const ids = action.task === 'authorizeEndpoints' ? made.endpointIds : [need(made.serviceId, 'service')];
       edit((s) => (s.resourceId = appWanId));
+      // Resumed after the change was answered: follow what it answered. (Adding members is a set
+      // operation: one sent again by a resumed run, before its answer was recorded, changes nothing.)
+      const known = step.record().businessKey;
+      if (known !== null) {
+        const state = await deps.untilWorkflow(known, signal, (st) => edit((s) => (s.statusName = st)));
+        if (state !== 'SUCCEEDED') throw new GatewayError('RESOURCE_ERROR', `the AppWAN change ${known} ended ${state}`);
+        return;
+      }
+      edit((s) => (s.changeSent = true));
+      await step.checkpoint();
       const result = await changes.members('appWan', action.task === 'authorizeEndpoints' ? 'endpoints' : 'services', 'add', { id: appWanId, networkId: needNetwork() }, ids);
       edit((s) => (s.businessKey = result.businessKey));
       if (result.businessKey !== null) {
@@ -198,7 +267,10 @@ const DELETE_KIND: Partial<Record<StepRecord['task'], WritableKind>> = {
 
 /** Deletes what the run created, last first; each step says whether its resource is gone. */
 async function rollback(handle: RunHandle, deps: ProvisioningDeps, signal: AbortSignal): Promise<void> {
-  const createdSteps = handle.record.steps.filter((s) => s.created && s.resourceId !== null && DELETE_KIND[s.task] !== undefined).reverse();
+  // A resumed rollback skips what was settled already.
+  const createdSteps = handle.record.steps
+    .filter((s) => s.created && s.resourceId !== null && DELETE_KIND[s.task] !== undefined && (s.rollback === 'NONE' || s.rollback === 'PENDING'))
+    .reverse();
   handle.change(() => createdSteps.forEach((s) => (s.rollback = 'PENDING')));
   for (const step of createdSteps) {
     const kind = DELETE_KIND[step.task];
@@ -208,6 +280,7 @@ async function rollback(handle: RunHandle, deps: ProvisioningDeps, signal: Abort
       await deps.loaders(signal).changes().destroy(kind, networkId === undefined ? { id: step.resourceId } : { id: step.resourceId, networkId });
       handle.change(() => (step.rollback = 'DELETED'));
     } catch (error) {
+      if (isHandover(signal)) return;
       const record = errorRecord(error);
       // Already gone is what rollback wanted.
       handle.change(() => Object.assign(step, record.code === 'NOT_FOUND' ? { rollback: 'DELETED' } : { rollback: 'FAILED', rollbackError: record }));

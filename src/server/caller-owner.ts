@@ -5,15 +5,15 @@
  * their context, can read neither it nor anything made from it but the fingerprint.
  */
 import { setMaxListeners } from 'node:events';
-import { createPollSession, type PollSession } from '../context';
-import { credentialFingerprint, type PollOwner } from '../pollers';
+import { createPollSession, type GatewayOwner, type PollSession } from '../context';
+import { credentialFingerprint } from '../pollers';
 import type { HttpLayer } from '../upstream/http';
 import type { LoaderOptions } from '../upstream/loader-options';
 
 /** Calls of one poll that may listen on its poller's signal at once (running or queued). */
 const MAX_CALLS_LISTENING = 10_000;
 
-export class CallerOwner implements PollOwner<PollSession> {
+export class CallerOwner implements GatewayOwner {
   readonly #authorization: string | undefined;
   readonly #http: HttpLayer;
   readonly #options: LoaderOptions;
@@ -28,6 +28,11 @@ export class CallerOwner implements PollOwner<PollSession> {
   /** Hashed when background work first asks (most requests start none). */
   get fingerprint(): string {
     return (this.#fingerprint ??= credentialFingerprint(this.#authorization));
+  }
+
+  /** Only a fleet that must resume a run elsewhere asks, and keeps what `seal` makes (encrypted) while the run lasts. */
+  sealCredential(seal: (authorization: string) => string): string | null {
+    return this.#authorization === undefined ? null : seal(this.#authorization);
   }
 
   session(signal: AbortSignal): PollSession {

@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
+import type { StateCheck } from '../state';
 import type { SharedProbe } from '../upstream/probe';
 
 /** What one readiness check found: ready or not, and what the body shows of it. */
@@ -24,6 +25,8 @@ export interface HealthOptions {
   /** `sandbox`: the gateway serves the embedded demo upstream; `upstream`: the configured platform. */
   mode: 'sandbox' | 'upstream';
   metrics: Registry;
+  /** The shared state (src/state): not ready until Redis was reached once; degraded, but serving, when it is lost later. */
+  state?: () => StateCheck;
 }
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => Promise<number>;
@@ -42,8 +45,10 @@ export function createHealthRoutes(options: HealthOptions): Record<string, Route
     '/healthz': async (_req, res) => sendJson(res, 200, { status: 'ok' }),
     '/readyz': async (_req, res) => {
       const results = await Promise.all(checks.map(([name, check]) => runCheck(check).then((result) => [name, result] as const)));
-      const ready = results.every(([, result]) => result.ready);
-      return sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable', mode: options.mode, checks: Object.fromEntries(results) });
+      const state = options.state?.() ?? { status: 'memory' };
+      const ready = results.every(([, result]) => result.ready) && state.status !== 'starting';
+      const status = !ready ? 'unavailable' : state.status === 'degraded' ? 'degraded' : 'ready';
+      return sendJson(res, ready ? 200 : 503, { status, mode: options.mode, checks: Object.fromEntries(results), ...(state.status === 'memory' ? {} : { state }) });
     },
     '/metrics': async (_req, res) => {
       const body = await options.metrics.metrics();

@@ -8,9 +8,12 @@ import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config';
-import { createContext, releaseContext, type GatewayContext, type GatewayInfo, type GatewayServices, type PollSession } from '../context';
-import { createPollerMetrics, createPollerRegistry, credentialFingerprint } from '../pollers';
-import { createProvisioningJobs } from '../provisioning/jobs';
+import { createContext, releaseContext, type GatewayContext, type GatewayInfo, type GatewayOwner, type GatewayServices, type PollSession } from '../context';
+import { createPollerMetrics, credentialFingerprint } from '../pollers';
+import { provisioningDeps } from '../resolvers/provisioning';
+import { runProvisioning } from '../provisioning/runner';
+import { createFleetState } from '../state';
+import { upstreamQuotaOf } from '../state/call-quota';
 import { HeavyOperationGate } from '../limits/admission';
 import { OperationBudget } from '../limits/budget';
 import { instrumentSchema } from '../limits/instrument';
@@ -19,7 +22,6 @@ import { introspectionRules } from '../limits/introspection';
 import { loadManifest } from '../persisted/trusted-documents';
 import { createTracer, type OperationSpan } from '../tracing';
 import { createPipeline, type Caller, type Door, type Pipeline } from '../pipeline';
-import { createMemoryPersistedQueries } from '../pipeline/documents';
 import type { ExecutorStats } from '../pipeline/execute';
 import { createErrorFormatter } from '../pipeline/format';
 import { createLogger, requestIdOf, type LogFn } from '../pipeline/request-log';
@@ -115,6 +117,8 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
         onExportError: (error) => logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'trace export failed (spans dropped; told once)'),
       })
     : null;
+  // Pollers, provisionings, persisted queries and quotas: in this process, or shared by the fleet in Redis (src/state).
+  const fleet = createFleetState({ config: config.fleet, registry, warn: (message, fields) => logger.warn(fields ?? {}, message) });
   const httpLayer = createHttpLayer({
     upstreamBaseUrl,
     searchUrl,
@@ -123,6 +127,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     retry: { attempts: config.retryAttempts, baseDelayMs: config.retryBaseDelayMs, maxDelayMs: config.retryMaxDelayMs, maxRetryAfterMs: config.retryAfterMaxMs },
     maxConcurrentPerRequest: config.maxConcurrentPerRequest,
     metrics: registry,
+    ...(fleet.quota ? { quota: upstreamQuotaOf(fleet.quota) } : {}),
   });
   // Heavy operations take turns, on every transport (src/limits/admission.ts).
   const gate = new HeavyOperationGate(config.limits.admission);
@@ -139,7 +144,29 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
       },
     });
   }
-  const provisionings = createProvisioningJobs({ maxRunning: config.maxProvisionings, retainMs: PROVISIONING_RETAIN_MS });
+  const loaderOptions: LoaderOptions = options.loaderOptions ?? { batching: true };
+  const pollers = fleet.pollers<PollSession>(
+    {
+      intervalMs: config.pollIntervalMs,
+      maxIntervalMs: config.pollMaxIntervalMs,
+      maxErrors: config.pollMaxErrors,
+      maxPollers: config.maxPollers,
+      maxPollersPerCaller: config.fleet.maxPollersPerCaller,
+    },
+    createPollerMetrics(registry),
+  );
+  // A run (or a run resumed from another replica) works with its owner's credentials, through the shared pollers.
+  const provisionings = fleet.provisionings<GatewayOwner>(
+    {
+      maxRunning: config.maxProvisionings,
+      maxRunningPerOwner: config.fleet.maxProvisioningsPerCaller,
+      maxRetained: config.fleet.provisioningsRetained,
+      retainMs: PROVISIONING_RETAIN_MS,
+    },
+    (owner, handle, actions, signal) =>
+      runProvisioning(handle, actions, provisioningDeps(pollers.forOwner(owner), owner, config.pollNotFoundGraceMs), { signal, stepTimeoutMs: config.provisioningStepTimeoutMs }),
+    (authorization) => new CallerOwner(authorization, httpLayer, loaderOptions),
+  );
   new Gauge({
     name: 'netgraph_provisionings_running',
     help: 'provisionAppWan runs in progress.',
@@ -157,11 +184,6 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     polling: { notFoundGraceMs: config.pollNotFoundGraceMs, network: createNetworkPolling(config, registry) },
     provisioning: { jobs: provisionings, stepTimeoutMs: config.provisioningStepTimeoutMs },
   };
-  const pollers = createPollerRegistry<PollSession>(
-    { intervalMs: config.pollIntervalMs, maxIntervalMs: config.pollMaxIntervalMs, maxErrors: config.pollMaxErrors, maxPollers: config.maxPollers },
-    createPollerMetrics(registry),
-  );
-  const loaderOptions: LoaderOptions = options.loaderOptions ?? { batching: true };
   const makeContext = (authorization: string | undefined, cancellation: Cancellation, calls: { count: number }, trace?: OperationSpan): GatewayContext => {
     // The token stays private to the owner: pollers and background work see its fingerprint, resolvers see neither.
     const owner = new CallerOwner(authorization, httpLayer, loaderOptions);
@@ -200,7 +222,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     documentLimits: { maxBytes: config.limits.price.maxDocumentBytes, maxTokens: config.limits.price.maxDocumentTokens },
     trusted,
     extraRules: introspectionRules(config.introspection),
-    apq: config.apq ? createMemoryPersistedQueries() : null,
+    apq: config.apq ? fleet.persistedQueries({ maxDocumentBytes: config.limits.price.maxDocumentBytes, ttlMs: config.fleet.apqTtlSeconds * 1000 }) : null,
     priceLimits: config.limits.price,
     gate,
     formatErrors,
@@ -228,7 +250,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     graphqlPath: GRAPHQL_PATH,
     ...(sandboxMode && options.sandbox ? { defaultToken: options.sandbox.tokens.admin } : {}),
   });
-  const routes = createHealthRoutes({ readiness: { upstreams: upstreamReadiness(probe) }, mode: sandboxMode ? 'sandbox' : 'upstream', metrics: registry });
+  const routes = createHealthRoutes({ readiness: { upstreams: upstreamReadiness(probe) }, mode: sandboxMode ? 'sandbox' : 'upstream', metrics: registry, state: () => fleet.check() });
   const sse = createSseDoor({
     pipeline,
     reservations: new SharedLimit('sseReservations', { total: config.transport.sseMaxReservations, perCaller: config.transport.sseReservationsPerCaller, setting: 'SSE_MAX_RESERVATIONS' }),
@@ -348,6 +370,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
         await stopped;
         await httpDoor.stop();
         await httpLayer.close();
+        await fleet.close();
         // Last: the spans of the drained requests are exported before close resolves.
         await tracer?.close();
       })();

@@ -29,6 +29,17 @@ export interface HttpLayerConfig {
   maxConcurrentPerRequest: number;
   /** Where the upstream call histogram is exposed (none: it is kept but not exposed). */
   metrics?: Registry;
+  /** A per-caller quota of upstream calls (`CALLER_UPSTREAM_CALLS_PER_MINUTE`); none when unset. */
+  quota?: UpstreamQuota;
+}
+
+/**
+ * Counts the upstream requests one caller causes (src/state/call-quota.ts). `forCaller` answers
+ * the counter of one Authorization value (it hashes it; null: nothing counted); the counter
+ * rejects past the quota, and the request is then not sent (its retries count with it).
+ */
+export interface UpstreamQuota {
+  forCaller(authorization: string | undefined): (() => Promise<void>) | null;
 }
 
 export interface CallerOptions {
@@ -100,6 +111,7 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
 
   function forCaller(caller: CallerOptions): HttpClient {
     const limit = createLimiter(config.maxConcurrentPerRequest);
+    const spend = config.quota?.forCaller(caller.authorization) ?? null;
     return {
       send: (request) => {
         const signal = signalFor(request, caller);
@@ -109,7 +121,8 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
             const base = bases.get(request.service);
             if (!base) throw new UpstreamError(ErrorCode.NOT_CONFIGURED, `${request.service} is not configured on this gateway`, requestInfo(request));
             const authorization = request.service === 'search' ? searchAuth : (caller.authorization ?? null);
-            return sendWithRetries(request, base, authorization, caller);
+            if (spend === null) return sendWithRetries(request, base, authorization, caller);
+            return spend().then(() => sendWithRetries(request, base, authorization, caller));
           },
           // A call still queued when the request stops fails as one stopped in flight does.
           () => cancelled(requestInfo(request), signal),

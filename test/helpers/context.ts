@@ -2,10 +2,10 @@
  * A gateway context for tests that run the schema in-process over a fake HttpClient (no server):
  * what the server's context factory builds, with test values for the gateway-level services.
  */
-import { createContext, createPollSession, type GatewayContext, type PollSession } from '../../src/context';
+import { createContext, createPollSession, type GatewayContext, type GatewayOwner, type PollSession } from '../../src/context';
 import { OperationBudget } from '../../src/limits/budget';
 import { DEFAULT_LIMITS } from '../../src/limits/limits';
-import { createPollerRegistry, type PollOwner } from '../../src/pollers';
+import { createPollerRegistry } from '../../src/pollers';
 import { createProvisioningJobs } from '../../src/provisioning/jobs';
 import { Cancellation } from '../../src/upstream/cancellation';
 import type { HttpClient } from '../../src/upstream/http-types';
@@ -13,7 +13,7 @@ import type { HttpClient } from '../../src/upstream/http-types';
 export function inProcessContext(http: HttpClient, options: { batching?: boolean; cancellation?: Cancellation } = {}): GatewayContext {
   const batching = options.batching ?? true;
   const pollers = createPollerRegistry<PollSession>({ intervalMs: 10, maxIntervalMs: 10, maxErrors: 3, maxPollers: 10 });
-  const owner: PollOwner<PollSession> = { fingerprint: 'test', session: () => createPollSession(http, { batching }) };
+  const owner: GatewayOwner = { fingerprint: 'test', session: () => createPollSession(http, { batching }), sealCredential: () => null };
   const cancellation = options.cancellation ?? new Cancellation();
   return createContext({
     http,
@@ -26,7 +26,7 @@ export function inProcessContext(http: HttpClient, options: { batching?: boolean
       info: { version: 'test', sandbox: true, searchConfigured: false },
       probeUpstreams: async () => [],
       polling: { notFoundGraceMs: 0, network: { intervalMs: 1000, maxIntervalMs: 1000, countPoll: () => undefined } },
-      provisioning: { jobs: createProvisioningJobs({ maxRunning: 1, retainMs: 0 }), stepTimeoutMs: 1000 },
+      provisioning: { jobs: createProvisioningJobs({ maxRunning: 1, maxRunningPerOwner: 1, maxRetained: 1, retainMs: 0 }, () => Promise.resolve()), stepTimeoutMs: 1000 },
     },
     pollers: pollers.forOwner(owner),
     owner,

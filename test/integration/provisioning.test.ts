@@ -6,7 +6,7 @@
 import type { FormattedExecutionResult } from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { dataAt, expectErrorCode, expectNoErrors, startStack, type Stack } from '../helpers/stack';
+import { dataAt, expectErrorCode, expectNoErrors, startStack, testConfig, type Stack } from '../helpers/stack';
 
 let stack: Stack;
 const clients: Client[] = [];
@@ -173,5 +173,27 @@ describe('provisionAppWan', () => {
     expect(last?.steps[0]).toMatchObject({ state: 'FAILED', error: { code: 'FORBIDDEN' }, created: false });
     const other = await stack.gql(`query($id: ID!) { provisioning(id: $id) { id } }`, { id: started.id }, { token: stack.tokens.admin });
     expectErrorCode(other, 'NOT_FOUND');
+  });
+
+  it('needs a token: an anonymous provisionAppWan is UNAUTHENTICATED before anything starts', async () => {
+    const result = await stack.gql(START, { input: input() }, { token: null });
+    expectErrorCode(result, 'UNAUTHENTICATED');
+    expect(dataAt(result, ['provisionAppWan'])).toBeNull();
+    expect(stack.sandbox.control.calls().total).toBe(0);
+  });
+
+  it('gives each caller a share of MAX_PROVISIONINGS: past it RATE_LIMITED with retryAfter', async () => {
+    const limited = await startStack({ seed: 'tiny', stepMs: 30, config: { pollIntervalMs: 10, pollMaxIntervalMs: 40, maxProvisionings: 4, fleet: { ...testConfig().fleet, maxProvisioningsPerCaller: 1 } } });
+    try {
+      const first = await limited.gql(START, { input: input({ network: { name: 'share-1' } }) });
+      expectNoErrors(first);
+      const second = await limited.gql(START, { input: input({ network: { name: 'share-2' } }) });
+      const refusal = expectErrorCode(second, 'RATE_LIMITED');
+      expect(refusal.extensions).toMatchObject({ limit: 'provisionings', scope: 'caller', max: 1, retryAfter: expect.any(Number) });
+      // Another caller still gets its own.
+      expectNoErrors(await limited.gql(START, { input: input({ network: { name: 'share-3' } }) }, { token: limited.tokens.reader }));
+    } finally {
+      await limited.close();
+    }
   });
 });

@@ -188,4 +188,34 @@ describe('loadConfig', () => {
       }
     });
   });
+
+  it('reads the fleet: REDIS_URL (redis or rediss, credentials, database), FLEET_TOKEN_KEY, shares and the quota', () => {
+    expect(loadConfig({}).fleet).toMatchObject({ redisUrl: null, tokenKey: null, maxPollersPerCaller: 250, maxProvisioningsPerCaller: 25, provisioningsRetained: 1000, callerUpstreamCallsPerMinute: null });
+    const fleet = loadConfig({
+      REDIS_URL: 'rediss://gateway:s3cret@redis.internal:6380/2',
+      FLEET_TOKEN_KEY: 'ab'.repeat(32),
+      MAX_POLLERS: '40',
+      MAX_PROVISIONINGS_PER_CALLER: '3',
+      CALLER_UPSTREAM_CALLS_PER_MINUTE: '600',
+    }).fleet;
+    expect(fleet).toMatchObject({ redisUrl: 'rediss://gateway:s3cret@redis.internal:6380/2', maxPollersPerCaller: 10, maxProvisioningsPerCaller: 3, callerUpstreamCallsPerMinute: 600 });
+    expect(fleet.tokenKey?.length).toBe(32);
+    expect(loadConfig({ FLEET_TOKEN_KEY: Buffer.alloc(32, 7).toString('base64') }).fleet.tokenKey).toEqual(Buffer.alloc(32, 7));
+  });
+
+  it.each([
+    [{ REDIS_URL: 'http://redis:6379' }, 'REDIS_URL'],
+    [{ REDIS_URL: 'redis://redis:6379/zero' }, 'REDIS_URL'],
+    [{ REDIS_URL: 'redis://' }, 'REDIS_URL'],
+    [{ FLEET_TOKEN_KEY: 'short' }, 'FLEET_TOKEN_KEY'],
+    [{ CALLER_UPSTREAM_CALLS_PER_MINUTE: '0' }, 'CALLER_UPSTREAM_CALLS_PER_MINUTE'],
+    [{ MAX_PROVISIONINGS: '10', MAX_PROVISIONINGS_PER_CALLER: '11' }, 'MAX_PROVISIONINGS_PER_CALLER'],
+  ])('rejects %j naming %s', (env, name) => {
+    expect(configError(env).startsWith(name)).toBe(true);
+  });
+
+  it('never puts the Redis password or the token key in a message', () => {
+    expect(configError({ REDIS_URL: 'redis://u:hunter2@redis:6379/x' })).not.toContain('hunter2');
+    expect(configError({ FLEET_TOKEN_KEY: 'hunter2hunter2' })).not.toContain('hunter2');
+  });
 });

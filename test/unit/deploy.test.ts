@@ -52,9 +52,9 @@ interface K8sDoc {
   spec?: Record<string, unknown>;
 }
 const docs = loadAll(readFileSync(join(root, 'deploy', 'kubernetes.yaml'), 'utf8')) as K8sDoc[];
-const doc = (kind: string): K8sDoc => {
-  const found = docs.find((d) => d.kind === kind);
-  if (!found) throw new Error(`deploy/kubernetes.yaml has no ${kind}`);
+const doc = (kind: string, name = 'netgraph'): K8sDoc => {
+  const found = docs.find((d) => d.kind === kind && d.metadata.name === name);
+  if (!found) throw new Error(`deploy/kubernetes.yaml has no ${kind} named ${name}`);
   return found;
 };
 interface Probe {
@@ -157,16 +157,32 @@ describe('deploy/kubernetes.yaml', () => {
 
   it('takes configuration from the ConfigMap and search credentials from the Secret, all variables the gateway validates', () => {
     const configMap = doc('ConfigMap');
-    const secret = doc('Secret');
-    expect(container.envFrom).toEqual([{ configMapRef: { name: configMap.metadata.name } }, { secretRef: { name: secret.metadata.name } }]);
+    const secret = doc('Secret', 'netgraph-search');
+    const fleet = doc('Secret', 'netgraph-fleet');
+    expect(container.envFrom).toEqual([{ configMapRef: { name: configMap.metadata.name } }, { secretRef: { name: secret.metadata.name } }, { secretRef: { name: fleet.metadata.name } }]);
     expect(Object.keys(configMap.data ?? {})).toContain('UPSTREAM_BASE_URL');
     expect(Object.keys(secret.stringData ?? {}).sort()).toEqual(['SEARCH_PASSWORD', 'SEARCH_USERNAME']);
+    expect(Object.keys(fleet.stringData ?? {}).sort()).toEqual(['FLEET_TOKEN_KEY', 'REDIS_URL']);
     const configSource = readFileSync(join(root, 'src', 'config.ts'), 'utf8');
-    for (const name of [...Object.keys(configMap.data ?? {}), ...Object.keys(secret.stringData ?? {}), ...container.env.map((e) => e.name)]) {
+    for (const name of [...Object.keys(configMap.data ?? {}), ...Object.keys(secret.stringData ?? {}), ...Object.keys(fleet.stringData ?? {}), ...container.env.map((e) => e.name)]) {
       expect({ name, read: configSource.includes(`'${name}'`) }).toEqual({ name, read: true });
     }
     // The manifest's values pass the gateway's own validation.
-    expect(() => loadConfig({ ...configMap.data, ...secret.stringData })).not.toThrow();
+    expect(() => loadConfig({ ...configMap.data, ...secret.stringData, ...fleet.stringData })).not.toThrow();
+  });
+
+  it('runs the Redis the replicas share, where REDIS_URL points, with the password REDIS_URL carries', () => {
+    const redisUrl = new URL(doc('Secret', 'netgraph-fleet').stringData?.['REDIS_URL'] ?? '');
+    const service = doc('Service', 'netgraph-redis');
+    expect(redisUrl.hostname).toBe(service.metadata.name);
+    const servicePorts = (service.spec as { ports: Array<{ port: number; targetPort: string }> }).ports;
+    expect(servicePorts.map((p) => String(p.port))).toContain(redisUrl.port);
+    const redisPod = (doc('Deployment', 'netgraph-redis').spec as { template: { spec: { containers: Array<{ args: string[]; ports: Array<{ name: string; containerPort: number }> }> } } }).template.spec;
+    const redis = redisPod.containers[0];
+    expect(redis?.ports).toEqual([{ name: servicePorts[0]?.targetPort, containerPort: Number(redisUrl.port) }]);
+    // No persistence: the fleet writes its state back when Redis restarts empty.
+    expect(redis?.args.join(' ')).toMatch(/--save\s+--appendonly no/);
+    expect(decodeURIComponent(redisUrl.password)).toBe(doc('Secret', 'netgraph-redis').stringData?.['REDIS_PASSWORD']);
   });
 
   it('serves a platform, never the demo sandbox: the pod listens on 0.0.0.0 with UPSTREAM_BASE_URL set', () => {

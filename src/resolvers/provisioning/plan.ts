@@ -35,6 +35,7 @@ function step(index: number, action: StepAction, description: string, resourceNa
       resourceId: null,
       resourceName,
       created: false,
+      changeSent: false,
       statusName: null,
       businessKey: null,
       error: null,

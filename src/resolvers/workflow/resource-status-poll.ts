@@ -11,7 +11,10 @@ import { errorCodeOf, type PollKind } from '../../pollers';
 import type { AppWanRecord, EndpointRecord, NetworkRecord, ServiceRecord } from '../../upstream/network/records';
 import { statusName } from '../network/status-names';
 import type { EdgeRouterPolicyRecord, EdgeRouterRecord, V2AppWanRecord, V2EndpointRecord, V2NetworkRecord, V2ServiceRecord } from '../../upstream/core-v2/records';
-import type { V2Kind } from '../../upstream/core-v2/resources';
+import { v2Resources, type V2Kind } from '../../upstream/core-v2/resources';
+import { resources } from '../../upstream/network/resources';
+import { wireObjectOf } from '../../upstream/network/record-spec';
+import { Fields } from '../../upstream/parse';
 
 export type StatusResourceRecord =
   | NetworkRecord
@@ -40,6 +43,8 @@ interface StatusKindRow {
   /** Statuses are rest/v1's numeric codes (else core/v2 words). */
   numeric: boolean;
   read(session: PollSession, target: StatusTarget): Promise<StatusRead>;
+  /** The record from its upstream object (a value another replica polled). */
+  parse(wire: unknown): StatusResourceRecord;
 }
 
 /** rest/v1 kinds: numeric life-cycle codes, named by `statusName`. */
@@ -52,6 +57,7 @@ function restKind(upstream: 'network' | 'endpoint' | 'service' | 'appWan', typen
       const record = await session.loaders.network.byId(upstream, target.id, target.networkId ?? undefined);
       return { record, status: record.status, statusName: statusName(record.status) };
     },
+    parse: (wire) => resources[upstream].parse(wire),
   };
 }
 
@@ -65,6 +71,7 @@ function v2Kind(upstream: V2Kind, typename: StatusResourceTypename): StatusKindR
       const record = await session.loaders.coreV2.byId(upstream, target.id);
       return { record, status: null, statusName: record.status === null ? null : record.status.toUpperCase() };
     },
+    parse: (wire) => v2Resources[upstream].parse(wire),
   };
 }
 
@@ -130,6 +137,10 @@ function event(target: StatusTarget, status: number | null, name: string | null,
   };
 }
 
+function isResourceKind(value: string): value is ResourceKind {
+  return Object.hasOwn(STATUS_KINDS, value);
+}
+
 export const resourceStatusPoll: PollKind<StatusTarget, ResourceStatusEventRecord, PollSession> = {
   name: 'resourceStatus',
   key: (t) => `${t.kind}:${t.networkId ?? '-'}/${t.id}`,
@@ -140,6 +151,29 @@ export const resourceStatusPoll: PollKind<StatusTarget, ResourceStatusEventRecor
     return event(target, read.status, read.statusName, read.record);
   },
   fingerprint: (e) => `${e.status ?? ''}|${e.statusName ?? ''}`,
+  // The resource travels as the upstream object it was read from, and is parsed again where it arrives.
+  wire: {
+    encode: (e) => ({ ...e, resource: e.resource === null ? null : wireObjectOf(e.resource) }),
+    decode(json) {
+      const f = Fields.of(json, 'ResourceStatusEvent');
+      const kind = f.str('kind');
+      if (kind === null || !isResourceKind(kind)) throw new Error(`not a resource kind: ${String(kind)}`);
+      const row = STATUS_KINDS[kind];
+      const wire = f.raw('resource');
+      const resource = wire === null || wire === undefined ? null : row.parse(wire);
+      if (resource !== null) typenames.set(resource, row.typename);
+      return {
+        kind,
+        id: f.id('id'),
+        networkId: f.str('networkId'),
+        status: f.int('status'),
+        statusName: f.str('statusName'),
+        terminal: f.bool('terminal') === true,
+        observedAt: f.str('observedAt') ?? new Date().toISOString(),
+        resource,
+      };
+    },
+  },
   isTerminal: (e) => e.terminal,
   classifyError(error, state, target) {
     const code = errorCodeOf(error);

@@ -7,7 +7,7 @@ import { GraphQLError } from 'graphql';
 import type { PollSession } from '../../context';
 import { ErrorCode } from '../../errors/codes';
 import { errorCodeOf, type PollKind } from '../../pollers';
-import { processState, type ProcessRecord } from '../../upstream/network/processes';
+import { parseProcess, processState, type ProcessRecord } from '../../upstream/network/processes';
 
 export interface WorkflowTarget {
   businessKey: string;
@@ -26,6 +26,11 @@ export const workflowPoll: PollKind<WorkflowTarget, ProcessRecord, PollSession> 
   },
   fingerprint: (w) => JSON.stringify([w.processDefinitionKey, w.steps.map((s) => [s.task, s.status, s.executionStatus])]),
   isTerminal: (w) => processState(w) !== 'RUNNING',
+  // Written in the shape parseProcess reads (its `steps` and `total`), so a replica reads it back checked.
+  wire: {
+    encode: (w) => ({ businessKey: w.businessKey, processDefinitionKey: w.processDefinitionKey, processInstanceId: w.processInstanceId, steps: w.steps, total: w.totalSteps }),
+    decode: (json) => parseProcess(json),
+  },
   classifyError(error, state, target) {
     // Right after a change the platform may not have the key yet: wait for it a little.
     if (errorCodeOf(error) === ErrorCode.NOT_FOUND && state.last === null && state.elapsedMs < target.notFoundGraceMs) return { action: 'wait' };

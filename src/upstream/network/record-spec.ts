@@ -79,6 +79,11 @@ class WireRecord {
   }
 }
 
+/** The upstream object a record was parsed from (to parse it again elsewhere, e.g. on another replica); null for anything else. */
+export function wireObjectOf(record: object): JsonObject | null {
+  return record instanceof WireRecord ? record.wire : null;
+}
+
 /** Stores `value` as the record's own `key` (shadowing the prototype's getter from then on). */
 function keep(record: WireRecord, key: string, value: unknown): void {
   Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });

@@ -245,10 +245,38 @@ describe('errors', () => {
 
 describe('limits', () => {
   it('refuses a poller past maxPollers, while joining a running one still works', async () => {
-    for (const name of ['a', 'b', 'c']) collect(registry.acquire(kind, script(name, 1), owner('alice')));
-    expect(() => registry.acquire(kind, script('d', 1), owner('alice'))).toThrow(LimitExceededError);
-    expect(() => registry.acquire(kind, script('a', 1), owner('alice'))).not.toThrow();
+    for (const name of ['alice', 'bob', 'carol']) collect(registry.acquire(kind, script(name, 1), owner(name)));
+    expect(() => registry.acquire(kind, script('d', 1), owner('dave'))).toThrow(expect.objectContaining({ code: ErrorCode.RATE_LIMITED, scope: 'gateway', limit: 'pollers' }));
+    expect(() => registry.acquire(kind, script('alice', 1), owner('alice'))).not.toThrow();
     await settle();
+  });
+
+  it("gives each owner a share: one caller cannot hold every poller, and its share comes back when a poller stops", async () => {
+    await registry.close();
+    registry = createPollerRegistry<string>({ ...SETTINGS, maxPollers: 10, maxPollersPerCaller: 2 });
+    const first = registry.acquire(kind, script('a', 1), owner('alice'));
+    collect(registry.acquire(kind, script('b', 1), owner('alice')));
+    let refusal: unknown = null;
+    try {
+      registry.acquire(kind, script('c', 1), owner('alice'));
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(LimitExceededError);
+    expect(refusal).toMatchObject({ code: ErrorCode.RATE_LIMITED, scope: 'caller', max: 2, retryAfter: expect.any(Number) });
+    // Another caller is not held back by alice's share.
+    collect(registry.acquire(kind, script('c', 1), owner('bob')));
+    first.release();
+    expect(() => collect(registry.acquire(kind, script('c', 1), owner('alice')))).not.toThrow();
+    await settle();
+  });
+
+  it('refuses an anonymous owner before any poll: a poll needs credentials', async () => {
+    const target = script('a', 1);
+    expect(() => registry.acquire(kind, target, owner('anonymous'))).toThrow(expect.objectContaining({ code: ErrorCode.UNAUTHENTICATED }));
+    await settle();
+    expect(target.polls).toBe(0);
+    expect(registry.stats().pollers).toBe(0);
   });
 });
 

@@ -8,7 +8,7 @@ import { createNetworkLoaders } from '../../../src/upstream/network/loaders';
 import type { HttpClient, UpstreamRequest, UpstreamResponse } from '../../../src/upstream/http-types';
 import { planProvisioning } from '../../../src/resolvers/provisioning/plan';
 import type { ProvisioningRecord } from '../../../src/provisioning/records';
-import { runProvisioning, type ProvisioningDeps } from '../../../src/provisioning/runner';
+import { HANDOVER, runProvisioning, type ProvisioningDeps } from '../../../src/provisioning/runner';
 
 /** Creates answer 202 with an empty body; lists answer what was created there, by name. */
 function bodilessUpstream(): HttpClient & { sent: string[] } {
@@ -49,8 +49,8 @@ function run(upstream: HttpClient, finalStatus: (kind: string) => string): Promi
     untilStatus: async (target) => finalStatus(target.kind),
     untilWorkflow: async () => 'SUCCEEDED',
   };
-  const handle = { record, change: (edit: (r: ProvisioningRecord) => void) => edit(record) };
-  return runProvisioning(handle, planned, deps, { signal: new AbortController().signal, stepTimeoutMs: 1000 }).then(() => record);
+  const handle = { record, change: (edit: (r: ProvisioningRecord) => void) => edit(record), checkpoint: () => Promise.resolve() };
+  return runProvisioning(handle, planned.map((p) => p.action), deps, { signal: new AbortController().signal, stepTimeoutMs: 1000 }).then(() => record);
 }
 
 it('finds the ids of bodiless 202 answers by name and finishes every step', async () => {
@@ -76,4 +76,65 @@ it('stops at a resource that ends in ERROR and says so on that step', async () =
   expect(record.state).toBe('FAILED');
   expect(record.steps.map((s) => s.state)).toEqual(['DONE', 'DONE', 'FAILED', 'PENDING', 'PENDING', 'PENDING', 'PENDING', 'PENDING']);
   expect(record.steps[2]?.error).toMatchObject({ code: 'RESOURCE_ERROR', message: expect.stringMatching(/ERROR/) });
+});
+
+describe('resuming a run another replica started', () => {
+  /** The record as a replica left it when it died: the network done, the hosted gateway's create sent but its answer never recorded. */
+  async function leftBehind(upstream: ReturnType<typeof bodilessUpstream>) {
+    const planned = planProvisioning(input);
+    const record: ProvisioningRecord = {
+      id: 'p', state: 'RUNNING', steps: planned.map((p) => p.record), networkId: null, appWanId: null, error: null, rollbackOnFailure: false, startedAt: '', finishedAt: null,
+    };
+    const loaders = createNetworkLoaders(upstream, { batching: true });
+    await upstream.send({ service: 'rest-v1', method: 'POST', path: '/networks', json: { name: 'n' } });
+    const [network] = await loaders.all('network');
+    Object.assign(record.steps[0] ?? {}, { state: 'DONE', resourceId: network?.id, created: true, changeSent: true });
+    record.networkId = network?.id ?? null;
+    await upstream.send({ service: 'rest-v1', method: 'POST', path: `/networks/${network?.id}/endpoints`, json: { name: 'gw' } });
+    Object.assign(record.steps[1] ?? {}, { state: 'RUNNING', changeSent: true });
+    return { planned, record };
+  }
+
+  it('settles a create that may have been sent by reading it by name, and sends every other create once', async () => {
+    const upstream = bodilessUpstream();
+    const { planned, record } = await leftBehind(upstream);
+    const sentBefore = upstream.sent.length;
+    const deps: ProvisioningDeps = {
+      loaders: () => createNetworkLoaders(upstream, { batching: true }),
+      untilStatus: async () => 'PROVISIONED',
+      untilWorkflow: async () => 'SUCCEEDED',
+    };
+    const handle = { record, change: (edit: (r: ProvisioningRecord) => void) => edit(record), checkpoint: () => Promise.resolve() };
+    await runProvisioning(handle, planned.map((p) => p.action), deps, { signal: new AbortController().signal, stepTimeoutMs: 1000 });
+    expect(record.state).toBe('SUCCEEDED');
+    const posts = upstream.sent.slice(sentBefore).filter((s) => s.startsWith('POST'));
+    // No second network and no second hosted gateway: service, bridge, client, AppWAN and its two member changes.
+    expect(posts.map((s) => s.replace(/[0-9a-f-]{36}/g, '{id}'))).toEqual([
+      'POST /networks/{id}/services',
+      'POST /networks/{id}/endpoints',
+      'POST /networks/{id}/endpoints',
+      'POST /networks/{id}/appWans',
+      'POST /networks/{id}/appWans/{id}/endpoints',
+      'POST /networks/{id}/appWans/{id}/services',
+    ]);
+    expect(record.steps[1]).toMatchObject({ state: 'DONE', created: true, resourceId: expect.any(String) });
+  });
+
+  it('records nothing when handed over: the step stays as it was for the next replica', async () => {
+    const upstream = bodilessUpstream();
+    const { planned, record } = await leftBehind(upstream);
+    const controller = new AbortController();
+    const deps: ProvisioningDeps = {
+      loaders: () => createNetworkLoaders(upstream, { batching: true }),
+      untilStatus: () => new Promise((_resolve, reject) => controller.signal.addEventListener('abort', () => reject(new Error('stopped')))),
+      untilWorkflow: async () => 'SUCCEEDED',
+    };
+    const handle = { record, change: (edit: (r: ProvisioningRecord) => void) => edit(record), checkpoint: () => Promise.resolve() };
+    const running = runProvisioning(handle, planned.map((p) => p.action), deps, { signal: controller.signal, stepTimeoutMs: 1000 });
+    await new Promise((r) => setTimeout(r, 20));
+    controller.abort(HANDOVER);
+    await expect(running).rejects.toThrow();
+    expect(record.state).toBe('RUNNING');
+    expect(record.steps[1]).toMatchObject({ state: 'RUNNING', error: null });
+  });
 });

@@ -1,0 +1,403 @@
+/**
+ * The poller registry of a fleet: one poller per (kind, target, credential fingerprint) across
+ * every replica. The replica holding the target's lease in Redis polls (through an in-process
+ * registry) and publishes each change on the target's channel, keeping the latest one; replicas
+ * with subscribers to the same target listen instead, and try for the lease every half lease,
+ * so when the holder dies one of them polls within about one and a half poll intervals. A holder
+ * whose last subscriber leaves gives the lease up and says so, and a listener takes it at once.
+ *
+ * Only fingerprints and values go to Redis: never a credential (each replica polls with the
+ * token of its own subscribers). A kind without `wire`, and every kind while Redis is not
+ * reachable, is polled by this replica on its own; when Redis is back the targets re-join.
+ */
+import { GatewayError, ErrorCode } from '../errors/codes';
+import { defaultShare, SharedLimit, type Hold } from '../limits/shares';
+import {
+  ANONYMOUS,
+  createPollerRegistry,
+  SubscriberStream,
+  type CallerPollers,
+  type PollerMetrics,
+  type PollerRegistry,
+  type PollerSettings,
+  type PollKind,
+  type PollOwner,
+  type PollStream,
+} from '../pollers';
+import { Fields } from '../upstream/parse';
+import { decodeError, encodeError } from './error-wire';
+import type { FleetMetrics } from './metrics';
+import { PREFIX, type RedisLink } from './redis';
+
+/**
+ * Publishes a message numbered by Redis's clock in microseconds (so numbers keep growing across
+ * holders and across a Redis restart), and keeps it as the latest value when asked.
+ */
+const PUBLISH = `
+local t = redis.call('TIME')
+local seq = t[1] .. string.format('%06d', tonumber(t[2]))
+local msg = '{"seq":' .. seq .. ',' .. string.sub(ARGV[1], 2)
+if ARGV[3] == '1' then redis.call('SET', KEYS[1], msg, 'PX', ARGV[2]) end
+redis.call('PUBLISH', KEYS[2], msg)
+return seq`;
+
+/**
+ * Keeps (or takes, when free) the lease, and keeps the latest value as long as a holder lives
+ * (a target that does not change is published once): 1 when this replica holds the lease now.
+ */
+const RENEW = `
+local cur = redis.call('GET', KEYS[1])
+if cur and cur ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return 1`;
+
+/** Gives the lease up when this replica holds it. */
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+/** The shortest lease: below it a busy event loop could lose one it holds. */
+const MIN_LEASE_MS = 250;
+
+interface Shared<S> {
+  link: RedisLink;
+  inner: PollerRegistry<S>;
+  metrics: PollerMetrics;
+  fleet: FleetMetrics;
+  leaseMs: number;
+  /** How long the latest value is kept for a replica that joins later. */
+  latestMs: number;
+}
+
+type Mode = 'starting' | 'local' | 'holder' | 'follower';
+
+class FleetEntry<T, V, S> {
+  mode: Mode = 'starting';
+  private readonly streams = new Set<SubscriberStream<V>>();
+  private latest: { value: V; fingerprint: string } | null = null;
+  private seq = 0;
+  private inner: PollStream<V> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  private readonly unhook: Array<() => void> = [];
+  private readonly polling: PollKind<T, V, S>;
+  private readonly keys: { lease: string; latest: string; channel: string };
+  private readonly onMessage = (message: string): void => this.message(message);
+
+  constructor(
+    private readonly kind: PollKind<T, V, S>,
+    private readonly target: T,
+    private readonly owner: PollOwner<S>,
+    private readonly shared: Shared<S>,
+    private readonly done: () => void,
+  ) {
+    const base = `${PREFIX}poll:${kind.name}:${kind.key(target)}#${owner.fingerprint}`;
+    this.keys = { lease: `${base}:lease`, latest: `${base}:latest`, channel: `${base}:events` };
+    // The same kind, counting the polls this replica makes for the fleet while it holds the lease.
+    this.polling = {
+      ...kind,
+      poll: (t, session, signal) => {
+        if (this.mode === 'holder') shared.fleet.fleetPoll(kind.name);
+        return kind.poll(t, session, signal);
+      },
+    };
+  }
+
+  get subscriberCount(): number {
+    return this.streams.size;
+  }
+
+  subscribe(signal?: AbortSignal): PollStream<V> {
+    const stream = new SubscriberStream<V>((s) => this.leave(s), signal);
+    this.streams.add(stream);
+    this.shared.metrics.subscriberJoined(this.kind.name);
+    if (this.latest) stream.push(this.latest.value);
+    return stream;
+  }
+
+  start(): void {
+    const { link } = this.shared;
+    if (this.kind.wire === undefined) return this.goLocal();
+    this.unhook.push(
+      link.onUp(() => void this.rejoin()),
+      link.onDown(() => this.goLocal()),
+    );
+    if (!link.isUp) return this.goLocal();
+    void this.join();
+  }
+
+  close(): void {
+    this.finish(null);
+  }
+
+  // --- roles ---
+
+  private async join(): Promise<void> {
+    const { link, leaseMs } = this.shared;
+    try {
+      await link.subscribe(this.keys.channel, this.onMessage);
+      const taken = await link.client.set(this.keys.lease, link.replicaId, 'PX', leaseMs, 'NX');
+      // Redis went away meanwhile: this entry polls alone now, and re-joins when it is back.
+      if (this.stopped || this.mode !== 'starting') return;
+      if (taken === 'OK') this.becomeHolder(false);
+      else await this.becomeFollower();
+    } catch {
+      if (!this.stopped && this.mode === 'starting') this.goLocal();
+    }
+  }
+
+  /** Redis is back: keep polling if the lease is free (or still ours), else listen to whoever has it. */
+  private async rejoin(): Promise<void> {
+    if (this.stopped || this.mode !== 'local') return;
+    const { link, leaseMs } = this.shared;
+    try {
+      await link.subscribe(this.keys.channel, this.onMessage);
+      const held = await link.client.eval(RENEW, 2, this.keys.lease, this.keys.latest, link.replicaId, leaseMs, this.shared.latestMs);
+      if (this.stopped || this.mode !== 'local') return;
+      if (held === 1) {
+        this.becomeHolder(false);
+        // Listeners and late joiners get what this replica saw while it polled alone.
+        if (this.latest) await this.publish({ type: 'value', value: this.encode(this.latest.value) }, true);
+      } else await this.becomeFollower();
+    } catch {
+      // Still unreachable after all: stay local until the next time it comes up.
+    }
+  }
+
+  private becomeHolder(takeover: boolean): void {
+    this.mode = 'holder';
+    if (takeover) this.shared.fleet.takeover(this.kind.name);
+    this.startInner();
+    this.every(this.shared.leaseMs / 3, () => void this.renew());
+  }
+
+  private async becomeFollower(): Promise<void> {
+    this.mode = 'follower';
+    this.stopInner();
+    this.every(this.shared.leaseMs / 2, () => void this.attemptTakeover());
+    const latest = await this.shared.link.client.get(this.keys.latest).catch(() => null);
+    if (latest !== null && !this.stopped) this.message(latest);
+  }
+
+  /** Polls on this replica alone: a kind that cannot travel, or Redis unreachable. */
+  private goLocal(): void {
+    if (this.stopped) return;
+    this.mode = 'local';
+    this.clearTimer();
+    this.startInner();
+  }
+
+  private async renew(): Promise<void> {
+    const { link, leaseMs } = this.shared;
+    try {
+      const held = await link.client.eval(RENEW, 2, this.keys.lease, this.keys.latest, link.replicaId, leaseMs, this.shared.latestMs);
+      if (held !== 1 && this.mode === 'holder' && !this.stopped) await this.becomeFollower();
+    } catch {
+      // Unreachable: the link's down hook makes this entry local.
+    }
+  }
+
+  private async attemptTakeover(): Promise<void> {
+    const { link, leaseMs } = this.shared;
+    try {
+      const taken = await link.client.set(this.keys.lease, link.replicaId, 'PX', leaseMs, 'NX');
+      if (taken === 'OK' && this.mode === 'follower' && !this.stopped) this.becomeHolder(true);
+    } catch {
+      // Unreachable: the link's down hook makes this entry local.
+    }
+  }
+
+  // --- values ---
+
+  private startInner(): void {
+    if (this.inner !== null) return;
+    const stream = this.shared.inner.acquire(this.polling, this.target, this.owner);
+    this.inner = stream;
+    void this.consume(stream);
+  }
+
+  private stopInner(): void {
+    const stream = this.inner;
+    this.inner = null;
+    stream?.release();
+  }
+
+  private async consume(stream: PollStream<V>): Promise<void> {
+    try {
+      for await (const value of stream) {
+        if (stream !== this.inner) return;
+        this.deliver(value);
+        if (this.mode === 'holder') await this.publish({ type: 'value', value: this.encode(value) }, true);
+      }
+      // The poller ended: a terminal value (already delivered), or the inner registry closing.
+      if (stream === this.inner) this.finish(null);
+    } catch (error) {
+      if (stream !== this.inner) return;
+      if (this.mode === 'holder') await this.publish({ type: 'fail', error: encodeError(error) }, false);
+      this.finish({ error });
+    }
+  }
+
+  private encode(value: V): unknown {
+    const wire = this.kind.wire;
+    return wire === undefined ? null : wire.encode(value);
+  }
+
+  /** To this replica's subscribers, when it differs from the last value they heard. */
+  private deliver(value: V): void {
+    const fingerprint = this.kind.fingerprint(value);
+    if (this.latest !== null && this.latest.fingerprint === fingerprint) return;
+    this.latest = { value, fingerprint };
+    for (const stream of this.streams) stream.push(value);
+  }
+
+  private async publish(message: Record<string, unknown>, keep: boolean): Promise<void> {
+    const { link, latestMs } = this.shared;
+    try {
+      const seq = Number(await link.client.eval(PUBLISH, 2, this.keys.latest, this.keys.channel, JSON.stringify(message), latestMs, keep ? '1' : '0'));
+      if (Number.isSafeInteger(seq)) this.seq = Math.max(this.seq, seq);
+    } catch {
+      // Unreachable: subscribers here still get every value; listeners elsewhere poll for themselves.
+    }
+  }
+
+  /** A message on the target's channel (or the latest value, read when starting to listen). */
+  private message(text: string): void {
+    if (this.stopped) return;
+    let f: Fields;
+    try {
+      f = Fields.of(JSON.parse(text), 'PollMessage');
+    } catch {
+      return;
+    }
+    const type = f.str('type');
+    if (type === 'handover') {
+      if (this.mode === 'follower') void this.attemptTakeover();
+      return;
+    }
+    const seq = f.int('seq') ?? 0;
+    if (seq <= this.seq) return;
+    this.seq = seq;
+    if (this.mode !== 'follower') return;
+    if (type === 'fail') return this.finish({ error: decodeError(f.raw('error')) });
+    if (type !== 'value' || this.kind.wire === undefined) return;
+    let value: V;
+    try {
+      value = this.kind.wire.decode(f.raw('value'));
+    } catch {
+      return; // written by a replica of another version: its next value may read
+    }
+    this.deliver(value);
+    if (this.kind.isTerminal(value)) this.finish(null);
+  }
+
+  // --- ending ---
+
+  private leave(stream: SubscriberStream<V>): void {
+    if (!this.streams.delete(stream)) return;
+    this.shared.metrics.subscriberLeft(this.kind.name);
+    if (this.streams.size === 0) this.stop();
+  }
+
+  private finish(failure: { error: unknown } | null): void {
+    const streams = [...this.streams];
+    this.streams.clear();
+    for (const stream of streams) {
+      this.shared.metrics.subscriberLeft(this.kind.name);
+      if (failure) stream.fail(failure.error);
+      else stream.end();
+    }
+    this.stop();
+  }
+
+  private stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.clearTimer();
+    for (const unhook of this.unhook.splice(0)) unhook();
+    const { link } = this.shared;
+    if (this.kind.wire !== undefined) link.unsubscribe(this.keys.channel, this.onMessage);
+    if (this.mode === 'holder') {
+      // Give the lease up, and tell the listeners so that one of them polls at once.
+      void link.client
+        .eval(RELEASE, 1, this.keys.lease, link.replicaId)
+        .then(() => link.client.publish(this.keys.channel, JSON.stringify({ type: 'handover' })))
+        .catch(() => undefined);
+    }
+    this.stopInner();
+    this.done();
+  }
+
+  private every(ms: number, fn: () => void): void {
+    this.clearTimer();
+    this.timer = setInterval(fn, Math.max(10, Math.round(ms)));
+    this.timer.unref();
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}
+
+export function createFleetPollers<S>(link: RedisLink, settings: PollerSettings, metrics: PollerMetrics, fleet: FleetMetrics): PollerRegistry<S> {
+  // The in-process registry polls for this replica; its limits are the entries' (below).
+  const inner = createPollerRegistry<S>(
+    { ...settings, maxPollers: Number.MAX_SAFE_INTEGER, maxPollersPerCaller: Number.MAX_SAFE_INTEGER },
+    { ...metrics, subscriberJoined: () => undefined, subscriberLeft: () => undefined },
+  );
+  const leaseMs = Math.max(MIN_LEASE_MS, settings.intervalMs);
+  const shared: Shared<S> = { link, inner, metrics, fleet, leaseMs, latestMs: Math.max(leaseMs * 4, settings.maxIntervalMs * 2) };
+  // Targets this replica follows (holding, listening or alone), each holding one unit of MAX_POLLERS.
+  const limit = new SharedLimit('pollers', { total: settings.maxPollers, perCaller: settings.maxPollersPerCaller ?? defaultShare(settings.maxPollers), setting: 'MAX_POLLERS' });
+  const tables = new WeakMap<object, Map<string, unknown>>();
+  const entries = new Set<{ close(): void; readonly subscriberCount: number; readonly mode: Mode }>();
+  let closed = false;
+  fleet.watchLeases(() => [...entries].filter((e) => e.mode === 'holder').length);
+
+  // An entry in a kind's table was made by `acquire` with that same kind: the one cast here.
+  function tableOf<T, V>(kind: PollKind<T, V, S>): Map<string, FleetEntry<T, V, S>> {
+    let table = tables.get(kind);
+    if (!table) {
+      table = new Map();
+      tables.set(kind, table);
+    }
+    return table as Map<string, FleetEntry<T, V, S>>;
+  }
+
+  function acquire<T, V>(kind: PollKind<T, V, S>, target: T, owner: PollOwner<S>, signal?: AbortSignal): PollStream<V> {
+    if (closed) throw new Error('the poller registry is closed');
+    if (owner.fingerprint === ANONYMOUS) throw new GatewayError(ErrorCode.UNAUTHENTICATED, 'following a target needs a token (Authorization: Bearer …)');
+    const table = tableOf(kind);
+    const key = `${kind.key(target)}#${owner.fingerprint}`;
+    const existing = table.get(key);
+    if (existing) return existing.subscribe(signal);
+    const hold: Hold = limit.take(owner.fingerprint);
+    const entry: FleetEntry<T, V, S> = new FleetEntry(kind, target, owner, shared, () => {
+      if (table.get(key) === entry) table.delete(key);
+      entries.delete(entry);
+      hold.release();
+    });
+    table.set(key, entry);
+    entries.add(entry);
+    const stream = entry.subscribe(signal);
+    entry.start();
+    return stream;
+  }
+
+  return {
+    acquire,
+    forOwner: (owner): CallerPollers<S> => ({ follow: (kind, target, signal) => acquire(kind, target, owner, signal) }),
+    stats() {
+      let subscribers = 0;
+      for (const entry of entries) subscribers += entry.subscriberCount;
+      return { pollers: entries.size, subscribers };
+    },
+    async close() {
+      closed = true;
+      for (const entry of [...entries]) entry.close();
+      await inner.close();
+    },
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * The gateway's shared state, chosen at start-up: in this process (no `REDIS_URL`: nothing else
+ * to install, today's behaviour) or in Redis (every replica shares it). One small interface per
+ * kind of state; the server builds them here and the rest of the gateway never knows which it has.
+ */
+import type { Registry } from 'prom-client';
+import type { FleetConfig } from '../config';
+import { createPollerRegistry, type PollerMetrics, type PollerRegistry, type PollerSettings } from '../pollers';
+import { createProvisioningJobs, type ProvisioningJobs, type ProvisioningLimits, type ProvisioningOwner, type ProvisioningRun } from '../provisioning/jobs';
+import { MemoryCallQuota, RedisCallQuota, type CallQuota } from './call-quota';
+import { createFleetPollers } from './fleet-pollers';
+import { createFleetMetrics } from './metrics';
+import { MemoryPersistedQueries, RedisPersistedQueries, type PersistedQueryLimits, type PersistedQueryStore } from './persisted-queries';
+import { createFleetProvisionings } from './provisionings';
+import { RedisLink } from './redis';
+
+/** What `/readyz` shows of the shared state. */
+export interface StateCheck {
+  /** `memory`: nothing to reach. `ready`: Redis answers. `starting`: Redis not reached yet (not ready). `degraded`: Redis lost while running (still serving). */
+  status: 'memory' | 'ready' | 'starting' | 'degraded';
+  detail?: string;
+}
+
+export interface FleetState {
+  readonly mode: 'memory' | 'redis';
+  pollers<S>(settings: PollerSettings, metrics: PollerMetrics): PollerRegistry<S>;
+  provisionings<O extends ProvisioningOwner>(limits: ProvisioningLimits, run: ProvisioningRun<O>, ownerFor: (authorization: string) => O): ProvisioningJobs<O>;
+  persistedQueries(limits: PersistedQueryLimits): PersistedQueryStore;
+  /** The `CALLER_UPSTREAM_CALLS_PER_MINUTE` counter; null when no quota is set. */
+  readonly quota: CallQuota | null;
+  check(): StateCheck;
+  close(): Promise<void>;
+}
+
+export interface FleetStateOptions {
+  config: FleetConfig;
+  /** Where the fleet's metrics go (leases held, takeovers, fleet polls). */
+  registry: Registry;
+  warn(message: string, fields?: Record<string, unknown>): void;
+}
+
+export function createFleetState(options: FleetStateOptions): FleetState {
+  const { config } = options;
+  if (config.redisUrl === null) return createMemoryState(config);
+  const link = new RedisLink(config.redisUrl, options.warn);
+  const fleet = createFleetMetrics(options.registry);
+  return {
+    mode: 'redis',
+    pollers: (settings, metrics) => createFleetPollers(link, settings, metrics, fleet),
+    provisionings: (limits, run, ownerFor) => createFleetProvisionings({ link, limits, run, ownerFor, tokenKey: config.tokenKey, metrics: fleet, warn: options.warn }),
+    persistedQueries: (limits) => new RedisPersistedQueries(link, limits),
+    quota: config.callerUpstreamCallsPerMinute === null ? null : new RedisCallQuota(link, config.callerUpstreamCallsPerMinute),
+    check: () => link.check(),
+    close: () => link.close(),
+  };
+}
+
+function createMemoryState(config: FleetConfig): FleetState {
+  return {
+    mode: 'memory',
+    pollers: (settings, metrics) => createPollerRegistry(settings, metrics),
+    provisionings: (limits, run) => createProvisioningJobs(limits, run),
+    persistedQueries: (limits) => new MemoryPersistedQueries(limits),
+    quota: config.callerUpstreamCallsPerMinute === null ? null : new MemoryCallQuota(config.callerUpstreamCallsPerMinute),
+    check: () => ({ status: 'memory' }),
+    close: () => Promise.resolve(),
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * A Redis for one test suite: Debian's redis-server on a free port of 127.0.0.1, in a temporary
+ * directory, with no persistence (a restart starts empty, as a lost Redis would). `.ci/run`
+ * installs redis-server when it is missing.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const REDIS_SERVER = '/usr/bin/redis-server';
+
+export interface TestRedis {
+  url: string;
+  port: number;
+  /** Stops the server (SIGKILL: as if it died); `start()` brings it back, empty, on the same port. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Whether the fleet suites run: always in CI (a missing redis-server then fails them, loudly),
+ * elsewhere only when it is installed, with a message saying why they were skipped.
+ */
+export function redisTestsEnabled(): boolean {
+  if (existsSync(REDIS_SERVER) || process.env['CI']) return true;
+  console.warn(`fleet tests skipped: ${REDIS_SERVER} is missing (apt-get install redis-server); they always run when CI is set`);
+  return false;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function answers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.write('PING\r\n');
+    });
+    socket.once('data', (data) => {
+      socket.destroy();
+      resolve(data.toString().startsWith('+PONG'));
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+export async function startRedis(): Promise<TestRedis> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'netgraph-redis-'));
+  let child: ChildProcess | null = null;
+
+  const start = async (): Promise<void> => {
+    child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+    const deadline = Date.now() + 10_000;
+    while (!(await answers(port))) {
+      if (Date.now() > deadline) throw new Error(`redis-server did not answer on port ${port}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const stop = async (): Promise<void> => {
+    const running = child;
+    child = null;
+    if (running === null || running.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      running.once('exit', () => resolve());
+      running.kill('SIGKILL');
+    });
+  };
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}/0`,
+    port,
+    stop,
+    start,
+    close: async () => {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

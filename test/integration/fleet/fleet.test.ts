@@ -1,0 +1,430 @@
+/**
+ * A fleet of three gateway processes on one Redis, with the sandbox as their shared upstream,
+ * over real sockets: one poll per interval for a target followed on every replica (and a new
+ * holder within two intervals when the one polling is killed), a provisioning started on one
+ * replica read and followed on another, the replica running a provisioning killed (SIGKILL) and
+ * the run finished by another with each create sent once, a persisted query registered on one
+ * replica served by another, a quota counted across replicas, and Redis lost and restarted mid-run
+ * with no failed query and the fleet whole again after. Figures go to .tmp/fleet-figures.json.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FormattedExecutionResult } from 'graphql';
+import { createClient, type Client } from 'graphql-ws';
+import { Redis } from 'ioredis';
+import WebSocket from 'ws';
+import { packageRoot } from '../../../bench/package-root';
+import { sha256 } from '../../../src/persisted/trusted-documents';
+import { ADMIN_IDENTITY_ID, ManualClock, startSandbox, type RunningSandbox } from '../../../src/sandbox';
+import { bundleBenchEntry, type BenchBundle } from '../../helpers/bench-bundle';
+import { metric, startReplica, type Replica } from '../../helpers/fleet';
+import { redisTestsEnabled, startRedis, type TestRedis } from '../../helpers/redis-server';
+import { postGraphQL, type GqlResult } from '../../helpers/stack';
+
+const describeFleet = redisTestsEnabled() ? describe : describe.skip;
+
+const INTERVAL_MS = 400;
+const QUOTA = 60;
+const figures: Record<string, unknown> = {};
+
+let bundle: BenchBundle;
+let redis: TestRedis;
+let sandbox: RunningSandbox;
+let clock: ManualClock;
+let env: Record<string, string>;
+const replicas: Replica[] = [];
+const clients: Client[] = [];
+let ticker: NodeJS.Timeout | null = null;
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** A token of its own for each scenario (the same identity): quotas and pollers are per credential. */
+const freshToken = (): string => sandbox.tokenService.sign({ sub: ADMIN_IDENTITY_ID, jti: randomBytes(8).toString('hex') });
+
+/** Starts replica i and waits until it is ready (it has reached Redis), as a Service would. */
+async function replica(i: number): Promise<Replica> {
+  const started = await startReplica(bundle.script, `replica-${i}`, env);
+  replicas[i] = started;
+  await waitFor(`replica ${i} ready`, async () => ((await fetch(`${started.origin}/readyz`)).status === 200 ? true : null));
+  return started;
+}
+
+const at = (i: number): Replica => {
+  const r = replicas[i];
+  if (r === undefined) throw new Error(`no replica ${i}`);
+  return r;
+};
+
+/** Moves the sandbox's provisioning on (one step every 100 ms) while asked to. */
+function progress(on: boolean): void {
+  if (ticker) clearInterval(ticker);
+  ticker = on ? setInterval(() => clock.advance(), 100) : null;
+}
+
+function ws(r: Replica, token: string): Client {
+  const client = createClient({ url: r.wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true, connectionParams: { authorization: `Bearer ${token}` } });
+  clients.push(client);
+  return client;
+}
+
+async function gql(r: Replica, token: string, query: string, variables?: Record<string, unknown>, extensions?: Record<string, unknown>): Promise<GqlResult> {
+  if (!extensions) return postGraphQL(r.url, query, variables, { token });
+  const res = await fetch(r.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ ...(query === '' ? {} : { query }), variables, extensions }),
+  });
+  return { status: res.status, body: (await res.json()) as GqlResult['body'], request: { query, variables } };
+}
+
+async function createNetwork(name: string): Promise<string> {
+  const res = await fetch(`${sandbox.baseUrl}/rest/v1/networks`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${sandbox.tokens.admin}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name }),
+  });
+  const body = (await res.json()) as { id?: unknown };
+  if (typeof body.id !== 'string') throw new Error(`no id in ${JSON.stringify(body)}`);
+  return body.id;
+}
+
+/** Sandbox receipts (ms, in this process) of the GETs of one path since `sinceSeq`. */
+function pollsOf(path: string, sinceSeq = 0): number[] {
+  return sandbox.control
+    .timings()
+    .filter((t) => t.seq > sinceSeq && t.method === 'GET' && t.path === path)
+    .map((t) => t.receivedMs);
+}
+const lastSeq = (): number => sandbox.control.calls().total;
+
+async function waitFor<T>(what: string, check: () => Promise<T | null>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== null) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+/** Which replica holds a lease of `kind` now (by its /metrics). */
+async function holderOf(kind: string): Promise<number | null> {
+  for (const [i, r] of replicas.entries()) if ((await metric(r, `netgraph_fleet_leases_held{kind="${kind}"}`)) > 0) return i;
+  return null;
+}
+
+describeFleet('a fleet of three gateways on Redis', () => {
+  beforeAll(async () => {
+    bundle = await bundleBenchEntry('gateway-child');
+    redis = await startRedis();
+    clock = new ManualClock(1000);
+    sandbox = await startSandbox({ port: 0, seed: 'tiny', clock });
+    env = {
+      UPSTREAM_BASE_URL: sandbox.baseUrl,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      REDIS_URL: redis.url,
+      FLEET_TOKEN_KEY: randomBytes(32).toString('hex'),
+      POLL_INTERVAL_MS: String(INTERVAL_MS),
+      POLL_MAX_INTERVAL_MS: String(INTERVAL_MS),
+      CALLER_UPSTREAM_CALLS_PER_MINUTE: String(QUOTA),
+      UPSTREAM_RETRY_BASE_MS: '5',
+      UPSTREAM_RETRY_MAX_DELAY_MS: '20',
+    };
+    await Promise.all([0, 1, 2].map((i) => replica(i)));
+  }, 90_000);
+
+  afterEach(async () => {
+    progress(false);
+    await Promise.all(clients.splice(0).map((c) => c.dispose()));
+  });
+
+  afterAll(async () => {
+    progress(false);
+    await Promise.all(replicas.map((r) => r.close()));
+    await sandbox?.close();
+    await redis?.close();
+    bundle?.remove();
+    const dir = join(packageRoot(), '.tmp');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'fleet-figures.json'), `${JSON.stringify(figures, null, 2)}\n`);
+  }, 60_000);
+
+  it('is ready once every replica reaches Redis', async () => {
+    for (const r of replicas) {
+      const res = await fetch(`${r.origin}/readyz`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ status: 'ready', state: { status: 'ready' } });
+    }
+  });
+
+  it('polls a target followed on three replicas once per interval, and another replica polls within two intervals when the holder dies', async () => {
+    const token = freshToken();
+    const id = await createNetwork('followed-everywhere');
+    const path = `/rest/v1/networks/${id}`;
+    const query = `subscription($id: UUID!) { resourceStatus(kind: NETWORK, id: $id) { statusName resource { ... on Network { name } } } }`;
+    const seen: string[][] = [[], [], []];
+    const follow = (i: number): void => {
+      ws(at(i), token).subscribe({ query, variables: { id } }, { next: (v) => seen[i]?.push(JSON.stringify(v.data)), error: () => seen[i]?.push('error'), complete: () => undefined });
+    };
+    const WINDOW_MS = 4000;
+
+    follow(0);
+    await sleep(600);
+    const from1 = lastSeq();
+    await sleep(WINDOW_MS);
+    const one = pollsOf(path, from1).length;
+
+    follow(1);
+    follow(2);
+    await sleep(600);
+    const from3 = lastSeq();
+    await sleep(WINDOW_MS);
+    const three = pollsOf(path, from3).length;
+    figures['pollsPer4s'] = { oneReplica: one, threeReplicas: three, intervalMs: INTERVAL_MS };
+
+    expect(one).toBeGreaterThanOrEqual(WINDOW_MS / INTERVAL_MS - 2);
+    // Three replicas following: still one poll per interval for the fleet (three pollers would make ~30).
+    expect(three).toBeLessThanOrEqual(WINDOW_MS / INTERVAL_MS + 1);
+    // Every subscriber got the current state at once.
+    for (const events of seen) expect(events[0]).toBe(JSON.stringify({ resourceStatus: { statusName: 'NEW', resource: { name: 'followed-everywhere' } } }));
+    // A change reaches the subscribers of every replica within about an interval.
+    clock.advance();
+    await sleep(2 * INTERVAL_MS + 200);
+    for (const events of seen) {
+      expect(events).toHaveLength(2);
+      expect(events[1]).not.toBe(events[0]);
+    }
+
+    // The holder dies: one of the others polls within two intervals of its last poll.
+    const holder = await waitFor('a poll lease holder', () => holderOf('poll'));
+    const before = lastSeq();
+    await at(holder).kill();
+    const killedAt = performance.now();
+    const lastBefore = Math.max(...pollsOf(path, before - 50));
+    const firstAfter = await waitFor('a poll after the holder died', async () => pollsOf(path, before).find((t) => t > killedAt) ?? null, 10_000);
+    const gap = firstAfter - Math.min(lastBefore, killedAt);
+    figures['pollTakeoverMs'] = Math.round(gap);
+    expect(gap).toBeLessThanOrEqual(2 * INTERVAL_MS + 250);
+    const survivors = [0, 1, 2].filter((i) => i !== holder);
+    expect(await Promise.all(survivors.map((i) => metric(at(i), 'netgraph_fleet_takeovers_total{kind="resourceStatus"}')))).toContain(1);
+    await replica(holder);
+  });
+
+  const START = `mutation($input: ProvisionAppWanInput!) { provisionAppWan(input: $input) { id state } }`;
+  const FIELDS = 'id state networkId error { code message } steps { task state created resourceId }';
+  const input = (name: string) => ({
+    network: { name },
+    hostedGateway: { name: `${name}-gw` },
+    service: { name: `${name}-svc`, serviceClass: 'CS', networkIp: '10.20.0.5', networkFirstPort: 443, networkLastPort: 443, interceptIp: '100.64.1.5' },
+    bridgeGateway: { name: `${name}-bridge` },
+    clients: [{ name: `${name}-laptop-1` }, { name: `${name}-laptop-2` }],
+    appWanName: `${name}-everyone`,
+  });
+  interface Provisioning {
+    id: string;
+    state: string;
+    networkId: string | null;
+    steps: Array<{ task: string; state: string; created: boolean; resourceId: string | null }>;
+  }
+
+  async function follow(r: Replica, token: string, id: string, onEvent?: (p: Provisioning) => void): Promise<Provisioning[]> {
+    const events: Provisioning[] = [];
+    const iterable = ws(r, token).iterate({ query: `subscription($id: ID!) { provisioning(id: $id) { ${FIELDS} } }`, variables: { id } }) as AsyncIterable<FormattedExecutionResult<{ provisioning: Provisioning }>>;
+    for await (const result of iterable) {
+      if (result.errors) throw new Error(JSON.stringify(result.errors));
+      if (result.data) {
+        events.push(result.data.provisioning);
+        onEvent?.(result.data.provisioning);
+      }
+    }
+    return events;
+  }
+
+  const changes = (sinceSeq: number): string[] =>
+    sandbox.control
+      .requests()
+      .filter((r) => r.seq > sinceSeq && r.method !== 'GET')
+      .map((r) => `${r.method} ${r.route}`);
+
+  const EXPECTED_CHANGES = [
+    'POST /rest/v1/networks',
+    'POST /rest/v1/networks/{networkId}/endpoints',
+    'POST /rest/v1/networks/{networkId}/services',
+    'POST /rest/v1/networks/{networkId}/endpoints',
+    'POST /rest/v1/networks/{networkId}/endpoints',
+    'POST /rest/v1/networks/{networkId}/endpoints',
+    'POST /rest/v1/networks/{networkId}/appWans',
+    'POST /rest/v1/networks/{networkId}/appWans/{appWanId}/endpoints',
+    'POST /rest/v1/networks/{networkId}/appWans/{appWanId}/services',
+  ];
+
+  it('reads and follows on one replica a provisioning started on another', async () => {
+    const token = freshToken();
+    const started = await gql(at(0), token, START, { input: input('fleet-read') });
+    const id = (started.body.data?.['provisionAppWan'] as { id: string } | undefined)?.id ?? '';
+    expect(id).not.toBe('');
+    const read = await gql(at(1), token, `query($id: ID!) { provisioning(id: $id) { id state } }`, { id });
+    expect(read.body).toEqual({ data: { provisioning: { id, state: 'RUNNING' } } });
+    // While it runs, nothing in Redis holds the token in clear (it is sealed, for a replica that resumes the run).
+    const inspector = new Redis(redis.url);
+    try {
+      const keys = await inspector.keys('*');
+      expect(keys.some((k) => k.endsWith(`${id}:token`))).toBe(true);
+      for (const key of keys) {
+        const type = await inspector.type(key);
+        const values = type === 'string' ? [await inspector.get(key)] : type === 'set' ? await inspector.smembers(key) : type === 'zset' ? await inspector.zrange(key, '0', '-1') : [];
+        for (const value of [key, ...values]) expect(value ?? '').not.toContain(token.split('.')[2] ?? token);
+      }
+    } finally {
+      inspector.disconnect();
+    }
+    // Another token is nobody's owner, on any replica.
+    const stranger = await gql(at(2), freshToken(), `query($id: ID!) { provisioning(id: $id) { id } }`, { id });
+    expect(stranger.body.errors?.[0]?.extensions?.['code']).toBe('NOT_FOUND');
+    progress(true);
+    const events = await follow(at(2), token, id);
+    expect(events[0]?.state).toBe('RUNNING');
+    expect(events.at(-1)).toMatchObject({ state: 'SUCCEEDED' });
+    expect(events.at(-1)?.steps.every((s) => s.state === 'DONE')).toBe(true);
+  });
+
+  it('finishes on another replica a run whose replica was killed, each create sent once', async () => {
+    const token = freshToken();
+    const from = lastSeq();
+    const started = await gql(at(0), token, START, { input: input('fleet-kill') });
+    const id = (started.body.data?.['provisionAppWan'] as { id: string } | undefined)?.id ?? '';
+    const runner = await waitFor('the replica running it', holderOf.bind(null, 'provisioning'));
+    const watcher = (runner + 1) % 3;
+    let killedAt = 0;
+    let killing: Promise<void> | null = null;
+    let stepsDoneAtKill = 0;
+    progress(true);
+    let resumedAt = 0;
+    const events = await follow(at(watcher), token, id, (p) => {
+      const done = p.steps.filter((s) => s.state === 'DONE').length;
+      // A step finished after the kill was finished by the replica that resumed the run.
+      if (killing !== null && resumedAt === 0 && done > stepsDoneAtKill) resumedAt = performance.now();
+      // Mid-run: the service's step has its resource and is waiting for it.
+      if (killing === null && done >= 2) {
+        stepsDoneAtKill = done;
+        killedAt = performance.now();
+        killing = at(runner).kill();
+      }
+    });
+    await killing;
+    const last = events.at(-1);
+    expect(last).toMatchObject({ state: 'SUCCEEDED' });
+    expect(stepsDoneAtKill).toBeGreaterThanOrEqual(2);
+    expect(changes(from)).toEqual(EXPECTED_CHANGES);
+    // Which replica took it over, and how long after the kill its first change was recorded.
+    const takers = await Promise.all([0, 1, 2].filter((i) => i !== runner).map((i) => metric(at(i), 'netgraph_fleet_takeovers_total{kind="provisioning"}')));
+    expect(takers.reduce((a, b) => a + b, 0)).toBe(1);
+    figures['provisioningTakeover'] = {
+      changesSent: changes(from).length,
+      expected: EXPECTED_CHANGES.length,
+      stepsDoneAtKill,
+      killToNextStepDoneMs: Math.round(resumedAt - killedAt),
+      killToSucceededMs: Math.round(performance.now() - killedAt),
+    };
+    await replica(runner);
+  });
+
+  it('serves on one replica a persisted query registered on another', async () => {
+    const token = freshToken();
+    const query = `{ gatewayInfo { version } }`;
+    const extensions = { persistedQuery: { version: 1, sha256Hash: sha256(query) } };
+    const unknown = await gql(at(1), token, '', undefined, extensions);
+    expect(unknown.body.errors?.[0]?.extensions?.['code']).toBe('PERSISTED_QUERY_NOT_FOUND');
+    const registered = await gql(at(0), token, query, undefined, extensions);
+    expect(registered.body.errors).toBeUndefined();
+    // Visible on every replica within a second or two (Apollo stores a registration as it answers).
+    for (const i of [1, 2]) {
+      const served = await waitFor(`the registration on replica ${i}`, async () => {
+        const result = await gql(at(i), token, '', undefined, extensions);
+        return result.body.errors === undefined ? result : null;
+      }, 2000);
+      expect(served.body).toEqual(registered.body);
+    }
+  });
+
+  it('counts a quota of upstream calls across every replica', async () => {
+    const token = freshToken();
+    const network = sandbox.restFacts().networkIds[0] ?? '';
+    const query = `query($id: UUID!) { network(id: $id) { id } }`;
+    const path = `/rest/v1/networks/${network}`;
+    const from = lastSeq();
+    for (let i = 0; i < QUOTA; i++) {
+      const result = await gql(at(i % 3), token, query, { id: network });
+      expect(result.body.errors).toBeUndefined();
+    }
+    const refused = await gql(at(1), token, query, { id: network });
+    expect(refused.body.errors?.[0]?.extensions).toMatchObject({ code: 'RATE_LIMITED', limit: 'upstreamCallsPerMinute', scope: 'caller', retryAfter: expect.any(Number) });
+    const counted = pollsOf(path, from).length;
+    figures['quota'] = { quota: QUOTA, upstreamCalls: counted };
+    expect(counted).toBe(QUOTA);
+    // Another credential is not held back.
+    expect((await gql(at(2), freshToken(), query, { id: network })).body.errors).toBeUndefined();
+  });
+
+  it('goes on without Redis, says so on /readyz, and is whole again once Redis is back', async () => {
+    const token = freshToken();
+    const network = sandbox.restFacts().networkIds[1] ?? '';
+    const id = await createNetwork('followed-through-an-outage');
+    const path = `/rest/v1/networks/${id}`;
+    const query = `subscription($id: UUID!) { resourceStatus(kind: NETWORK, id: $id) { statusName } }`;
+    const errors: string[] = [];
+    for (const i of [0, 1, 2]) ws(at(i), token).subscribe({ query, variables: { id } }, { next: () => undefined, error: (e) => errors.push(JSON.stringify(e)), complete: () => errors.push('completed') });
+
+    // Queries and mutations all along, on every replica.
+    let running = true;
+    let sent = 0;
+    const failed: string[] = [];
+    const load = (async () => {
+      while (running) {
+        const i = sent % 3;
+        sent += 1;
+        const result = await gql(at(i), freshToken(), `query($id: UUID!) { network(id: $id) { id name } }`, { id: network }).catch((e: unknown) => ({ status: 0, body: { errors: [{ message: String(e) }] } }) as GqlResult);
+        if (result.status !== 200 || result.body.errors) failed.push(JSON.stringify(result.body));
+        await sleep(20);
+      }
+    })();
+
+    await sleep(1000);
+    await redis.stop();
+    const down = await waitFor('every replica degraded', async () => {
+      const bodies = await Promise.all(replicas.map(async (r) => ({ status: (await fetch(`${r.origin}/readyz`)).status, body: (await (await fetch(`${r.origin}/readyz`)).json()) as { status?: string } })));
+      return bodies.every((b) => b.status === 200 && b.body.status === 'degraded') ? bodies : null;
+    });
+    expect(down).toHaveLength(3);
+    // Alone, each replica polls for its own subscribers.
+    await sleep(1500);
+    await redis.start();
+    await waitFor('every replica ready again', async () => {
+      const bodies = await Promise.all(replicas.map(async (r) => (await (await fetch(`${r.origin}/readyz`)).json()) as { status?: string }));
+      return bodies.every((b) => b.status === 'ready') ? true : null;
+    });
+    await sleep(2 * INTERVAL_MS);
+    const from = lastSeq();
+    await sleep(3000);
+    const afterRejoin = pollsOf(path, from).length;
+    running = false;
+    await load;
+    figures['redisOutage'] = { queries: sent, failed: failed.length, pollsPer3sAfterRejoin: afterRejoin };
+    expect(failed).toEqual([]);
+    expect(sent).toBeGreaterThan(20);
+    expect(errors).toEqual([]);
+    // One poller for the target again, not three.
+    expect(afterRejoin).toBeLessThanOrEqual(3000 / INTERVAL_MS + 1);
+    // And shared state works again: a registration on one replica is served by another.
+    const doc = `{ gatewayInfo { batching } }`;
+    const extensions = { persistedQuery: { version: 1, sha256Hash: sha256(doc) } };
+    expect((await gql(at(2), token, doc, undefined, extensions)).body.errors).toBeUndefined();
+    const served = await waitFor('the registration on another replica', async () => {
+      const result = await gql(at(0), token, '', undefined, extensions);
+      return result.body.errors === undefined ? result : null;
+    }, 2000);
+    expect(served.body).toEqual({ data: { gatewayInfo: { batching: true } } });
+  });
+});
