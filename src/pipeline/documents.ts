@@ -26,6 +26,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+const hashOf = (key: string): string => key.slice(key.lastIndexOf(':') + 1).toLowerCase();
+
 const notFound = (): GraphQLError => new GraphQLError('PersistedQueryNotFound', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } });
 
 /** The document of a request, or the errors refusing it (the same words and codes as Apollo Server's on HTTP). */
@@ -54,13 +56,13 @@ export async function resolveDocument(params: GraphQLParams, sources: DocumentSo
  */
 export function asApolloCache(sources: DocumentSources, isValid: (hash: string) => boolean): { get(key: string): Promise<string | undefined>; set(key: string, value: string): Promise<void>; delete(key: string): Promise<boolean | void> } {
   return {
-    // Apollo prefixes its keys (`apq:`): the hash is the key's last 64 characters.
+    // Apollo prefixes its keys (`apq:`): the hash follows the last colon.
     async get(key) {
-      const hash = key.slice(-64).toLowerCase();
+      const hash = hashOf(key);
       return sources.trusted?.get(hash) ?? (sources.apq ? ((await sources.apq.get(hash)) ?? undefined) : undefined);
     },
     async set(key, query) {
-      const hash = key.slice(-64).toLowerCase();
+      const hash = hashOf(key);
       if (sources.apq && !sources.trusted?.only && isValid(hash)) await sources.apq.set(hash, query);
     },
     async delete() {

@@ -418,13 +418,13 @@ describeFleet('a fleet of three gateways on Redis', () => {
     // One poller for the target again, not three.
     expect(afterRejoin).toBeLessThanOrEqual(3000 / INTERVAL_MS + 1);
     // And shared state works again: a registration on one replica is served by another.
-    const doc = `{ gatewayInfo { batching } }`;
+    const doc = `{ gatewayInfo { searchConfigured } }`;
     const extensions = { persistedQuery: { version: 1, sha256Hash: sha256(doc) } };
     expect((await gql(at(2), token, doc, undefined, extensions)).body.errors).toBeUndefined();
     const served = await waitFor('the registration on another replica', async () => {
       const result = await gql(at(0), token, '', undefined, extensions);
       return result.body.errors === undefined ? result : null;
     }, 2000);
-    expect(served.body).toEqual({ data: { gatewayInfo: { batching: true } } });
+    expect(served.body).toEqual({ data: { gatewayInfo: { searchConfigured: true } } });
   });
 });
