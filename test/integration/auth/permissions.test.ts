@@ -64,7 +64,7 @@ describe('reader and admin see different things', () => {
     expect(at((await stack.gql(mine, undefined, 'nobody')).data, 'grants', 'totalCount')).toBe(0);
   });
 
-  it('the README example: complete for admin, FORBIDDEN only on superUsers for the reader', async () => {
+  it('the docs example: complete for admin, FORBIDDEN only on superUsers for the reader', async () => {
     const source = readmeExample();
     const admin = await stack.gql(source, undefined, 'admin');
     expectResult(source, admin, (r) => {
@@ -86,11 +86,11 @@ describe('reader and admin see different things', () => {
   });
 });
 
-/** The GraphQL example of the top-level README's "Authorization (auth/v1)" section. */
+/** The GraphQL example of docs/api-areas.md's "The authorization API (auth/v1)" section. */
 function readmeExample(): string {
-  const readme = readFileSync(join(__dirname, '../../../README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Authorization (auth/v1)'));
+  const doc = readFileSync(join(__dirname, '../../../docs/api-areas.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('## The authorization API (auth/v1)'));
   const match = /```graphql\n([\s\S]*?)```/.exec(section);
-  if (!match?.[1]) throw new Error('README: no graphql example in the Authorization section');
+  if (!match?.[1]) throw new Error('docs/api-areas.md: no graphql example in the authorization API section');
   return match[1];
 }

@@ -1,6 +1,7 @@
 /**
  * The cost model (src/limits/cost.ts, price.ts): the re-entrant cycle and its variants are
- * refused, every bench query and README example is admitted under the default maximums.
+ * refused, every bench query and every docs example is admitted under the default maximums
+ * (but the one that shows the refusal).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { priceOperation } from '../../../src/limits/price';
 import { buildSchema } from '../../../src/server/schema';
 import { CYCLE_QUERY } from '../../helpers/abusive-queries';
 import { BENCH_QUERIES } from '../../../bench/queries';
+import { docExamples } from '../../helpers/docs-examples';
 
 const schema = buildSchema();
 const root = join(__dirname, '..', '..', '..');
@@ -87,12 +89,13 @@ describe('admitted under the default maximums', () => {
     expect(priceOperation(schema, parse(document), null, variables, DEFAULT_LIMITS.price)).not.toBeNull();
   });
 
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const blocks = [...readme.matchAll(/```graphql\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
-  it.each(blocks.map((b, i) => [i + 1, b] as const))('README example %i', (_n, block) => {
-    const doc = parse(block);
+  // Every example of README.md and docs/*.md; one that says it is refused for its price is.
+  it.each(docExamples().map((e) => [e.where, e] as const))('the docs example at %s', (_where, example) => {
+    const doc = parse(example.source);
     // Examples with variables are priced with their defaults (first) or none.
-    expect(() => priceOperation(schema, doc, null, {}, DEFAULT_LIMITS.price)).not.toThrow();
+    const price = () => priceOperation(schema, doc, null, example.variables ?? {}, DEFAULT_LIMITS.price);
+    if (example.expected.includes('COST_ESTIMATED_TOO_EXPENSIVE')) expect(price).toThrow(CostTooExpensiveError);
+    else expect(price).not.toThrow();
   });
 
   it("the IDE's introspection query", () => {
