@@ -1,5 +1,5 @@
 /**
- * The poller registry's contract (DESIGN.md "Subscriptions"): what an adapter declares about a kind
+ * The poller registry's contract: what an adapter declares about a kind
  * of target (`PollKind`), and what a caller gets back (`PollStream`). Nothing here knows about
  * upstreams, GraphQL or transports, so another registry (Redis leases and pub/sub shared by many
  * replicas) can implement `PollerRegistry` without touching the adapters.
