@@ -83,6 +83,13 @@ export interface PublicGrantRecord extends AuthRecordBase, SoftDeleteFields {
   type: string | null;
 }
 
+/** Body of `POST /resource-types` (children nest to any depth). */
+export interface ResourceTypeDefinition {
+  name: string;
+  code: string;
+  children?: ResourceTypeDefinition[];
+}
+
 export interface MasqueradeRecord {
   token: string;
 }
