@@ -21,7 +21,6 @@
  * With `options.batching === false` nothing is batched, cached or prefetched and every parent
  * takes its own call: the naive plan the benchmark compares against.
  */
-import { track } from '../settled';
 import { appendTo } from '../multimap';
 import DataLoader from 'dataloader';
 import type { HttpClient } from '../http-types';
@@ -249,9 +248,7 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
 
   function members<C extends ResourceKind>(rel: RelationDef<C>, parent: RelationParent): Promise<RecordFor<C>[]> {
     const key = membersKey(rel, parent);
-    // Tracked (settled.ts): the fields that read a member list, thousands in a large graph's last
-    // level, answer at once once it is in. Only these lists: tracking costs every call it is on.
-    return memo(key, () => track(readMembers(rel, parent, key)));
+    return memo(key, () => readMembers(rel, parent, key));
   }
 
   async function readMembers<C extends ResourceKind>(rel: RelationDef<C>, parent: RelationParent, key: string): Promise<RecordFor<C>[]> {
