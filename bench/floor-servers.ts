@@ -3,8 +3,8 @@
  * `network(id:) { id name }`, to set the gateway's figures against.
  *
  * - `raw`: node:http + one undici Pool — read the body, JSON.parse it, one GET of the network with
- *   the caller's Authorization, parse the upstream body as the gateway does (parseJsonBytes:
- *   JSON.parse, in pieces when large), answer compact JSON. No GraphQL.
+ *   the caller's Authorization, parse the upstream body as the gateway does (its text,
+ *   JSON.parse), answer compact JSON. No GraphQL.
  * - `apollo`: the same through Apollo Server 5's `executeHTTPGraphQLRequest` (as
  *   src/server/graphql-http.ts calls it) over a two-type schema: Apollo's HTTP pipeline, no more.
  */
@@ -12,8 +12,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { Pool } from 'undici';
-import { readBody } from '../src/upstream/body-bytes';
-import { parseJsonBytes } from '../src/upstream/json-bytes';
 import { isObject, type JsonObject } from '../src/upstream/parse';
 import type { ChildServer } from './child-ipc';
 import type { FloorKind } from './floor-kind';
@@ -24,7 +22,7 @@ export const FLOOR_QUERY = 'query passthrough($id: ID!) { network(id: $id) { id 
 /** The sandbox, as the floors reach it: one keep-alive Pool of 64 connections, like the gateway's per origin. */
 export interface FloorUpstream {
   /** GET `path` with the caller's Authorization; the body as the gateway reads it (throws on a non-200 answer). */
-  getBody(path: string, authorization: string | undefined): Promise<string | Buffer>;
+  getBody(path: string, authorization: string | undefined): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -36,7 +34,7 @@ export function createFloorUpstream(origin: string): FloorUpstream {
       if (authorization !== undefined) headers['authorization'] = authorization;
       const res = await pool.request({ method: 'GET', path, headers });
       // As the gateway's HTTP layer reads a body (src/upstream/http.ts).
-      const body = await readBody(res.body, flatHeader(res.headers['content-length']));
+      const body = await res.body.text();
       if (res.statusCode !== 200) throw new Error(`GET ${path}: the sandbox answered ${res.statusCode}`);
       return body;
     },
@@ -44,13 +42,9 @@ export function createFloorUpstream(origin: string): FloorUpstream {
   };
 }
 
-function flatHeader(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(', ') : value;
-}
-
 async function getNetwork(upstream: FloorUpstream, id: unknown, authorization: string | undefined): Promise<JsonObject> {
   if (typeof id !== 'string') throw new Error('variables.id: expected a string');
-  const record: unknown = parseJsonBytes(await upstream.getBody(`/rest/v1/networks/${encodeURIComponent(id)}`, authorization));
+  const record: unknown = JSON.parse(await upstream.getBody(`/rest/v1/networks/${encodeURIComponent(id)}`, authorization));
   if (!isObject(record)) throw new Error('the network record is not an object');
   return record;
 }

@@ -1,12 +1,10 @@
 /**
  * networkGraph's CPU floor, measured in a floor child: the work no gateway on this stack can skip
  * for that query — send the very GETs the batched gateway sent (64 at a time, as its limiter
- * allows), receive each body and parse it as the gateway does (parseJsonBytes: JSON.parse, in pieces
- * when large), then JSON.stringify the answer it gave. Each part
+ * allows), receive each body and parse it as the gateway does (its text, JSON.parse), then JSON.stringify the answer it gave. Each part
  * is read on this process's CPU clock (user + system, every thread) over several repetitions after
  * an untimed one; the figure is the median.
  */
-import { parseJsonBytes } from '../src/upstream/json-bytes';
 import { isObject } from '../src/upstream/parse';
 import type { FloorUpstream } from './floor-servers';
 import { median } from './stats';
@@ -75,13 +73,13 @@ async function medianCpu(repetitions: number, work: () => Promise<void> | void):
 }
 
 /** Every path GET-ed and its body parsed, IN_FLIGHT at a time; `onBody` sees each body's bytes. Also each wave of the p50 floor's replay (wave-replay.ts). */
-export async function receiveAll(upstream: FloorUpstream, paths: readonly string[], authorization: string, onBody: (body: string | Buffer) => void = () => undefined): Promise<void> {
+export async function receiveAll(upstream: FloorUpstream, paths: readonly string[], authorization: string, onBody: (body: string) => void = () => undefined): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < paths.length) {
       const path = paths[next++] ?? '';
       const body = await upstream.getBody(path, authorization);
-      parseJsonBytes(body);
+      JSON.parse(body);
       onBody(body);
     }
   };
@@ -90,11 +88,11 @@ export async function receiveAll(upstream: FloorUpstream, paths: readonly string
 
 export async function measureGraphFloor(upstream: FloorUpstream, request: GraphFloorRequest): Promise<GraphFloorMeasure> {
   // The untimed first run warms up the connections and the JIT, and keeps the bodies to count and parse alone.
-  const bodies: Array<string | Buffer> = [];
+  const bodies: string[] = [];
   await receiveAll(upstream, request.paths, request.authorization, (body) => bodies.push(body));
   const upstreamBytes = bodies.reduce((sum, body) => sum + Buffer.byteLength(body), 0);
   const receiveAndParseCpuMs = await medianCpu(request.repetitions, () => receiveAll(upstream, request.paths, request.authorization));
-  const parseCpuMs = await medianCpu(request.repetitions, () => bodies.forEach((body) => parseJsonBytes(body)));
+  const parseCpuMs = await medianCpu(request.repetitions, () => bodies.forEach((body) => JSON.parse(body)));
   const answer: unknown = JSON.parse(request.answer);
   JSON.stringify(answer);
   const stringifyCpuMs = await medianCpu(request.repetitions, () => void JSON.stringify(answer));

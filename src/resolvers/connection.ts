@@ -4,7 +4,6 @@
  * totalCount }` out. A cursor encodes the item's offset in the whole list, so a resolver can turn
  * the window into upstream `page`/`size` parameters and fetch only what it needs.
  */
-import { fulfilledValue } from '../upstream/settled';
 import { BadInputError } from '../errors/codes';
 
 export const DEFAULT_FIRST = 100;
@@ -124,11 +123,7 @@ export function connectionFromArray<T>(all: readonly T[], args: ConnectionArgs):
 export type MaybePromise<T> = T | Promise<T>;
 
 /** A connection over a whole list loaded in memory; the arguments are checked before `load` runs (a bad `first`/`after` costs no call). */
-export function arrayConnection<T>(args: ConnectionArgs, load: () => Promise<readonly T[]>): MaybePromise<Connection<T>> {
+export function arrayConnection<T>(args: ConnectionArgs, load: () => Promise<readonly T[]>): Promise<Connection<T>> {
   const window = pageWindow(args);
-  const build = (all: readonly T[]): Connection<T> => buildConnection(windowOf(all, window), window, all.length);
-  const loading = load();
-  // A list this request has already received answers at once (upstream/settled.ts), not a microtask later.
-  const done = fulfilledValue(loading);
-  return done === undefined ? loading.then(build) : build(done.value);
+  return load().then((all) => buildConnection(windowOf(all, window), window, all.length));
 }

@@ -1,9 +1,8 @@
 /**
- * A request's "stop now", cheap to make. Every GraphQL request needs one (client gone, budget
- * crossed) and almost none ever fires, yet on Node 20 an AbortController costs ~5 µs to make and
- * ~4 µs to add and remove a listener on. A Cancellation is an EventEmitter, which undici takes as a
- * request's `signal` as it takes an AbortSignal; a standard AbortSignal is made only for code that
- * asks for one (a subscription's poller, a retry's sleep).
+ * A request's "stop now": an EventEmitter, which undici takes as a request's `signal` as it takes
+ * an AbortSignal. Why: every request needs one and almost none fires, and an AbortSignal per
+ * request costs the one-call path CPU the bench sees (docs/performance.md). A standard AbortSignal
+ * is made only for code that asks for one (a subscription's poller, a retry's sleep).
  */
 import { EventEmitter, setMaxListeners } from 'node:events';
 

@@ -1,12 +1,12 @@
 /**
- * Classification of upstream outcomes into error codes (DESIGN.md "Errors"), and safe messages
+ * Classification of upstream outcomes into error codes (the gateway's error table), and safe messages
  * from upstream error bodies. One table for statuses, one for transport errors.
  */
 import { ErrorCode } from '../errors/codes';
 import { isObject } from './parse';
 
 /**
- * Status → code. Decisions beyond DESIGN.md's table: 410 is a missing record (NOT_FOUND); 413 and
+ * Status → code. Besides 400, 401, 403, 404, 409, 429 and 5xx: 410 is a missing record (NOT_FOUND); 413 and
  * 422 reject the caller's input (BAD_USER_INPUT); any other 4xx (405, 406, 415…) means the gateway
  * built a request the upstream does not accept, which the caller cannot fix: UPSTREAM_ERROR.
  */

@@ -34,7 +34,7 @@ export interface UpstreamResponse {
  * AbortSignal and concurrency cap. Created per GraphQL request by the context.
  *
  * `send` resolves with 2xx responses only; anything else throws UpstreamError already mapped
- * to an error code (DESIGN.md "Errors"). GETs are retried per the retry policy; other methods never.
+ * to an error code (http-errors.ts). GETs are retried per the retry policy; other methods never.
  */
 export interface HttpClient {
   send(request: UpstreamRequest): Promise<UpstreamResponse>;

@@ -1,5 +1,5 @@
 /**
- * The one HTTP layer every upstream client goes through (DESIGN.md "Upstream calls"):
+ * The one HTTP layer every upstream client goes through:
  * a keep-alive undici Pool per origin with explicit timeouts, the caller's credentials,
  * a per-request concurrency cap, GET-only retries with backoff + full jitter, outcome → UpstreamError
  * mapping, per-request call counting and a Prometheus histogram.
@@ -12,8 +12,6 @@ import type { HttpClient, UpstreamRequest, UpstreamResponse } from './http-types
 import { codeForStatus, codeForTransportError, outcomeUnknown, transportErrorCode, upstreamErrorMessage } from './http-errors';
 import type { OperationSpan, UpstreamSpan } from '../tracing';
 import { onAbort, type CancelSignal } from './cancellation';
-import { readBody } from './body-bytes';
-import { decodeUtf8, hasJsonText, parseJsonBytes } from './json-bytes';
 import { linkTarget, type ServiceBase } from './link-target';
 import { backoffDelay, isRetryableErrorCode, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from './retry';
 
@@ -176,7 +174,7 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
     };
     let statusCode: number;
     let headers: Record<string, string>;
-    let received: string | Buffer;
+    let received: string;
     try {
       const res = await poolFor(target.origin).request({
         method: request.method,
@@ -187,7 +185,7 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
       });
       statusCode = res.statusCode;
       headers = flattenHeaders(res.headers);
-      received = await readBody(res.body, headers['content-length']);
+      received = await res.body.text();
     } catch (error) {
       observe('error');
       if (signal.aborted) return { ok: false, error: cancelled(target.info, signal), retryable: false, retryAfterMs: null };
@@ -211,23 +209,19 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
     const info: UpstreamCallInfo = { service: target.info.service, method: target.info.method, path: target.info.path, status: statusCode };
     const isJson = /[/+]json\b/i.test(headers['content-type'] ?? '');
     if (statusCode >= 200 && statusCode < 300) {
-      if (isJson && hasJsonText(received)) {
+      if (isJson && received.trim() !== '') {
         let body: unknown;
         try {
-          // A large body is parsed without one large string (json-bytes.ts); its text is made only if asked for.
-          body = parseJsonBytes(received);
+          body = JSON.parse(received);
         } catch (error) {
           const bad = new UpstreamError(ErrorCode.UPSTREAM_BAD_RESPONSE, `${request.service} sent a JSON body that does not parse`, info, { cause: error });
           return { ok: false, error: bad, retryable: false, retryAfterMs: null };
         }
-        // A body read as text keeps it; a large one read as bytes decodes its text only if asked.
-        const response = typeof received === 'string' ? { status: statusCode, headers, body, text: received } : new ReceivedResponse(statusCode, headers, body, received);
-        return { ok: true, response };
+        return { ok: true, response: { status: statusCode, headers, body, text: received } };
       }
-      const text = decodeUtf8(received);
-      return { ok: true, response: { status: statusCode, headers, body: text === '' ? null : text, text } };
+      return { ok: true, response: { status: statusCode, headers, body: received === '' ? null : received, text: received } };
     }
-    const text = decodeUtf8(received);
+    const text = received;
     const upstreamMessage = isJson || looksLikeJson(text) ? upstreamErrorMessage(safeJson(text)) : null;
     const unknown = outcomeUnknown(request.method, { status: statusCode });
     const message = unknown
@@ -325,22 +319,6 @@ function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<str
     flat[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return flat;
-}
-
-/** A 2xx answer whose large JSON body was read as bytes and parsed; its text is decoded only when a caller reads it. */
-class ReceivedResponse implements UpstreamResponse {
-  private decoded: string | null = null;
-  constructor(
-    readonly status: number,
-    readonly headers: Record<string, string>,
-    readonly body: unknown,
-    private readonly bytes: Buffer,
-  ) {}
-
-  get text(): string {
-    this.decoded ??= decodeUtf8(this.bytes);
-    return this.decoded;
-  }
 }
 
 function looksLikeJson(text: string): boolean {

@@ -1,5 +1,6 @@
 import { BadInputError } from '../../src/errors/codes';
 import {
+  arrayConnection,
   buildConnection,
   connectionFromArray,
   decodeCursor,
@@ -67,5 +68,23 @@ describe('buildConnection', () => {
 
   it('drops items beyond the window limit', () => {
     expect(buildConnection(all, { offset: 0, limit: 3 }, 5).nodes).toEqual(['a', 'b', 'c']);
+  });
+});
+
+describe('arrayConnection', () => {
+  it('windows a list loaded whole, and counts all of it', async () => {
+    const page = await arrayConnection({ first: 2 }, () => Promise.resolve(['a', 'b', 'c']));
+    expect(page.nodes).toEqual(['a', 'b']);
+    expect(page.totalCount).toBe(3);
+  });
+
+  it('passes a failed load on', async () => {
+    await expect(arrayConnection({}, () => Promise.reject(new Error('upstream down')))).rejects.toThrow('upstream down');
+  });
+
+  it('refuses bad arguments before loading anything', () => {
+    const load = jest.fn(() => Promise.resolve([1]));
+    expect(() => arrayConnection({ first: -1 }, load)).toThrow();
+    expect(load).not.toHaveBeenCalled();
   });
 });

@@ -1,10 +1,10 @@
 /**
- * Mutations of auth/v1. Each checks the API's field rules first (BadInputError names the field,
- * no upstream call), then makes exactly one POST/DELETE (never retried by the HTTP layer).
+ * Mutations of auth/v1. Each checks the field rules first (BadInputError names the field, no
+ * upstream call), then makes its one change through `loaders.auth.write` (the one sender: sent
+ * once, how to check an unknown outcome, the loaders forget what it touched).
  */
 import type { MutationResolvers, ResourceTypeDefinitionInput } from '../../generated/graphql';
-import type { ResourceTypeDefinition } from '../../upstream/auth/client';
-import type { ResourceActionRecord } from '../../upstream/auth/types';
+import type { ResourceActionRecord, ResourceTypeDefinition } from '../../upstream/auth/types';
 import { checkCode, checkJsonObject, checkNonEmptyList, checkNotEmpty } from './validate';
 
 /** What `createResourceActions` answered (the payload's mapper): the created actions, shown as a connection. */
@@ -15,56 +15,40 @@ export interface CreatedActionsRecord {
 export const authMutations: MutationResolvers = {
   createDomain: async (_root, { input }, { loaders }) => {
     checkCode(input.code, 'input.code');
-    const domain = await loaders.auth.client.createDomain({ name: input.name, code: input.code });
-    return { domain };
+    return { domain: await loaders.auth.write('createDomain', { name: input.name, code: input.code }) };
   },
 
   createResourceType: async (_root, { input }, { loaders }) => {
-    const resourceType = await loaders.auth.client.createResourceType({
-      domainId: input.domainId ?? null,
-      parentId: input.parentId ?? null,
-      resourceType: definition(input.resourceType, 'input.resourceType'),
-    });
-    return { resourceType };
+    const resourceType = definition(input.resourceType, 'input.resourceType');
+    return { resourceType: await loaders.auth.write('createResourceType', { domainId: input.domainId ?? null, parentId: input.parentId ?? null, resourceType }) };
   },
 
   createResourceActions: async (_root, { input }, { loaders }) => {
     checkNonEmptyList(input.actions, 'input.actions');
     input.actions.forEach((a, i) => checkCode(a.code, `input.actions[${i}].code`));
-    const resourceActions = await loaders.auth.client.createResourceActions({
-      resourceTypeId: input.resourceTypeId ?? null,
-      actions: input.actions.map((a) => ({ name: a.name, code: a.code })),
-    });
-    return { resourceActions };
+    const actions = input.actions.map((a) => ({ name: a.name, code: a.code }));
+    return { resourceActions: await loaders.auth.write('createResourceActions', { resourceTypeId: input.resourceTypeId ?? null, actions }) };
   },
 
-  createSuperUser: async (_root, { input }, { loaders }) => {
-    const superUser = await loaders.auth.client.createSuperUser({
-      identityId: input.identityId,
-      domainId: input.domainId ?? null,
-    });
-    return { superUser };
-  },
+  createSuperUser: async (_root, { input }, { loaders }) => ({
+    superUser: await loaders.auth.write('createSuperUser', { identityId: input.identityId, domainId: input.domainId ?? null }),
+  }),
 
   deleteSuperUser: async (_root, { id }, { loaders }) => {
-    await loaders.auth.client.deleteSuperUser(id);
+    await loaders.auth.write('deleteSuperUser', { id });
     return { id, deleted: true };
   },
 
   createPublicGrant: async (_root, { input }, { loaders }) => {
     input.path.forEach((p, i) => checkNotEmpty(p.resourceId, `input.path[${i}].resourceId`));
-    const publicGrant = await loaders.auth.client.createPublicGrant({
-      resourceActionId: input.resourceActionId ?? null,
-      path: input.path.map((p) => ({ resourceId: p.resourceId, resourceTypeId: p.resourceTypeId ?? null })),
-      anonymous: input.anonymous ?? null,
-    });
-    return { publicGrant };
+    const path = input.path.map((p) => ({ resourceId: p.resourceId, resourceTypeId: p.resourceTypeId ?? null }));
+    return { publicGrant: await loaders.auth.write('createPublicGrant', { resourceActionId: input.resourceActionId ?? null, path, anonymous: input.anonymous ?? null }) };
   },
 
-  masquerade: async (_root, { input }, { loaders }) => {
+  masquerade: (_root, { input }, { loaders }) => {
     checkNotEmpty(input.audience, 'input.audience');
     const claims = checkJsonObject(input.claims, 'input.claims');
-    return loaders.auth.client.masquerade({ identityId: input.identityId, audience: input.audience, claims });
+    return loaders.auth.write('masquerade', { identityId: input.identityId, audience: input.audience, claims });
   },
 };
 

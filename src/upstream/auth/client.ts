@@ -1,42 +1,30 @@
 /**
- * AuthClient: the typed methods over auth/v1. It knows paths (resources.ts), list forms
- * (list-body.ts) and parsers (records.ts); it sends through the HTTP layer and nothing else.
- * A body that does not fit the contract becomes UPSTREAM_BAD_RESPONSE.
+ * AuthClient: the typed methods over auth/v1. It knows paths and changes (resources.ts), list
+ * forms (list-body.ts) and parsers (records.ts); it reads through the HTTP layer and changes
+ * through the one sender (../writes.ts). A body that does not fit the contract becomes
+ * UPSTREAM_BAD_RESPONSE.
  */
 import { ErrorCode, UpstreamError } from '../../errors/codes';
-import type { HttpClient, HttpMethod, UpstreamRequest } from '../http-types';
+import type { HttpClient, UpstreamRequest } from '../http-types';
 import { type PageFetcher, WHOLE_LIST_PAGE_SIZE, fetchAll } from '../paging';
-import { asArray } from '../parse';
 import { ShapeError } from '../../errors/shape-error';
+import { Writer, type WriteRequest } from '../writes';
 import { parseListBody } from './list-body';
-import { parseMasquerade } from './records';
-import { type AuthResource, type ListFilter, canonicalFilter } from './resources';
-import { AUTH_RESOURCES } from './resources';
-import type {
-  DomainRecord,
-  MasqueradeRecord,
-  PublicGrantRecord,
-  ResourceActionRecord,
-  ResourceTypeRecord,
-  SuperUserRecord,
-} from './types';
+import { AUTH_WRITES, type AuthResource, type AuthResourceName, type AuthWriteDef, type AuthWriteName, type AuthWriteTypes, type ListFilter, canonicalFilter } from './resources';
 
 const SERVICE = 'auth-v1';
 
-/** Body of `POST /resource-types` (children nest to any depth). */
-export interface ResourceTypeDefinition {
-  name: string;
-  code: string;
-  children?: ResourceTypeDefinition[];
-}
-
 export class AuthClient {
-  constructor(private readonly http: HttpClient) {}
+  /** `writer` makes the request's loaders forget what a change touched; a client on its own caches nothing. */
+  constructor(
+    private readonly http: HttpClient,
+    private readonly writer: Writer<readonly AuthResourceName[]> = new Writer(http, SERVICE, () => undefined),
+  ) {}
 
   /**
    * The whole list. A page object is followed through its `totalPages` (paging.ts). A bare array
-   * as long as the size asked for may be a clamped page (the seed pages some lists without saying
-   * which): the next page is asked until a shorter one, an empty one, or a repeat (an upstream
+   * as long as the size asked for may be a clamped page (the platform pages some lists without
+   * saying which): the next page is asked until a shorter one, an empty one, or a repeat (an upstream
    * that ignores `page`) comes back.
    */
   async list<T>(res: AuthResource<T>, filter: ListFilter = {}): Promise<T[]> {
@@ -62,56 +50,18 @@ export class AuthClient {
   }
 
   async get<T>(res: AuthResource<T>, id: string): Promise<T> {
-    return this.call('GET', `${res.path}/${encodeURIComponent(id)}`, undefined, res.parse);
-  }
-
-  createDomain(body: { name: string; code: string }): Promise<DomainRecord> {
-    return this.call('POST', AUTH_RESOURCES.domain.path, body, AUTH_RESOURCES.domain.parse);
-  }
-
-  createResourceType(body: {
-    domainId: string | null;
-    parentId: string | null;
-    resourceType: ResourceTypeDefinition;
-  }): Promise<ResourceTypeRecord> {
-    return this.call('POST', AUTH_RESOURCES.resourceType.path, body, AUTH_RESOURCES.resourceType.parse);
-  }
-
-  createResourceActions(body: {
-    resourceTypeId: string | null;
-    actions: Array<{ name: string; code: string }>;
-  }): Promise<ResourceActionRecord[]> {
-    const parse = AUTH_RESOURCES.resourceAction.parse;
-    return this.call('POST', AUTH_RESOURCES.resourceAction.path, body, (value) =>
-      asArray(value, 'created resource actions').map(parse),
-    );
-  }
-
-  createSuperUser(body: { identityId: string; domainId: string | null }): Promise<SuperUserRecord> {
-    return this.call('POST', AUTH_RESOURCES.superUser.path, body, AUTH_RESOURCES.superUser.parse);
-  }
-
-  /** `DELETE /super-users/{id}`: empty body, 200. */
-  async deleteSuperUser(id: string): Promise<void> {
-    await this.http.send({ service: SERVICE, method: 'DELETE', path: `${AUTH_RESOURCES.superUser.path}/${encodeURIComponent(id)}` });
-  }
-
-  createPublicGrant(body: {
-    resourceActionId: string | null;
-    path: Array<{ resourceId: string; resourceTypeId: string | null }>;
-    anonymous: boolean | null;
-  }): Promise<PublicGrantRecord> {
-    return this.call('POST', AUTH_RESOURCES.publicGrant.path, body, AUTH_RESOURCES.publicGrant.parse);
-  }
-
-  masquerade(body: { identityId: string; audience: string; claims: Record<string, unknown> }): Promise<MasqueradeRecord> {
-    return this.call('POST', '/masquerade', body, parseMasquerade);
-  }
-
-  private async call<T>(method: HttpMethod, path: string, json: unknown, parse: (value: unknown) => T): Promise<T> {
-    const request: UpstreamRequest = json === undefined ? { service: SERVICE, method, path } : { service: SERVICE, method, path, json };
+    const request: UpstreamRequest = { service: SERVICE, method: 'GET', path: `${res.path}/${encodeURIComponent(id)}` };
     const answer = await this.http.send(request);
-    return this.parsed(request, answer.status, () => parse(answer.body));
+    return this.parsed(request, answer.status, () => res.parse(answer.body));
+  }
+
+  /** One change of the table (AUTH_WRITES): a POST sends `input` as its body. */
+  async write<N extends AuthWriteName>(name: N, input: AuthWriteTypes[N]['input']): Promise<AuthWriteTypes[N]['result']> {
+    const def: AuthWriteDef<AuthWriteTypes[N]['input'], AuthWriteTypes[N]['result']> = AUTH_WRITES[name];
+    const path = def.path(input);
+    const request: WriteRequest = def.method === 'POST' ? { method: def.method, path, json: input } : { method: def.method, path };
+    const answer = await this.writer.send(request, { hint: def.hint(input), touches: def.touches });
+    return this.parsed({ service: SERVICE, method: def.method, path }, answer.status, () => def.parse(answer.body));
   }
 
   /** Runs a parser; a ShapeError becomes UPSTREAM_BAD_RESPONSE naming the call. */

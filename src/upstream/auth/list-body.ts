@@ -1,5 +1,5 @@
 /**
- * auth/v1 list bodies. The seed shows bare JSON arrays, but also defines a Spring page object
+ * auth/v1 list bodies. The service answers bare JSON arrays, but also has a Spring page object
  * (`content`, `totalElements`, `totalPages`, `size`, `number`, …) without saying which operations
  * use it: both forms are accepted, and a page object is followed through its `totalPages`.
  */

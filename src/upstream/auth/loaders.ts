@@ -6,15 +6,18 @@
  * - list loaders keyed by the canonical filter: the same list asked twice costs one call, and every
  *   list primes the by-id loaders (a domain under both its id and its code);
  * - `children` and `actions` of resource types follow the plan rule in plan.ts, so a domain's type
- *   tree with every type's actions costs the same few calls whatever the number of types.
+ *   tree with every type's actions costs the same few calls whatever the number of types;
+ * - `write`: a change through the one sender (../writes.ts); afterwards the loaders of what it
+ *   touches (AUTH_WRITES in resources.ts) forget what they cached, so later fields see the new state.
  */
 import { appendTo, grouper, type Grouping } from '../multimap';
 import DataLoader from 'dataloader';
 import type { HttpClient } from '../http-types';
 import type { LoaderOptions } from '../loader-options';
+import { Writer } from '../writes';
 import { AuthClient } from './client';
 import { byIdFromList, chooseRelationPlan, useUnfilteredList } from './plan';
-import { AUTH_RESOURCES, type AuthResource, type ListFilter, filterKey } from './resources';
+import { AUTH_RESOURCES, type AuthResource, type AuthResourceName, type ListFilter, filterKey } from './resources';
 import type {
   DomainRecord,
   GrantRecord,
@@ -25,7 +28,8 @@ import type {
 } from './types';
 
 export interface AuthLoaders {
-  client: AuthClient;
+  /** One change (AUTH_WRITES): sent once, how to check an unknown outcome, what it touched forgotten. */
+  write: AuthClient['write'];
   /** By id or by code. */
   domain: DataLoader<string, DomainRecord>;
   resourceType: DataLoader<string, ResourceTypeRecord>;
@@ -52,7 +56,7 @@ export interface AuthLoaders {
 }
 
 export function createAuthLoaders(http: HttpClient, options: LoaderOptions): AuthLoaders {
-  const client = new AuthClient(http);
+  const client = new AuthClient(http, new Writer(http, 'auth-v1', (touched) => forget(touched)));
   // With batching off, loaders neither batch nor cache (the benchmark's baseline).
   const mode = options.batching ? {} : { batch: false, cache: false };
   /** Filter keys of the lists this request has asked for (feeds the plan rule). */
@@ -230,8 +234,27 @@ export function createAuthLoaders(http: HttpClient, options: LoaderOptions): Aut
     { ...mode, cacheKeyFn: (t) => t.id },
   );
 
+  /** The loaders holding each resource's records and lists (and the relations read from those lists). */
+  const cachesOf: Readonly<Record<AuthResourceName, ReadonlyArray<{ clearAll(): unknown }>>> = {
+    domain: [domain, domains],
+    resourceType: [resourceType, resourceTypes, children],
+    resourceAction: [resourceAction, resourceActions, actions],
+    grant: [grants],
+    superUser: [superUser, superUsers],
+    publicGrant: [publicGrant, publicGrants],
+  };
+
+  /** After a change: forget the touched resources' records and lists, and that their lists were asked. */
+  function forget(touched: readonly AuthResourceName[]): void {
+    for (const name of touched) {
+      for (const loader of cachesOf[name]) loader.clearAll();
+      const prefix = `${R[name].path}?`;
+      for (const key of requested) if (key.startsWith(prefix)) requested.delete(key);
+    }
+  }
+
   return {
-    client,
+    write: (name, input) => client.write(name, input),
     domain,
     resourceType,
     resourceAction,

@@ -20,9 +20,8 @@ import type {
 
 /*
  * The shared parts (`...base(f)`, `...softDelete(f)`) go last in each record literal: V8 builds
- * `{ ...spread, a, b }` some 50 times slower than `{ a, b, ...spread }` (measured: 418 resource
- * actions took ~11 ms to parse with the spread first, ~0.3 ms with it last), and auth/v1 lists
- * are whole lists of hundreds of records.
+ * `{ ...spread, a, b }` far slower than `{ a, b, ...spread }` (docs/performance.md), and auth/v1
+ * lists are whole lists of hundreds of records.
  */
 function base(f: Fields): AuthRecordBase {
   return { createdBy: f.str('createdBy'), createdAt: f.str('createdAt'), title: f.str('_title') };

@@ -1,5 +1,5 @@
 /**
- * Wire records of auth/v1 (seed 000, "Resources and their fields"), as the parsers return them.
+ * Wire records of auth/v1 (its resources and their fields), as the parsers return them.
  * Upstream names are kept; `_title` becomes `title`. Codegen mappers point at these types.
  */
 
@@ -46,7 +46,7 @@ export interface ResourceActionRecord extends AuthRecordBase {
   standardAction: boolean | null;
 }
 
-/** The grant kinds the contract names (seed 000, "Grant"). */
+/** The grant kinds auth/v1 names. */
 export const GRANT_TYPES = ['CustomRole', 'IdentityResourceAction', 'PublicGrant', 'SuperUser'] as const;
 export type GrantTypeName = (typeof GRANT_TYPES)[number];
 
@@ -81,6 +81,13 @@ export interface PublicGrantRecord extends AuthRecordBase, SoftDeleteFields {
   path: PublicGrantPathRecord[];
   anonymous: boolean | null;
   type: string | null;
+}
+
+/** Body of `POST /resource-types` (children nest to any depth). */
+export interface ResourceTypeDefinition {
+  name: string;
+  code: string;
+  children?: ResourceTypeDefinition[];
 }
 
 export interface MasqueradeRecord {

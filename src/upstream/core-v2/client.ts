@@ -1,19 +1,24 @@
 /**
  * core/v2 client: paths from the resource table, HAL lists (`_embedded.<singular>List`, `page`)
- * through ../paging.ts (it follows `page.totalPages` and never assumes a page size), typed records.
+ * through ../paging.ts (it follows `page.totalPages` and never assumes a page size), typed records;
+ * creates through the one sender (../writes.ts).
  * A body that does not fit the contract → UPSTREAM_BAD_RESPONSE on the field that needed it.
  */
 import type { HttpClient, UpstreamRequest, UpstreamResponse } from '../http-types';
 import type { JsonObject } from '../parse';
 import { readBody } from '../read-body';
 import { fetchWindow, type PagedResult, type PageWindow, type UpstreamPage } from '../paging';
-import type { ChangeAnswer } from '../network/change-answer';
+import type { WriteAnswer, Writer } from '../writes';
 import { parseHalList } from '../network/hal';
 import { parseExecution, type V2ExecutionRecord } from './executions';
-import { v2ItemPath, v2Resources, type V2Kind, type V2RecordFor } from './resources';
+import { v2CreateHint, v2ItemPath, v2Resources, type V2Kind, type V2RecordFor } from './resources';
 
 export class CoreV2Client {
-  constructor(private readonly http: HttpClient) {}
+  /** `writer` forgets, after a create, the reads of the kind created. */
+  constructor(
+    private readonly http: HttpClient,
+    private readonly writer: Writer<V2Kind>,
+  ) {}
 
   get<K extends V2Kind>(kind: K, id: string): Promise<V2RecordFor<K>> {
     const parse = v2Resources[kind].parse;
@@ -28,10 +33,9 @@ export class CoreV2Client {
     return fetchWindow(fetchPage, window);
   }
 
-  /** One create (POST on the collection), sent once: the HTTP layer never retries a POST. */
-  async create(kind: V2Kind, body: JsonObject): Promise<ChangeAnswer> {
-    const res = await this.http.send({ service: 'core-v2', method: 'POST', path: v2Resources[kind].collection, json: body });
-    return { status: res.status, headers: res.headers, body: res.body };
+  /** One create (POST on the collection). */
+  create(kind: V2Kind, body: JsonObject): Promise<WriteAnswer> {
+    return this.writer.send({ method: 'POST', path: v2Resources[kind].collection, json: body }, { hint: v2CreateHint(kind, body), touches: kind });
   }
 
   /** An execution at the href a create answered (on the configured origin, as every followed href). */

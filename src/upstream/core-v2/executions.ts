@@ -1,11 +1,11 @@
 /**
- * core/v2 executions (PUBLIC-RECORD.md): a create's 202 body links to one at
- * `_links.execution.href` (older answers: `_links.process.href`); clients poll it until `status` is
- * FINISHED or SUCCESS (STARTED, RUNNING in progress; FAILED an error).
+ * core/v2 executions: a create's 202 body links to one at `_links.execution.href` (older
+ * answers: `_links.process.href`); clients poll it until `status` is FINISHED or SUCCESS
+ * (STARTED, RUNNING in progress; FAILED an error).
  */
 import { isObject } from '../parse';
 import { recordParser, type RecordOf } from '../network/record-spec';
-import type { ChangeAnswer } from '../network/change-answer';
+import type { WriteAnswer } from '../writes';
 
 export const executionSpec = { id: 'id', name: 'str', action: 'str', status: 'str', resourceId: 'str', networkId: 'str', createdAt: 'str', updatedAt: 'str', finishedAt: 'str' } as const;
 export type V2ExecutionRecord = RecordOf<typeof executionSpec>;
@@ -22,7 +22,7 @@ export function executionState(status: string | null): ExecutionState {
 }
 
 /** The execution href of a create's answer: `_links.execution`, else `_links.process`; null without one. */
-export function executionHrefOf(answer: ChangeAnswer): string | null {
+export function executionHrefOf(answer: WriteAnswer): string | null {
   const body = answer.body;
   if (!isObject(body)) return null;
   const links = body['_links'];

@@ -8,12 +8,13 @@
  *   the right answer), cached for the request: the explainer and the network's own connections
  *   share it;
  * - `list`: a window of a kind's whole list (root connections), cached by window and filters;
- * - `create`: one POST, never retried; the answer read with the rest/v1 answer readers
- *   (entity in the body, `_links.self`, `Location`) plus the execution link; afterwards every
- *   cache is dropped so fields read after a change see the new state.
+ * - `create`: one POST through the one sender (../writes.ts); the answer read with the rest/v1
+ *   answer readers (entity in the body, `_links.self`, `Location`) plus the execution link; the
+ *   caches of the created kind are dropped so fields read after it see the new state.
  */
 import DataLoader from 'dataloader';
 import { UpstreamError } from '../../errors/codes';
+import { Writer } from '../writes';
 import type { HttpClient } from '../http-types';
 import type { LoaderOptions } from '../loader-options';
 import type { PagedResult, PageWindow } from '../paging';
@@ -55,12 +56,19 @@ export interface CoreV2Loaders {
 type AnyRecord = V2RecordFor<V2Kind>;
 
 export function createCoreV2Loaders(http: HttpClient, options: LoaderOptions): CoreV2Loaders {
-  const client = new CoreV2Client(http);
   const cache = options.batching;
   const byIdLoaders = new Map<V2Kind, DataLoader<string, AnyRecord>>();
+  /** Keyed `${kind}|…`, so a kind's entries can be forgotten alone. */
   const lists = new Map<string, Promise<PagedResult<AnyRecord>>>();
   const alls = new Map<string, Promise<AnyRecord[]>>();
   const executions = new Map<string, Promise<V2ExecutionRecord | null>>();
+
+  /** After a create of `kind`: its records and lists (v2CreateHint in resources.ts says why only those). */
+  function forget(kind: V2Kind): void {
+    byIdLoaders.get(kind)?.clearAll();
+    for (const map of [lists, alls]) for (const key of map.keys()) if (key.startsWith(`${kind}|`)) map.delete(key);
+  }
+  const client = new CoreV2Client(http, new Writer(http, 'core-v2', forget));
 
   function loaderOf(kind: V2Kind): DataLoader<string, AnyRecord> {
     let loader = byIdLoaders.get(kind);
@@ -87,13 +95,6 @@ export function createCoreV2Loaders(http: HttpClient, options: LoaderOptions): C
       hit.catch(() => map.delete(key));
     }
     return hit;
-  }
-
-  function forget(): void {
-    for (const loader of byIdLoaders.values()) loader.clearAll();
-    lists.clear();
-    alls.clear();
-    executions.clear();
   }
 
   // The maps hold records of every kind; each kind's entries come from that kind's parser.
@@ -127,7 +128,6 @@ export function createCoreV2Loaders(http: HttpClient, options: LoaderOptions): C
     async create(kind, body) {
       const answer = await client.create(kind, body);
       const record = entityOf(answer, kind, v2Resources[kind].parse);
-      forget();
       if (record !== null) prime(kind, [record]);
       return { httpStatus: answer.status, accepted: answer.status === 202, id: record?.id ?? idOf(answer), executionHref: executionHrefOf(answer), record };
     },

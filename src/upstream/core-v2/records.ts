@@ -1,5 +1,5 @@
 /**
- * core/v2 wire records (seed 002 create inputs as stored, plus what PUBLIC-RECORD.md adds: `status`
+ * core/v2 wire records (create inputs as stored, plus what the platform answers besides: `status`
  * words, audit fields, the endpoint's `jwt`). One `{ field: kind }` table per record (record-spec):
  * only `id` is required, anything absent or odd reads as null or `[]`.
  */

@@ -1,12 +1,13 @@
 /**
- * The core/v2 resource table (seed 002 paths, PUBLIC-RECORD.md list keys): one row per kind, read
- * by the client (create, fetch by id, list) and the loaders (caches, priming).
+ * The core/v2 resource table: one row per kind, read by the client (create, fetch by id, list)
+ * and the loaders (caches, priming).
  *
- * The seed shows creates of every kind and a fetch of endpoints by id; PUBLIC-RECORD.md adds lists
- * under `_embedded.<singular>List` (networks, endpoints, edge routers, services, edge router
- * policies; AppWANs by the same pattern). Fetches by id of the other kinds follow the same path
- * pattern (`{collection}/{id}`).
+ * The platform has a create of every kind and a fetch of endpoints by id; its lists answer under
+ * `_embedded.<singular>List` (networks, endpoints, edge routers, services, edge router policies;
+ * AppWANs by the same pattern). Fetches by id of the other kinds follow the same path pattern
+ * (`{collection}/{id}`).
  */
+import type { JsonObject } from '../parse';
 import * as r from './records';
 
 export interface V2RecordTypes {
@@ -44,6 +45,16 @@ export const v2Resources: { readonly [K in V2Kind]: V2ResourceDef<V2RecordTypes[
 };
 
 export const V2_KINDS = Object.keys(v2Resources) as V2Kind[];
+
+/**
+ * How to find out whether a create was applied, said after an unknown outcome: every kind's list
+ * takes a `name` filter. A create makes stale the cached reads of its own kind only (loaders.ts):
+ * records of other kinds name it by attributes, which are matched when the lists are read.
+ */
+export function v2CreateHint(kind: V2Kind, body: JsonObject): string {
+  const name = typeof body['name'] === 'string' ? ` named ${JSON.stringify(body['name'])}` : '';
+  return `Before creating it again, list the ${v2Resources[kind].what} records${name}: it may exist now`;
+}
 
 export function v2ItemPath(kind: V2Kind, id: string): string {
   return `${v2Resources[kind].collection}/${encodeURIComponent(id)}`;

@@ -1,7 +1,7 @@
 /**
- * Reading what rest/v1 answered to a change. The contract leaves most of it "not shown"
- * (seed 001: "How a business key is obtained from a 202 response: not shown"), so every plausible
- * form on record or in use is read (PUBLIC-RECORD.md, DESIGN.md "Where the contract is silent"):
+ * Reading what rest/v1 (and core/v2) answered to a change. The platform does not say how a 202
+ * carries its business key, nor the body shapes of most changes, so every plausible form in use
+ * is read:
  *
  * - the changed entity: the body itself (`{ id, … }`), a wrapper (`{ businessKey, network: {…} }`),
  *   or nothing (then the id comes from `_links.self` or a `Location` header);
@@ -13,13 +13,11 @@
  * read degrades to "no record in the answer" and the record is read back by id instead.
  */
 import { isObject, type JsonObject } from '../parse';
+import type { WriteAnswer } from '../writes';
 import { ShapeError } from '../../errors/shape-error';
 
-export interface ChangeAnswer {
-  status: number;
-  headers: Readonly<Record<string, string>>;
-  body: unknown;
-}
+/** What a change answered, as the one sender gives it. */
+export type ChangeAnswer = WriteAnswer;
 
 const KEY_FIELDS = ['businessKey', 'business_key', 'processBusinessKey'];
 const KEY_HEADERS = ['x-business-key', 'business-key', 'businesskey', 'x-businesskey', 'x-process-business-key'];

@@ -1,26 +1,22 @@
 /**
- * rest/v1 changes (seed 001's operation table): one table says which kinds can be created,
- * redefined and destroyed, one says which member lists can be changed, and `createNetworkChanges`
- * turns them into requests. Rules that hold for every change (DESIGN.md "Changes"):
- *
- * - each request is sent once (the HTTP layer never retries POST/PUT/DELETE); when it may have
- *   been applied without an answer, the error says so (`outcomeUnknown`) and how to find out;
- * - a redefine (PUT) sends the full representation: the record as the upstream has it now (every
- *   attribute, including ones this gateway does not model) with the caller's changes applied;
- * - after any change the request's loaders forget what they cached (`afterChange`), so fields
- *   read after it in the same operation see the new state.
+ * rest/v1 changes: one table says which kinds can be created, redefined and destroyed (the
+ * platform has POST on a kind's collection, PUT and DELETE on its items), one says which member
+ * lists can be changed, and `createNetworkChanges` turns them into requests for the one sender
+ * (../writes.ts: sent once, how to check an unknown outcome, the loaders forget what it touched).
+ * A redefine (PUT) sends the full representation: the record as the upstream has it now (every
+ * attribute, including ones this gateway does not model) with the caller's changes applied.
  */
-import { UpstreamError } from '../../errors/codes';
 import type { JsonObject } from '../parse';
-import { businessKeyOf, entitiesOf, entityOf, idOf, type ChangeAnswer } from './change-answer';
-import type { ChangeRequest, RestV1Client } from './client';
+import type { WriteAnswer, WriteRequest, Writer } from '../writes';
+import { businessKeyOf, entitiesOf, entityOf, idOf } from './change-answer';
+import type { RestV1Client } from './client';
 import { withoutHal } from './record-spec';
 import { parseVirtualWanSite, type VirtualWanSiteRecord } from './records';
 import { collectionPath, itemPath, resources, type RecordFor, type ResourceKind } from './resources';
 
 /** How one kind is changed. */
 export interface WriteDef {
-  /** Key of the entity in a wrapped answer (`{ businessKey, appWan: {…} }`, PUBLIC-RECORD.md). */
+  /** Key of the entity in a wrapped answer (`{ businessKey, appWan: {…} }`, as bulk changes answer). */
   wrapper: string;
   /** The upstream has POST on the collection. */
   create: boolean;
@@ -30,28 +26,37 @@ export interface WriteDef {
   redefine: boolean;
   /** The upstream has DELETE on the item. */
   destroy: boolean;
-  /** Fields the service sets, sent as null in a redefine (seed 001 says so of templates). */
+  /** Fields the service sets, sent as null in a redefine (the platform says so of templates). */
   serverSetOnRedefine?: readonly string[];
+  /**
+   * What a change of this kind makes stale in the request's caches: `graph`, everything read from
+   * rest/v1 (a network, endpoint, service, AppWAN, group or cluster shows in other kinds' lists,
+   * member lists, membership indexes and counts); `own`, the kind's own records and lists and
+   * what is read from them alone.
+   */
+  forgets: 'graph' | 'own';
 }
 
 const all = { create: true, redefine: true, destroy: true } as const;
 
-/** Seed 001's changes per kind (statuses in the comments are the table's success statuses). */
+/** The platform's changes per kind (statuses in the comments are its success statuses). */
 export const writes = {
-  network: { wrapper: 'network', ...all }, // POST 202, PUT 200, DELETE 202
-  networkGroup: { wrapper: 'organization', create: false, redefine: true, destroy: false }, // PUT /organizations/{id} 202
-  endpoint: { wrapper: 'endpoint', ...all }, // 202 each
-  service: { wrapper: 'service', ...all }, // 202 each
-  appWan: { wrapper: 'appWan', ...all }, // POST 202, PUT 200, DELETE 202
-  endpointGroup: { wrapper: 'endpointGroup', ...all }, // POST 201, PUT 200, DELETE 202
-  gatewayCluster: { wrapper: 'gatewayCluster', ...all }, // POST 202, PUT 202, DELETE 202
-  certificateAuthority: { wrapper: 'ca', createCollection: '/cas', ...all }, // POST 201, PUT 201, DELETE 200
+  network: { wrapper: 'network', ...all, forgets: 'graph' }, // POST 202, PUT 200, DELETE 202
+  networkGroup: { wrapper: 'organization', create: false, redefine: true, destroy: false, forgets: 'graph' }, // PUT /organizations/{id} 202
+  endpoint: { wrapper: 'endpoint', ...all, forgets: 'graph' }, // 202 each
+  service: { wrapper: 'service', ...all, forgets: 'graph' }, // 202 each
+  appWan: { wrapper: 'appWan', ...all, forgets: 'graph' }, // POST 202, PUT 200, DELETE 202
+  endpointGroup: { wrapper: 'endpointGroup', ...all, forgets: 'graph' }, // POST 201, PUT 200, DELETE 202
+  gatewayCluster: { wrapper: 'gatewayCluster', ...all, forgets: 'graph' }, // POST 202, PUT 202, DELETE 202
+  certificateAuthority: { wrapper: 'ca', createCollection: '/cas', ...all, forgets: 'own' }, // POST 201, PUT 201, DELETE 200
   networkConfigMetadata: {
     wrapper: 'networkConfigMetadata',
     ...all,
     serverSetOnRedefine: ['id', 'organizationId', 'ownerIdentityId', 'createdAt', 'updatedAt'],
+    forgets: 'own',
   }, // 202 each
-  cloudSubscription: { wrapper: 'azureSubscription', ...all }, // POST 200, PUT 202, DELETE 202
+  // Virtual WAN sites live under a subscription: their changes forget the subscription's reads.
+  cloudSubscription: { wrapper: 'azureSubscription', ...all, forgets: 'own' }, // POST 200, PUT 202, DELETE 202
 } as const satisfies Partial<Record<ResourceKind, WriteDef>>;
 export type WritableKind = keyof typeof writes;
 
@@ -118,7 +123,7 @@ interface Known {
 }
 
 /** An answer in the gateway's terms; `wrapper` and `parse` say where and what the entity is. */
-function readAnswer<R extends { id: string }>(answer: ChangeAnswer, wrapper: string, parse: (value: unknown) => R, known: Known): ChangeResult<R> {
+function readAnswer<R extends { id: string }>(answer: WriteAnswer, wrapper: string, parse: (value: unknown) => R, known: Known): ChangeResult<R> {
   const record = entityOf(answer, wrapper, parse);
   return {
     httpStatus: answer.status,
@@ -136,30 +141,37 @@ function readAnswer<R extends { id: string }>(answer: ChangeAnswer, wrapper: str
 const CSV_TYPE = 'text/csv';
 const YAML_TYPE = 'application/x-yaml';
 
+/** ` named "…"` when the body has a name, for the hints. */
+const named = (body: JsonObject): string => (typeof body['name'] === 'string' ? ` named ${JSON.stringify(body['name'])}` : '');
+
+/** How to find out whether each change was applied, said after an unknown outcome. */
+const hints = {
+  create: (what: string, name: string) => `Before creating it again, look for the ${what}${name}: it may exist now`,
+  redefine: (what: string) => `Read the ${what} again to see whether the change was applied`,
+  destroy: (what: string) => `Read the ${what}: NOT_FOUND or a DELETING status means it is being deleted`,
+  members: (what: string, list: string) => `Read the ${what}'s ${list} to see whether the change was applied`,
+  importCsv: (plural: string) => `List the network's ${plural} by name before uploading again`,
+  blueprint: () => "List the group's networks by name before uploading again",
+  verify: () => 'Read the certificate authority to see whether it is verified',
+  createSite: (name: string) => `List the subscription's virtual WAN sites for one${name} before creating it again`,
+  destroySite: () => "List the subscription's virtual WAN sites to see whether it is gone",
+} as const;
+
 /**
- * @param afterChange called after every change that got an answer: the loaders forget their
- *   caches and take the answered records, so later fields see the new state.
+ * @param writer the one sender; its loaders forget what each kind's change touches (`forgets`).
+ * @param prime hands the records a change answered to the loaders, so the payload reads them without a call.
  */
-export function createNetworkChanges(rest: RestV1Client, afterChange: <K extends ResourceKind>(kind: K, records: readonly RecordFor<K>[]) => void): NetworkChanges {
+export function createNetworkChanges(
+  rest: RestV1Client,
+  writer: Writer<WritableKind>,
+  prime: <K extends ResourceKind>(kind: K, records: readonly RecordFor<K>[]) => void,
+): NetworkChanges {
   const enc = encodeURIComponent;
+  const send = (kind: WritableKind, request: WriteRequest, hint: string): Promise<WriteAnswer> => writer.send(request, { hint, touches: kind });
 
-  /**
-   * Sends one change; an unknown outcome gets the hint saying how to find out, and the caches are
-   * forgotten then too (the change may have happened).
-   */
-  async function send(request: ChangeRequest, hint: string): Promise<ChangeAnswer> {
-    try {
-      return await rest.change(request);
-    } catch (error) {
-      if (!(error instanceof UpstreamError && error.outcomeUnknown)) throw error;
-      afterChange('network', []);
-      throw error.withHint(hint);
-    }
-  }
-
-  function result<K extends ResourceKind>(kind: K, answer: ChangeAnswer, wrapper: string, known: Known): ChangeResult<RecordFor<K>> {
-    const read = readAnswer(answer, wrapper, resources[kind].parse, known);
-    afterChange(kind, read.records);
+  function result<K extends WritableKind>(kind: K, answer: WriteAnswer, known: Known): ChangeResult<RecordFor<K>> {
+    const read = readAnswer(answer, writes[kind].wrapper, resources[kind].parse, known);
+    prime(kind, read.records);
     return read;
   }
 
@@ -170,9 +182,8 @@ export function createNetworkChanges(rest: RestV1Client, afterChange: <K extends
       const def: WriteDef = writes[kind];
       const list = collectionPath(kind, networkId);
       const path = def.createCollection === undefined ? list : `${list.slice(0, -resources[kind].collection.length)}${def.createCollection}`;
-      const name = typeof body['name'] === 'string' ? ` named ${JSON.stringify(body['name'])}` : '';
-      const answer = await send({ method: 'POST', path, json: body }, `Before creating it again, look for the ${what(kind)}${name}: it may exist now`);
-      return result(kind, answer, def.wrapper, networkId === undefined ? {} : { networkId });
+      const answer = await send(kind, { method: 'POST', path, json: body }, hints.create(what(kind), named(body)));
+      return result(kind, answer, networkId === undefined ? {} : { networkId });
     },
 
     async redefine(kind, target, apply) {
@@ -181,64 +192,55 @@ export function createNetworkChanges(rest: RestV1Client, afterChange: <K extends
       const body = apply(withoutHal(current));
       const def: WriteDef = writes[kind];
       for (const field of def.serverSetOnRedefine ?? []) body[field] = null;
-      const answer = await send({ method: 'PUT', path, json: body }, `Read the ${what(kind)} again to see whether the change was applied`);
-      return result(kind, answer, writes[kind].wrapper, target);
+      const answer = await send(kind, { method: 'PUT', path, json: body }, hints.redefine(what(kind)));
+      return result(kind, answer, target);
     },
 
     async destroy(kind, target) {
       const path = itemPath(kind, target.id, target.networkId);
-      const answer = await send({ method: 'DELETE', path }, `Read the ${what(kind)}: NOT_FOUND or a DELETING status means it is being deleted`);
-      return result(kind, answer, writes[kind].wrapper, { ...target, removed: true });
+      const answer = await send(kind, { method: 'DELETE', path }, hints.destroy(what(kind)));
+      return result(kind, answer, { ...target, removed: true });
     },
 
     async members(parentKind, list, op, parent, ids) {
       const suffixes: Readonly<Record<string, string>> = memberChanges[parentKind];
       const path = `${itemPath(parentKind, parent.id, parent.networkId)}${suffixes[list] ?? `/${list}`}`;
-      const answer = await send(
-        { method: op === 'add' ? 'POST' : 'DELETE', path, json: { ids } },
-        `Read the ${what(parentKind)}'s ${list} to see whether the change was applied`,
-      );
-      return result(parentKind, answer, writes[parentKind].wrapper, parent);
+      const answer = await send(parentKind, { method: op === 'add' ? 'POST' : 'DELETE', path, json: { ids } }, hints.members(what(parentKind), list));
+      return result(parentKind, answer, parent);
     },
 
     async importCsv(kind, networkId, csv) {
-      const answer = await send(
-        { method: 'POST', path: collectionPath(kind, networkId), raw: { contentType: CSV_TYPE, data: csv } },
-        `List the network's ${resources[kind].embedded} by name before uploading again`,
-      );
-      const records = entitiesOf(answer, resources[kind].embedded, resources[kind].parse);
-      afterChange(kind, records);
-      return { ...readAnswer(answer, resources[kind].embedded, resources[kind].parse, { networkId }), id: null, record: null, records };
+      const { embedded, parse } = resources[kind];
+      const answer = await send(kind, { method: 'POST', path: collectionPath(kind, networkId), raw: { contentType: CSV_TYPE, data: csv } }, hints.importCsv(embedded));
+      const records = entitiesOf(answer, embedded, parse);
+      prime(kind, records);
+      return { ...readAnswer(answer, embedded, parse, { networkId }), id: null, record: null, records };
     },
 
     async createFromBlueprint(networkGroupId, yaml) {
       const path = `/organizations/${enc(networkGroupId)}/networks`;
-      const answer = await send({ method: 'POST', path, raw: { contentType: YAML_TYPE, data: yaml } }, "List the group's networks by name before uploading again");
-      return result('network', answer, writes.network.wrapper, {});
+      const answer = await send('network', { method: 'POST', path, raw: { contentType: YAML_TYPE, data: yaml } }, hints.blueprint());
+      return result('network', answer, {});
     },
 
     async verifyCertificateAuthority(target) {
       const path = `${itemPath('certificateAuthority', target.id, target.networkId)}/verify`;
-      const answer = await send({ method: 'POST', path }, 'Read the certificate authority to see whether it is verified');
-      return result('certificateAuthority', answer, writes.certificateAuthority.wrapper, target);
+      const answer = await send('certificateAuthority', { method: 'POST', path }, hints.verify());
+      return result('certificateAuthority', answer, target);
     },
 
     async createVirtualWanSite(subscriptionId, body) {
       const path = `/azureSubscriptions/${enc(subscriptionId)}/virtualWanSites`;
-      const name = typeof body['name'] === 'string' ? ` named ${JSON.stringify(body['name'])}` : '';
-      const answer = await send({ method: 'POST', path, json: body }, `List the subscription's virtual WAN sites for one${name} before creating it again`);
-      afterChange('cloudSubscription', []);
+      const answer = await send('cloudSubscription', { method: 'POST', path, json: body }, hints.createSite(named(body)));
       return readAnswer(answer, 'virtualWanSite', parseVirtualWanSite, {});
     },
 
     async destroyVirtualWanSite(subscriptionId, siteId) {
       const path = `/azureSubscriptions/${enc(subscriptionId)}/virtualWanSites/${enc(siteId)}`;
-      const answer = await send({ method: 'DELETE', path }, "List the subscription's virtual WAN sites to see whether it is gone");
-      afterChange('cloudSubscription', []);
+      const answer = await send('cloudSubscription', { method: 'DELETE', path }, hints.destroySite());
       return readAnswer(answer, 'virtualWanSite', parseVirtualWanSite, { id: siteId, removed: true });
     },
   };
-
 }
 
 /** The payload types' mappers (codegen.yml): one per changed kind. */

@@ -3,10 +3,9 @@
  * records. Every body goes through a parser: one that does not fit the contract becomes
  * UPSTREAM_BAD_RESPONSE on the field that needed it.
  */
-import type { HttpClient, HttpMethod, UpstreamRequest, UpstreamResponse } from '../http-types';
+import type { HttpClient, UpstreamRequest, UpstreamResponse } from '../http-types';
 import { asObject, type JsonObject } from '../parse';
 import { readBody } from '../read-body';
-import type { ChangeAnswer } from './change-answer';
 import { fetchAll, fetchWindow, type PagedResult, type PageWindow, type UpstreamPage } from '../paging';
 import { hrefTarget, parseHalList } from './hal';
 import { parseProcessList, type ProcessRecord } from './processes';
@@ -23,14 +22,6 @@ import {
 export interface SortSpec {
   field: string;
   direction: 'ASC' | 'DESC';
-}
-
-/** One change request: method, path below rest/v1, and a JSON or raw (CSV, YAML) body. */
-export interface ChangeRequest {
-  method: Exclude<HttpMethod, 'GET'>;
-  path: string;
-  json?: unknown;
-  raw?: { contentType: string; data: string };
 }
 
 /** A list request: where (a built path or a followed HAL href), how sorted, which filters. */
@@ -68,15 +59,6 @@ export class RestV1Client {
   raw(kind: ResourceKind, id: string, networkId?: string): Promise<JsonObject> {
     const what = resources[kind].what;
     return this.read({ service: 'rest-v1', method: 'GET', path: itemPath(kind, id, networkId) }, (res) => asObject(res.body, what));
-  }
-
-  /**
-   * Sends one change. The HTTP layer never retries a POST, PUT or DELETE; a failure comes back as
-   * UpstreamError (with `outcomeUnknown` when the request may have been applied).
-   */
-  async change(request: ChangeRequest): Promise<ChangeAnswer> {
-    const res = await this.http.send({ service: 'rest-v1', ...request });
-    return { status: res.status, headers: res.headers, body: res.body };
   }
 
   /** A window of a resource list (`networkId` for network-scoped kinds). */

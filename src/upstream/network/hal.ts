@@ -1,6 +1,6 @@
 /**
  * HAL collection bodies of rest/v1: `{ _embedded: { <plural>: [...] }, page?: {...} }`.
- * Tolerated too (DESIGN.md "Where the contract is silent"): a missing `_embedded` (empty list),
+ * Tolerated too (the platform does not pin these down): a missing `_embedded` (empty list),
  * a bare array, an `_embedded` holding one array under another name. A list without `page` is
  * complete.
  */

@@ -1,6 +1,5 @@
 /**
- * Plan rules for the two lists many parents of one request ask at once (DESIGN.md "Upstream
- * calls"), beside `chooseRelationPlan` (plan.ts):
+ * Plan rules for the two lists many parents of one request ask at once, beside `chooseRelationPlan` (plan.ts):
  *
  * - `NetworkGroup.networks`: one filtered `/networks?organizationId={g}` list per group, or ONE
  *   `/networks` list (all pages) partitioned by each record's `organizationId`;

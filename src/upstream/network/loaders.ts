@@ -21,7 +21,6 @@
  * With `options.batching === false` nothing is batched, cached or prefetched and every parent
  * takes its own call: the naive plan the benchmark compares against.
  */
-import { track } from '../settled';
 import { appendTo } from '../multimap';
 import DataLoader from 'dataloader';
 import type { HttpClient } from '../http-types';
@@ -31,7 +30,8 @@ import { IdentityV1Client } from '../identity/client';
 import type { OrganizationRecord } from '../identity/records';
 import { relationTarget, RestV1Client, type ListTarget, type RelationParent, type SortSpec } from './client';
 import { hrefTarget } from './hal';
-import { createNetworkChanges, type NetworkChanges } from './changes';
+import { Writer } from '../writes';
+import { createNetworkChanges, writes, type NetworkChanges, type WritableKind } from './changes';
 import { chooseGroupMemberPlan, chooseRelationPlan, type RelationPlan } from './plan';
 import { choosePrefetch } from './prefetch-plan';
 import { mergeProcesses, type ProcessRecord } from './processes';
@@ -100,7 +100,7 @@ export interface NetworkPrefetch {
 
 export interface NetworkLoaders {
   readonly rest: RestV1Client;
-  /** rest/v1 changes (made on first use); each one makes these loaders forget what they cached (changes.ts). */
+  /** rest/v1 changes (made on first use), sent through the one sender (../writes.ts); each makes these loaders forget what it touched. */
   changes(): NetworkChanges;
   byId<K extends ResourceKind>(kind: K, id: string, networkId?: string): Promise<RecordFor<K>>;
   list<K extends ResourceKind>(kind: K, window: PageWindow, opts?: ListOptions): Promise<PagedResult<RecordFor<K>>>;
@@ -248,9 +248,7 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
 
   function members<C extends ResourceKind>(rel: RelationDef<C>, parent: RelationParent): Promise<RecordFor<C>[]> {
     const key = membersKey(rel, parent);
-    // Tracked (settled.ts): the fields that read a member list, thousands in a large graph's last
-    // level, answer at once once it is in. Only these lists: tracking costs every call it is on.
-    return memo(key, () => track(readMembers(rel, parent, key)));
+    return memo(key, () => readMembers(rel, parent, key));
   }
 
   async function readMembers<C extends ResourceKind>(rel: RelationDef<C>, parent: RelationParent, key: string): Promise<RecordFor<C>[]> {
@@ -441,24 +439,36 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
 
   let organization: Promise<OrganizationRecord> | null = null;
 
+  /** Reads of one kind alone besides its lists: forgotten with the kind's own reads. */
+  const ownReads: Partial<Record<ResourceKind, string>> = { networkConfigMetadata: 'ncm-of:', cloudSubscription: 'sites:' };
+
   /**
-   * After a change: forget everything cached in this request, then keep the records the change
-   * answered. A change can touch its record, every list holding it, member lists, membership
-   * indexes and counts; forgetting it all is always right and costs at most re-reads within this
-   * one operation (mutations run one after another, and nothing here outlives the request).
+   * After a change of `kind` (answered, or maybe applied), as its `forgets` says (changes.ts):
+   * `graph` forgets everything cached in this request (a change can touch lists, memberships,
+   * indexes and counts far from its record; the cache lives for one operation, so re-reading is
+   * cheap and always right); `own` forgets the kind's records and lists. Process lists go either
+   * way: a change may start a process.
    */
-  function afterChange<K extends ResourceKind>(kind: K, records: readonly RecordFor<K>[]): void {
-    cache.clear();
-    indexExact.clear();
-    servicesAhead.clear();
-    parentsByKey.clear();
-    primed.clear();
-    for (const loader of Object.values(byIdTable)) loader?.clearAll();
-    appWanLoaders?.endpoint.clearAll();
-    appWanLoaders?.service.clearAll();
-    shared?.networks.clearAll();
-    shared?.endpoints.clearAll();
-    prime(kind, records);
+  function forget(kind: WritableKind): void {
+    if (writes[kind].forgets === 'graph') {
+      cache.clear();
+      indexExact.clear();
+      servicesAhead.clear();
+      parentsByKey.clear();
+      primed.clear();
+      for (const loader of Object.values(byIdTable)) loader?.clearAll();
+      appWanLoaders?.endpoint.clearAll();
+      appWanLoaders?.service.clearAll();
+      shared?.networks.clearAll();
+      shared?.endpoints.clearAll();
+      return;
+    }
+    const stale = [`list:${kind}:`, `listAt:${kind}:`, 'processes:'];
+    const own = ownReads[kind];
+    if (own !== undefined) stale.push(own);
+    for (const key of cache.keys()) if (stale.some((prefix) => key.startsWith(prefix))) cache.delete(key);
+    byIdTable[kind]?.clearAll();
+    primed.delete(kind);
   }
 
   let changes: NetworkChanges | null = null;
@@ -466,7 +476,7 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
     rest,
     // A method, not a getter: an accessor in an object literal gives every request's object a map
     // of its own, which keeps the whole request alive through young collections (eslint.config.mjs).
-    changes: () => (changes ??= createNetworkChanges(rest, afterChange)),
+    changes: () => (changes ??= createNetworkChanges(rest, new Writer(http, 'rest-v1', forget), prime)),
     plans,
     listPlans,
     prefetch,

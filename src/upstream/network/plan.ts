@@ -1,6 +1,6 @@
 /**
- * The plan rule for membership fields (`Endpoint.appWans`, `Service.appWans`), DESIGN.md
- * "Upstream calls". Two ways to answer "which AppWANs hold this endpoint":
+ * The plan rule for membership fields (`Endpoint.appWans`, `Service.appWans`): the cheaper plan
+ * for the parents at hand, explicit and tested. Two ways to answer "which AppWANs hold this endpoint":
  *
  * - `per-parent`: one `/networks/{n}/endpoints/{id}/appWans` call per endpoint (the upstream's
  *   own answer, always right);
@@ -11,8 +11,8 @@
  * The index must give the upstream's answer, not an approximation of it:
  *
  * - Endpoint side: an endpoint belongs to an AppWAN directly (`/appWans/{id}/endpoints`) or
- *   through an endpoint group the AppWAN holds (`/appWans/{id}/endpointGroups`; the seed: removed
- *   endpoints "lose access to AppWANs that held the group"). The index reads both lists per AppWAN
+ *   through an endpoint group the AppWAN holds (`/appWans/{id}/endpointGroups`: endpoints removed from a
+ *   group lose access to the AppWANs that held it). The index reads both lists per AppWAN
  *   and, for every distinct group held, its members at the group record's `_links.endpoints`
  *   (the contract has no GET of a group's members by a built path). Cost: 2 (AppWAN list and
  *   the network's endpoint-group list) + 1 or 2 × AppWANs + the groups read (one list each;
@@ -63,8 +63,8 @@ export function chooseRelationPlan(input: PlanInput): RelationPlan {
  *   same round trip as the per-AppWAN lists instead of one trip later, for every group of the
  *   network, held or not. That costs at most one call per group no AppWAN holds; with no more
  *   groups than AppWANs, at most as many calls as the per-AppWAN lists of that trip, to save a
- *   whole round trip (measured on the large seed: 3 groups, 8 AppWANs, every group held, so no
- *   extra call at all);
+ *   whole round trip (on the sandbox's large data: 3 groups, 8 AppWANs, every group held, so
+ *   no extra call at all);
  * - `held-after`: more groups than AppWANs (many may be held by none): only the held groups'
  *   member lists, after the per-AppWAN lists say which those are (one more round trip).
  *

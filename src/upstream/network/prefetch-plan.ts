@@ -14,7 +14,7 @@
  *   answers the parents from it (`sharedLoaded` / `indexLoaded`), so no field calls twice;
  * - a window of one parent at most (`first: 1`) → never: the rule would take the parent's own call.
  *
- * What a read started in advance may cost over the plan chosen afterwards (none on the seeds):
+ * What a read started in advance may cost over the plan chosen afterwards (none on the sandbox's data sets):
  * a group list that comes back with one group reads the whole `/networks` instead of the group's
  * filtered list (one list either way; its pages may differ), and groups whose `networks` link is
  * not that collection never read it (one list wasted); a network with fewer than two endpoints in

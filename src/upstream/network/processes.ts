@@ -1,5 +1,5 @@
 /**
- * Asynchronous process records of rest/v1 (PUBLIC-RECORD.md): `/workflow-status` answers
+ * Asynchronous process records of rest/v1, in the shapes the platform answers: `/workflow-status` answers
  * `[{ businessKey, processDefinitionKey, total, size, data: [{ task, status, … }] }]`;
  * `/network-processes` and `/networks/{id}/appWan-processes` answer
  * `[{ businessKey, processDefinitionKey, processInstanceId, workFlowStatus: [{ task, status, … }] }]`.
@@ -85,7 +85,7 @@ export function mergeProcesses(businessKey: string, entries: ProcessRecord[]): P
 
 /**
  * State of a process from its steps. Step words on record are `InProgress` and `Completed`;
- * anything containing "fail" or "error" counts as failed (PUBLIC-RECORD.md). With no step, with
+ * anything containing "fail" or "error" counts as failed. With no step, with
  * any step not completed, or with fewer steps reported than its `total`, it is still running.
  */
 export function processState(process: Pick<ProcessRecord, 'steps' | 'totalSteps'>): ProcessState {

@@ -1,5 +1,5 @@
 /**
- * rest/v1 and identity/v1 wire records (`XxxRecord`), written from seed 001. Field names keep
+ * rest/v1 and identity/v1 wire records (`XxxRecord`), with the platform's fields. Field names keep
  * the wire's casing; codegen mappers bind the GraphQL types to these, and renaming or linking
  * happens in the field resolvers.
  */

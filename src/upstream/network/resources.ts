@@ -1,9 +1,9 @@
 /**
  * The rest/v1 resource table: one row per resource type, read by the client (fetch by id, list)
- * and by the loaders (keys, priming). Paths and `_embedded` keys are the seed's (001); where the
- * seed does not name the plural, the HAL parser also accepts the only list in `_embedded`.
+ * and by the loaders (keys, priming). Paths and `_embedded` keys are the platform's; where it does
+ * not name the plural, the HAL parser also accepts the only list in `_embedded`.
  *
- * Permission notes are the seed's and the sandbox's: reads need a read grant; the sandbox treats
+ * Permission notes are the platform's and the sandbox's: reads need a read grant; the sandbox treats
  * hosts, network controller hosts and cloud subscriptions as admin-only (FORBIDDEN for readers).
  */
 import * as r from './records';
@@ -13,13 +13,13 @@ export interface ResourceDef<R> {
   what: string;
   /** `root`: `/<collection>`; `network`: `/networks/{networkId}/<collection>`. */
   scope: 'root' | 'network';
-  /** Collection path segment, as the seed spells it (trailing slash included where it does). */
+  /** Collection path segment, as the platform spells it (trailing slash included where it does). */
   collection: string;
   /** Item path segment (`{collection}/{id}`); null when the upstream has no fetch by id. */
   item: string | null;
   /** `_embedded` key of the collection. */
   embedded: string;
-  /** The seed says the list takes `page`/`size`/`sort`. */
+  /** The list takes `page`/`size`/`sort`. */
   paginated: boolean;
   parse: (value: unknown) => R;
   /**

@@ -1,5 +1,5 @@
 /**
- * Search bodies the gateway sends, built in one place (seed 002 "Search request shape"):
+ * Search bodies the gateway sends, built in one place, in the shape the search service takes:
  * always a `range` filter on `@timestamp` (`format: strict_date_optional_time`, `gte`/`lte` as
  * RFC 3339 or date math), `.keyword` fields for exact matches and aggregations, `size: 0` when
  * only aggregations are wanted.
@@ -12,7 +12,7 @@ export interface TimeWindow {
   to: string;
 }
 
-/** Index patterns of seed 002. Alerts: the prose names `svc.alert*` (the seed leaves it open). */
+/** Index patterns of the search service. Alerts: `svc.alert*` (the platform names it in prose only). */
 export const USAGE_INDEX = 'zfw.events*';
 export const ALERT_INDEX = 'svc.alert*';
 
@@ -20,7 +20,7 @@ export function timeFilter(window: TimeWindow): JsonObject {
   return { range: { '@timestamp': { format: 'strict_date_optional_time', gte: window.from, lte: window.to } } };
 }
 
-/** The seed's top-talker aggregation: sources by transmitted bytes, per source its addresses by received bytes. */
+/** The platform's top-talker aggregation: sources by transmitted bytes, per source its addresses by received bytes. */
 export function topTalkersBody(window: TimeWindow, limit: number, addressLimit: number): JsonObject {
   return {
     size: 0,

@@ -1,6 +1,5 @@
 /**
- * The search service client (seed 002 "Search request shape"; PUBLIC-RECORD.md "Network event
- * search"). Two ways in, each with the credentials its service takes (the HTTP layer adds them;
+ * The search service client. Two ways in, each with the credentials its service takes (the HTTP layer adds them;
  * see ../http.ts):
  *
  * - `search(index, body)`: `GET {search_url}/{index}/_search` with a JSON body, service `search`:

@@ -85,7 +85,7 @@ describe('AuthClient lists', () => {
 
   it('parses the array answer of createResourceActions', async () => {
     const http = new FakeAuthHttp({ 'POST /resource-actions': (req) => [{ id: 'a1', resourceTypeId: 't1', code: 'read', name: 'Read', json: req.json }] });
-    const created = await new AuthClient(http).createResourceActions({ resourceTypeId: 't1', actions: [{ name: 'Read', code: 'read' }] });
+    const created = await new AuthClient(http).write('createResourceActions', { resourceTypeId: 't1', actions: [{ name: 'Read', code: 'read' }] });
     expect(created.map((a) => a.code)).toEqual(['read']);
     expect(http.calls[0]?.json).toEqual({ resourceTypeId: 't1', actions: [{ name: 'Read', code: 'read' }] });
   });
