@@ -1,7 +1,9 @@
 /**
  * `Subscription.networkChanges`: a thin adapter over the shared pollers (src/pollers). The poll
  * kind (poll.ts) reads the network's state; each subscriber's events are that state's deltas
- * (events.ts): the whole network first, then what changed since its previous event.
+ * (events.ts): the whole network first, then what changed since its previous event. With
+ * `REDIS_URL` the fleet shares one poller per (network, token): its states travel as wire.ts
+ * encodes them, and each replica works out its subscribers' deltas from them.
  */
 import type { Resolvers } from '../../generated/graphql';
 import { mapStream } from '../../pollers';

@@ -2,7 +2,8 @@
  * `networkChanges`' poll kind: one network read whole (read.ts) per poll, a change whenever a
  * resource, a membership or the network itself differs from the last state (state.ts), paced
  * by pace.ts. A network gone after it was seen ends it with a last, empty state; one that is not
- * there at the start is NOT_FOUND (the default classification).
+ * there at the start is NOT_FOUND (the default classification). With `wire` (wire.ts), a fleet
+ * of replicas polls each network once, whichever replicas its subscribers are on.
  */
 import type { NetworkPolling, PollSession } from '../../context';
 import { ErrorCode, UpstreamError } from '../../errors/codes';
@@ -10,6 +11,7 @@ import { errorCodeOf, type PollKind } from '../../pollers';
 import { nextNetworkPause } from './pace';
 import { readNetworkState } from './read';
 import { deletedState, type NetworkState } from './state';
+import { networkStateWire } from './wire';
 
 export interface NetworkTarget {
   networkId: string;
@@ -51,6 +53,8 @@ export const networkChangesPoll: PollKind<NetworkTarget, NetworkState, PollSessi
   },
   fingerprint: (s) => s.fingerprint,
   isTerminal: (s) => s.deleted,
+  // A fleet shares one poller per network (src/state): listeners get the holder's states.
+  wire: networkStateWire,
   classifyError(error, state, target) {
     if (!(error instanceof NetworkGoneError)) return undefined;
     // Seen before: deleted while followed. Never seen: the caller named a network that is not there.

@@ -1,7 +1,8 @@
 /**
  * A fleet of three gateway processes on one Redis, with the sandbox as their shared upstream,
  * over real sockets: one poll per interval for a target followed on every replica (and a new
- * holder within two intervals when the one polling is killed), a provisioning started on one
+ * holder within two intervals when the one polling is killed), one poll per interval for a whole
+ * network followed with `networkChanges` on every replica, a provisioning started on one
  * replica read and followed on another, the replica running a provisioning killed (SIGKILL) and
  * the run finished by another with each create sent once, a persisted query registered on one
  * replica served by another, a quota counted across replicas, and Redis lost and restarted mid-run
@@ -25,7 +26,9 @@ import { postGraphQL, type GqlResult } from '../../helpers/stack';
 const describeFleet = redisTestsEnabled() ? describe : describe.skip;
 
 const INTERVAL_MS = 400;
-const QUOTA = 60;
+// Above what the networkChanges scenario costs its token even if each replica polled on its own
+// (~25 polls of 5 calls, ~60 more unshared), so a refused poll cannot hide a second poller.
+const QUOTA = 300;
 const figures: Record<string, unknown> = {};
 
 let bundle: BenchBundle;
@@ -128,6 +131,8 @@ describeFleet('a fleet of three gateways on Redis', () => {
       FLEET_TOKEN_KEY: randomBytes(32).toString('hex'),
       POLL_INTERVAL_MS: String(INTERVAL_MS),
       POLL_MAX_INTERVAL_MS: String(INTERVAL_MS),
+      NETWORK_POLL_INTERVAL_MS: String(INTERVAL_MS),
+      NETWORK_POLL_MAX_INTERVAL_MS: String(INTERVAL_MS),
       CALLER_UPSTREAM_CALLS_PER_MINUTE: String(QUOTA),
       UPSTREAM_RETRY_BASE_MS: '5',
       UPSTREAM_RETRY_MAX_DELAY_MS: '20',
@@ -210,6 +215,52 @@ describeFleet('a fleet of three gateways on Redis', () => {
     const survivors = [0, 1, 2].filter((i) => i !== holder);
     expect(await Promise.all(survivors.map((i) => metric(at(i), 'netgraph_fleet_takeovers_total{kind="resourceStatus"}')))).toContain(1);
     await replica(holder);
+  });
+
+  it('polls a network followed with networkChanges on three replicas once per interval, and a change reaches the subscribers of every replica', async () => {
+    const token = freshToken();
+    const id = await createNetwork('whole-network-everywhere');
+    // One of the four lists a poll reads: one GET per poll.
+    const path = `/rest/v1/networks/${id}/endpoints`;
+    const query = `subscription($id: UUID!) { networkChanges(networkId: $id) { snapshot added { kind name } } }`;
+    interface Change {
+      snapshot: boolean;
+      added: Array<{ kind: string; name: string | null }>;
+    }
+    const seen: Array<Array<Change | 'error' | 'done'>> = [[], [], []];
+    const follow = (i: number): void => {
+      ws(at(i), token).subscribe<{ networkChanges: Change }>(
+        { query, variables: { id } },
+        { next: (v) => v.data && seen[i]?.push(v.data.networkChanges), error: () => seen[i]?.push('error'), complete: () => seen[i]?.push('done') },
+      );
+    };
+    const WINDOW_MS = 4000;
+
+    follow(0);
+    await sleep(600);
+    const from1 = lastSeq();
+    await sleep(WINDOW_MS);
+    const one = pollsOf(path, from1).length;
+
+    follow(1);
+    follow(2);
+    await sleep(600);
+    const from3 = lastSeq();
+    await sleep(WINDOW_MS);
+    const three = pollsOf(path, from3).length;
+    figures['networkChangesPollsPer4s'] = { oneReplica: one, threeReplicas: three, intervalMs: INTERVAL_MS };
+
+    expect(one).toBeGreaterThanOrEqual(WINDOW_MS / INTERVAL_MS - 2);
+    // Three replicas following: still one poller for the fleet (one per replica would make ~30).
+    expect(three).toBeLessThanOrEqual(WINDOW_MS / INTERVAL_MS + 1);
+    // Every subscriber got the whole network at once: empty, as created.
+    for (const events of seen) expect(events).toEqual([{ snapshot: true, added: [] }]);
+
+    // A change through the gateway on one replica reaches the subscribers of all three.
+    const created = await gql(at(1), token, `mutation($id: UUID!) { createEndpoint(networkId: $id, input: { name: "laptop", endpointType: "ZTCL" }) { accepted } }`, { id });
+    expect(created.body).toEqual({ data: { createEndpoint: { accepted: true } } });
+    await waitFor('the new endpoint on every replica', async () => (seen.every((events) => events.length >= 2) ? true : null), 5000);
+    for (const events of seen) expect(events).toEqual([{ snapshot: true, added: [] }, { snapshot: false, added: [{ kind: 'ENDPOINT', name: 'laptop' }] }]);
   });
 
   const START = `mutation($input: ProvisionAppWanInput!) { provisionAppWan(input: $input) { id state } }`;
@@ -420,11 +471,12 @@ describeFleet('a fleet of three gateways on Redis', () => {
     // And shared state works again: a registration on one replica is served by another.
     const doc = `{ gatewayInfo { searchConfigured } }`;
     const extensions = { persistedQuery: { version: 1, sha256Hash: sha256(doc) } };
-    expect((await gql(at(2), token, doc, undefined, extensions)).body.errors).toBeUndefined();
+    const registered = await gql(at(2), token, doc, undefined, extensions);
+    expect(registered.body.errors).toBeUndefined();
     const served = await waitFor('the registration on another replica', async () => {
       const result = await gql(at(0), token, '', undefined, extensions);
       return result.body.errors === undefined ? result : null;
     }, 2000);
-    expect(served.body).toEqual({ data: { gatewayInfo: { searchConfigured: true } } });
+    expect(served.body).toEqual(registered.body);
   });
 });
