@@ -12,8 +12,9 @@ import { ApolloServer, HeaderMap, type ApolloServerPlugin, type HTTPGraphQLRespo
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { GraphQLError, Kind, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { ErrorCode } from '../errors/codes';
-import type { Answer, Caller, Pipeline, PreparedDocument, RunOptions } from '../pipeline';
+import { isStream, type Answer, type Caller, type GraphQLParams, type Pipeline, type PreparedDocument, type RunOptions } from '../pipeline';
 import type { ErrorFormatter } from '../pipeline/format';
+import Negotiator from 'negotiator';
 import { Cancellation } from '../upstream/cancellation';
 import { endWith } from './answer-body';
 
@@ -66,6 +67,46 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
 export function requestErrorStatus(accept: string | undefined, status = 400): number {
   if (accept === undefined || accept.trim() === '' || /application\/graphql-response\+json|\*\/\*/i.test(accept)) return status;
   return /application\/json/i.test(accept) ? 200 : status;
+}
+
+/** The media types of a single GraphQL answer, in Apollo Server's order of preference. */
+const SINGLE_RESULT_TYPES = ['application/json; charset=utf-8', 'application/graphql-response+json; charset=utf-8', 'application/json; callbackSpec=1.0; charset=utf-8'];
+/** What a request without `Accept` gets. */
+const NO_ACCEPT_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * The content type of a single answer for this `Accept` (null: nothing acceptable, 406), as Apollo
+ * Server chooses it: every JSON answer of this door is framed with it. Clients send the same few
+ * `Accept` values again and again, so each is negotiated once.
+ */
+function createContentTypes(): (accept: string | undefined) => string | null {
+  const known = new Map<string, string | null>();
+  return (accept) => {
+    if (!accept) return NO_ACCEPT_TYPE;
+    let type = known.get(accept);
+    if (type === undefined) {
+      type = new Negotiator({ headers: { accept } }).mediaType(SINGLE_RESULT_TYPES) ?? null;
+      if (known.size >= 64) known.clear();
+      known.set(accept, type);
+    }
+    return type;
+  };
+}
+
+/** A POST body that is one plain GraphQL request (no persisted query, no batch): the pipeline takes it as it is. */
+function plainRequest(body: unknown): GraphQLParams | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  const { query, operationName, variables, extensions } = body as Record<string, unknown>;
+  if (typeof query !== 'string') return null;
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return null;
+  if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) return null;
+  if (extensions !== undefined && extensions !== null && (typeof extensions !== 'object' || Array.isArray(extensions) || 'persistedQuery' in extensions)) return null;
+  return {
+    query,
+    operationName: operationName ?? null,
+    variables: (variables ?? null) as Record<string, unknown> | null,
+    extensions: (extensions ?? null) as Record<string, unknown> | null,
+  };
 }
 
 /** One HTTP request as Apollo carries it to the plugin (Apollo shallow-copies it: state lives in `slot`). */
@@ -161,6 +202,7 @@ export async function createHttpDoor(options: HttpDoorOptions): Promise<HttpDoor
     plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), plugin],
   });
   await apollo.start();
+  const contentTypeFor = createContentTypes();
 
   async function serve(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
     const cancellation = new Cancellation();
@@ -187,10 +229,23 @@ export async function createHttpDoor(options: HttpDoorOptions): Promise<HttpDoor
       text = req.method === 'POST' ? await readBody(req) : '';
     } catch (error) {
       const message = error instanceof Error ? error.message : 'cannot read the request body';
-      return sendRefusal(res, pipeline.refuse([badRequest(message)], caller, { ...runOptions, statusOf: () => (error instanceof BodyTooLargeError ? 413 : 400) }), error instanceof BodyTooLargeError ? 413 : 400);
+      return sendRefusal(res, pipeline.refuse([badRequest(message)], caller, { ...runOptions, statusOf: () => (error instanceof BodyTooLargeError ? 413 : 400) }), error instanceof BodyTooLargeError ? 413 : 400, contentTypeFor(accept));
     }
     const parsed = parseBody(text, req.headers['content-type']);
-    if (!parsed.ok) return sendRefusal(res, pipeline.refuse([badRequest('the request body is not valid JSON')], caller, { ...runOptions, statusOf: () => 400 }), 400);
+    if (!parsed.ok) return sendRefusal(res, pipeline.refuse([badRequest('the request body is not valid JSON')], caller, { ...runOptions, statusOf: () => 400 }), 400, contentTypeFor(accept));
+    // A plain JSON POST is what Apollo would hand the pipeline as it is: it goes there directly,
+    // and is framed as every answer of this door is (contentTypeFor, statusOf). A JSON content
+    // type is never a CSRF risk (browsers preflight it); anything else goes through Apollo.
+    const params = req.method === 'POST' && typeof parsed.body === 'object' ? plainRequest(parsed.body) : null;
+    const type = params ? contentTypeFor(accept) : null;
+    if (params && type) {
+      const answer = await pipeline.handle(params, caller, runOptions);
+      // HTTP accepts no subscription (HTTP_ACCEPTS): the answer is never a stream.
+      const result = isStream(answer) ? { result: {}, requestError: true } : answer;
+      res.writeHead(runOptions.statusOf?.(result) ?? 200, { 'content-type': type });
+      endWith(res, JSON.stringify(result.result));
+      return;
+    }
     const call: HttpCall = { caller, options: runOptions, slot: { prepared: null, answered: false } };
     const response = await apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method: req.method ?? 'GET', headers: headerMap(req), search: searchOf(req.url), body: parsed.body },
@@ -199,7 +254,7 @@ export async function createHttpDoor(options: HttpDoorOptions): Promise<HttpDoor
     // Apollo answered without the pipeline (a malformed request, CSRF, an unknown persisted query, GET for a
     // change): its errors are logged and counted like any refusal.
     if (!call.slot.answered) pipeline.note(errorsOf(response), caller, { ...runOptions, statusOf: () => response.status ?? 200 });
-    await writeResponse(res, response);
+    await writeResponse(res, response, contentTypeFor(accept));
   }
 
   return {
@@ -228,8 +283,10 @@ function errorsOf(response: HTTPGraphQLResponse): GraphQLFormattedError[] {
   }
 }
 
-async function writeResponse(res: ServerResponse, response: HTTPGraphQLResponse): Promise<void> {
+async function writeResponse(res: ServerResponse, response: HTTPGraphQLResponse, contentType: string | null): Promise<void> {
   for (const [key, value] of response.headers) res.setHeader(key, value);
+  // A single JSON answer: the door's one choice of content type (the same rule as Apollo's).
+  if (contentType !== null && response.body.kind === 'complete' && /json/i.test(response.headers.get('content-type') ?? '')) res.setHeader('content-type', contentType);
   res.statusCode = response.status ?? 200;
   if (response.body.kind === 'complete') {
     endWith(res, response.body.string);
@@ -243,9 +300,7 @@ async function writeResponse(res: ServerResponse, response: HTTPGraphQLResponse)
 }
 
 /** A request the door could not read as GraphQL: the pipeline's refusal, as GraphQL over HTTP frames it. */
-function sendRefusal(res: ServerResponse, answer: Answer, status: number): void {
-  const accept = res.req.headers.accept ?? '';
-  const type = /application\/graphql-response\+json/i.test(accept) || !/application\/json/i.test(accept) ? 'application/graphql-response+json' : 'application/json';
-  res.writeHead(status, { 'content-type': `${type}; charset=utf-8` });
+function sendRefusal(res: ServerResponse, answer: Answer, status: number, contentType: string | null): void {
+  res.writeHead(status, { 'content-type': contentType ?? NO_ACCEPT_TYPE });
   res.end(JSON.stringify(answer.result));
 }
