@@ -12,7 +12,7 @@ import { ApolloServer, HeaderMap, type ApolloServerPlugin, type HTTPGraphQLRespo
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { GraphQLError, Kind, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { ErrorCode } from '../errors/codes';
-import { isStream, type Answer, type Caller, type GraphQLParams, type Pipeline, type PreparedDocument, type RunOptions } from '../pipeline';
+import { isStream, type Answer, type AnswerStream, type Caller, type GraphQLParams, type Pipeline, type PreparedDocument, type RunOptions } from '../pipeline';
 import type { ErrorFormatter } from '../pipeline/format';
 import Negotiator from 'negotiator';
 import { Cancellation } from '../upstream/cancellation';
@@ -175,8 +175,7 @@ export async function createHttpDoor(options: HttpDoorOptions): Promise<HttpDoor
           if (prepared === null) return null;
           contextValue.slot.answered = true;
           const answer = await pipeline.run(prepared, request, contextValue.caller, contextValue.options);
-          // HTTP accepts no subscription (HTTP_ACCEPTS): the answer is never a stream.
-          const result = 'result' in answer ? answer : { result: {}, requestError: true };
+          const result = single(answer);
           const status = contextValue.options.statusOf?.(result) ?? 200;
           return { http: { status, headers: new HeaderMap() }, body: { kind: 'single', singleResult: result.result } };
         },
@@ -240,8 +239,7 @@ export async function createHttpDoor(options: HttpDoorOptions): Promise<HttpDoor
     const type = params ? contentTypeFor(accept) : null;
     if (params && type) {
       const answer = await pipeline.handle(params, caller, runOptions);
-      // HTTP accepts no subscription (HTTP_ACCEPTS): the answer is never a stream.
-      const result = isStream(answer) ? { result: {}, requestError: true } : answer;
+      const result = single(answer);
       res.writeHead(runOptions.statusOf?.(result) ?? 200, { 'content-type': type });
       endWith(res, JSON.stringify(result.result));
       return;
@@ -261,6 +259,11 @@ export async function createHttpDoor(options: HttpDoorOptions): Promise<HttpDoor
     serve,
     stop: () => apollo.stop(),
   };
+}
+
+/** HTTP accepts no subscription (HTTP_ACCEPTS): a pipeline answer here is never a stream. */
+function single(answer: Answer | AnswerStream): Answer {
+  return isStream(answer) ? { result: {}, requestError: true } : answer;
 }
 
 function header(value: string | string[] | undefined): string | undefined {

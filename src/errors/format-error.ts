@@ -1,5 +1,5 @@
 /**
- * Apollo `formatError` (also applied to subscription results): known errors keep their code,
+ * The masking step of the one error formatter (src/pipeline/format.ts): known errors keep their code,
  * anything unexpected is masked to INTERNAL_SERVER_ERROR, with details only in development.
  */
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
@@ -9,10 +9,6 @@ import { toGraphQLError } from './to-graphql-error';
 export interface FormatErrorOptions {
   /** Show the masked error's message and stack (NODE_ENV=development only). */
   development: boolean;
-}
-
-export function createFormatError(options: FormatErrorOptions): (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError {
-  return (formatted, error) => formatError(formatted, error, options);
 }
 
 export function formatError(formatted: GraphQLFormattedError, error: unknown, options: FormatErrorOptions): GraphQLFormattedError {

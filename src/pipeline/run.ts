@@ -70,6 +70,11 @@ export interface Runner {
   check(prepared: PreparedDocument, params: GraphQLParams): { errors: GraphQLFormattedError[]; estimate: CostEstimate | null; type: PreparedOperation['type'] | null };
 }
 
+/** What the checks before running found: a refusal (with the operation, once it was picked), or the operation and its estimate. */
+type Admission =
+  | { refused: readonly unknown[]; documentRefused: boolean; op: PreparedOperation | null }
+  | { refused: null; op: PreparedOperation; estimate: CostEstimate | null };
+
 /** One operation's bookkeeping from start to log line. */
 class OperationRecord {
   readonly started = performance.now();
@@ -148,6 +153,23 @@ export function createRunner(deps: RunDeps): Runner {
       if (!(error instanceof CostTooExpensiveError)) throw error;
       return { refused: new GraphQLError(error.message, { originalError: error }) };
     }
+  }
+
+  /**
+   * Every check before anything runs, in order: the document's refusal, the operation by name,
+   * the kinds the door accepts, the price. `run` and `check` share it.
+   */
+  function admit(prepared: PreparedDocument, params: GraphQLParams, accepts: RunOptions['accepts']): Admission {
+    if (prepared.refusal) return { refused: prepared.refusal, documentRefused: true, op: null };
+    const op = deps.preparer.operation(prepared, params.operationName);
+    if (op instanceof GraphQLError) return { refused: [op], documentRefused: true, op: null };
+    if (accepts && !accepts.has(op.type)) {
+      const where = op.type === 'subscription' ? ': subscribe over WebSocket or Server-Sent Events' : '';
+      return { refused: [new GraphQLError(`${op.type} operations are not run here${where}`, { extensions: { code: ErrorCode.BAD_REQUEST } })], documentRefused: false, op };
+    }
+    const priced = price(op, params.variables);
+    if ('refused' in priced) return { refused: [priced.refused], documentRefused: false, op };
+    return { refused: null, op, estimate: priced.estimate };
   }
 
   async function runQueryOrMutation(record: OperationRecord, op: PreparedOperation, params: GraphQLParams, estimate: CostEstimate | null): Promise<Answer> {
@@ -266,32 +288,23 @@ export function createRunner(deps: RunDeps): Runner {
   return {
     async run(prepared, params, caller, options) {
       const record = new OperationRecord(deps, caller, options);
+      const admitted = admit(prepared, params, options.accepts);
+      if (admitted.op) {
+        record.operationName = admitted.op.name;
+        record.operationType = admitted.op.type;
+      }
       let answer: Answer;
-      if (prepared.refusal) {
-        answer = { ...refusal(record, prepared.refusal), documentRefused: true };
+      if (admitted.refused) {
+        answer = { ...refusal(record, admitted.refused), ...(admitted.documentRefused ? { documentRefused: true } : {}) };
+      } else if (admitted.op.type === 'subscription') {
+        const started = await runSubscription(record, admitted.op, params);
+        if (!('result' in started)) return started;
+        answer = started;
       } else {
-        const op = deps.preparer.operation(prepared, params.operationName);
-        if (op instanceof GraphQLError) {
-          answer = { ...refusal(record, [op]), documentRefused: true };
-        } else {
-          record.operationName = op.name;
-          record.operationType = op.type;
-          const priced = options.accepts && !options.accepts.has(op.type) ? null : price(op, params.variables);
-          if (priced === null) {
-            answer = refusal(record, [new GraphQLError(`${op.type} operations are not run here${op.type === 'subscription' ? ': subscribe over WebSocket or Server-Sent Events' : ''}`, { extensions: { code: ErrorCode.BAD_REQUEST } })]);
-          } else if ('refused' in priced) {
-            answer = refusal(record, [priced.refused]);
-          } else if (op.type === 'subscription') {
-            const started = await runSubscription(record, op, params);
-            if (!('result' in started)) return started;
-            answer = started;
-          } else {
-            try {
-              answer = await runQueryOrMutation(record, op, params, priced.estimate);
-            } catch (error) {
-              answer = refusal(record, [error]);
-            }
-          }
+        try {
+          answer = await runQueryOrMutation(record, admitted.op, params, admitted.estimate);
+        } catch (error) {
+          answer = refusal(record, [error]);
         }
       }
       record.finish(options.statusOf?.(answer));
@@ -304,13 +317,10 @@ export function createRunner(deps: RunDeps): Runner {
       return answer;
     },
     check(prepared, params) {
-      const format = (errors: readonly unknown[]): GraphQLFormattedError[] => deps.formatErrors(errors).formatted;
-      if (prepared.refusal) return { errors: format(prepared.refusal), estimate: null, type: null };
-      const op = deps.preparer.operation(prepared, params.operationName);
-      if (op instanceof GraphQLError) return { errors: format([op]), estimate: null, type: null };
-      const priced = price(op, params.variables);
-      if ('refused' in priced) return { errors: format([priced.refused]), estimate: null, type: op.type };
-      return { errors: [], estimate: priced.estimate, type: op.type };
+      const admitted = admit(prepared, params, undefined);
+      const type = admitted.op?.type ?? null;
+      if (admitted.refused) return { errors: deps.formatErrors(admitted.refused).formatted, estimate: null, type };
+      return { errors: [], estimate: admitted.estimate, type };
     },
     note(errors, caller, options) {
       const record = new OperationRecord(deps, caller, options);

@@ -1,7 +1,7 @@
 import { ApolloServer } from '@apollo/server';
 import { GraphQLError } from 'graphql';
 import { BadInputError, ErrorCode, UpstreamError } from '../../src/errors/codes';
-import { createFormatError } from '../../src/errors/format-error';
+import { createErrorFormatter } from '../../src/pipeline/format';
 import { toGraphQLError } from '../../src/errors/to-graphql-error';
 import { ShapeError } from '../../src/errors/shape-error';
 
@@ -40,7 +40,8 @@ async function run(development: boolean, query: string): Promise<{ data?: unknow
         needsInt: (_: unknown, args: { n: number }) => args.n,
       },
     },
-    formatError: createFormatError({ development }),
+    // As the HTTP door formats Apollo's own errors: through the pipeline's one formatter.
+    formatError: (formatted, error) => createErrorFormatter({ development })([error]).formatted[0] ?? formatted,
     includeStacktraceInErrorResponses: development,
   });
   await server.start();
