@@ -96,7 +96,7 @@ export type AlertEdge = {
 };
 
 /** An AppWAN: a policy saying which endpoints may initiate connections to which services. */
-export type AppWan = {
+export type AppWan = Node & {
   __typename?: 'AppWan';
   /** The AppWAN as code: the YAML blueprint, exactly as the upstream sends it. */
   blueprint?: Maybe<Scalars['String']['output']>;
@@ -114,6 +114,8 @@ export type AppWan = {
   network?: Maybe<Network>;
   /** Id of the network. */
   networkId?: Maybe<Scalars['String']['output']>;
+  /** Global id of this object (see `Node`): pass it to `node(nodeId:)` to read it again. */
+  nodeId: Scalars['ID']['output'];
   /** Identity id of the owner. */
   ownerIdentityId?: Maybe<Scalars['String']['output']>;
   /** Services the AppWAN's endpoints may reach. */
@@ -268,7 +270,7 @@ export type BgpPeerInput = {
  * A certificate authority of a network. The network-management API does not document this resource's fields: the common ones are
  * typed and every field the upstream sends is in `attributes`.
  */
-export type CertificateAuthority = {
+export type CertificateAuthority = Node & {
   __typename?: 'CertificateAuthority';
   /** Every field of the upstream record (without HAL links), as sent. */
   attributes: Scalars['JSON']['output'];
@@ -282,6 +284,8 @@ export type CertificateAuthority = {
   network?: Maybe<Network>;
   /** Id of the network. */
   networkId?: Maybe<Scalars['String']['output']>;
+  /** Global id of this object (see `Node`): pass it to `node(nodeId:)` to read it again. */
+  nodeId: Scalars['ID']['output'];
   /** Identity id of the owner, when the upstream sends one. */
   ownerIdentityId?: Maybe<Scalars['String']['output']>;
   /** Life-cycle status code, when the upstream sends one; see `statusName`. */
@@ -346,7 +350,7 @@ export type ChangePayload = {
 };
 
 /** A stored subscription of cloud provider `cloudb` (its application key is a secret and never shown). */
-export type CloudSubscription = {
+export type CloudSubscription = Node & {
   __typename?: 'CloudSubscription';
   /** The provider's application id. */
   applicationId?: Maybe<Scalars['String']['output']>;
@@ -356,6 +360,8 @@ export type CloudSubscription = {
   id: Scalars['ID']['output'];
   /** Name of the subscription. */
   name?: Maybe<Scalars['String']['output']>;
+  /** Global id of this object (see `Node`): pass it to `node(nodeId:)` to read it again. */
+  nodeId: Scalars['ID']['output'];
   /** Id of the owning network group. */
   organizationId?: Maybe<Scalars['String']['output']>;
   /** Identity id of the owner. */
@@ -868,7 +874,7 @@ export type CustomRoleGrant = Grant & {
 };
 
 /** A data center: a compute location of a cloud provider, associated with one or more geographic regions. */
-export type DataCenter = {
+export type DataCenter = Node & {
   __typename?: 'DataCenter';
   /** When the record was created, when the upstream sends it. */
   createdAt?: Maybe<Scalars['DateTime']['output']>;
@@ -880,6 +886,8 @@ export type DataCenter = {
   locationName?: Maybe<Scalars['String']['output']>;
   /** Name, when the upstream sends one. */
   name?: Maybe<Scalars['String']['output']>;
+  /** Global id of this object (see `Node`): pass it to `node(nodeId:)` to read it again. */
+  nodeId: Scalars['ID']['output'];
   /** Cloud provider of the location. */
   provider?: Maybe<Scalars['String']['output']>;
   /** When the record was last changed, when the upstream sends it. */
@@ -918,7 +926,7 @@ export type DeleteSuperUserPayload = {
 };
 
 /** A namespace of the authorization model, identified by an id and a code. */
-export type Domain = {
+export type Domain = Node & {
   __typename?: 'Domain';
   /** Short code, unique among domains; usable instead of the id in `domain(idOrCode:)`. */
   code?: Maybe<Scalars['String']['output']>;
@@ -930,6 +938,8 @@ export type Domain = {
   id: Scalars['ID']['output'];
   /** Display name. */
   name?: Maybe<Scalars['String']['output']>;
+  /** Global id of this object (see `Node`): pass it to `node(nodeId:)` to read it again. */
+  nodeId: Scalars['ID']['output'];
   /**
    * Resource types of this domain, in upstream order. All types of the domain by default (the whole
    * tree, flat); `rootsOnly: true` keeps the roots (depth 0) only, from which `children` walks the tree.
@@ -973,7 +983,7 @@ export type DomainEdge = {
 };
 
 /** An edge router of a v2 network (`/core/v2/edge-routers`). */
-export type EdgeRouter = {
+export type EdgeRouter = Node & {
   __typename?: 'EdgeRouter';
   /** Role-attribute tags of the router (`#tag`): what policies and services select it by. */
   attributes: Array<Scalars['String']['output']>;
@@ -993,6 +1003,8 @@ export type EdgeRouter = {
   network?: Maybe<V2Network>;
   /** Id of the v2 network the resource belongs to. */
   networkId?: Maybe<Scalars['ID']['output']>;
+  /** Global id of this object (see `Node`): pass it to `node(nodeId:)` to read it again. */
+  nodeId: Scalars['ID']['output'];
   /**
    * Life-cycle status word: NEW, PROVISIONING, PROVISIONED, ERROR, UPDATING, REPLACING, DELETING,
    * DELETED (SUSPENDED is treated as an error). A String: a word the management API v2 adds later
@@ -1029,7 +1041,7 @@ export type EdgeRouterEdge = {
  * An edge router policy (`/core/v2/edge-router-policies`): endpoints matching `endpointAttributes` may
  * dial through edge routers matching `edgeRouterAttributes`.
  */
-export type EdgeRouterPolicy = {
+export type EdgeRouterPolicy = Node & {
   __typename?: 'EdgeRouterPolicy';
   /** When the resource was created. */
   createdAt?: Maybe<Scalars['DateTime']['output']>;
@@ -1049,6 +1061,8 @@ export type EdgeRouterPolicy = {
   network?: Maybe<V2Network>;
   /** Id of the v2 network the resource belongs to. */
   networkId?: Maybe<Scalars['ID']['output']>;
+  /** Global id of this object (see `Node`): pass it to `node(nodeId:)` to read it again. */
+  nodeId: Scalars['ID']['output'];
   /**
    * Life-cycle status word: NEW, PROVISIONING, PROVISIONED, ERROR, UPDATING, REPLACING, DELETING,
    * DELETED (SUSPENDED is treated as an error). A String: a word the management API v2 adds later
@@ -1095,7 +1109,7 @@ export type EdgeRouterPolicyEdge = {
  * An endpoint: a node at the edge of a network (an app, a device or a router). Clients and gateways
  * initiate traffic; a gateway can also terminate a service.
  */
-export type Endpoint = {
+export type Endpoint = Node & {
   __typename?: 'Endpoint';
   /**
    * AppWANs that authorize this endpoint. For many endpoints of one network, answered from the
@@ -1150,6 +1164,8 @@ export type Endpoint = {
   network?: Maybe<Network>;
   /** Id of the network. */
   networkId?: Maybe<Scalars['String']['output']>;
+  /** Global id of this object (see `Node`): pass it to `node(nodeId:)` to read it again. */
+  nodeId: Scalars['ID']['output'];
   /** Next hop for office-suite breakout; null when none. */
   officeBreakoutNextHopIp?: Maybe<Scalars['String']['output']>;
   /** Identity id of the owner. */
@@ -1258,7 +1274,7 @@ export type EndpointEdge = {
  * A group of endpoints of a network, authorized together in AppWANs. The network-management API does not document this resource's fields: the common ones are
  * typed and every field the upstream sends is in `attributes`.
  */
-export type EndpointGroup = {
+export type EndpointGroup = Node & {
   __typename?: 'EndpointGroup';
   /** Every field of the upstream record (without HAL links), as sent. */
   attributes: Scalars['JSON']['output'];
@@ -1272,6 +1288,8 @@ export type EndpointGroup = {
   network?: Maybe<Network>;
   /** Id of the network. */
   networkId?: Maybe<Scalars['String']['output']>;
+  /** Global id of this object (see `Node`): pass it to `node(nodeId:)` to read it again. */
+  nodeId: Scalars['ID']['output'];
   /** Identity id of the owner, when the upstream sends one. */
   ownerIdentityId?: Maybe<Scalars['String']['output']>;
   /** Life-cycle status code, when the upstream sends one; see `statusName`. */
@@ -1342,7 +1360,7 @@ export type EndpointImportPayload = ChangePayload & {
  * A high-availability cluster: a pair of gateway endpoints terminating a service together. The network-management API does not document this resource's fields: the common ones are
  * typed and every field the upstream sends is in `attributes`.
  */
-export type GatewayCluster = {
+export type GatewayCluster = Node & {
   __typename?: 'GatewayCluster';
   /** Every field of the upstream record (without HAL links), as sent. */
   attributes: Scalars['JSON']['output'];
@@ -1358,6 +1376,8 @@ export type GatewayCluster = {
   network?: Maybe<Network>;
   /** Id of the network. */
   networkId?: Maybe<Scalars['String']['output']>;
+  /** Global id of this object (see `Node`): pass it to `node(nodeId:)` to read it again. */
+  nodeId: Scalars['ID']['output'];
   /** Identity id of the owner, when the upstream sends one. */
   ownerIdentityId?: Maybe<Scalars['String']['output']>;
   /** Services the cluster terminates. */
@@ -1441,7 +1461,7 @@ export type GatewayInfo = {
 };
 
 /** A geographic region: a longitudinal grouping of provider data centers. */
-export type GeoRegion = {
+export type GeoRegion = Node & {
   __typename?: 'GeoRegion';
   /** When the record was created, when the upstream sends it. */
   createdAt?: Maybe<Scalars['DateTime']['output']>;
@@ -1449,6 +1469,8 @@ export type GeoRegion = {
   id: Scalars['ID']['output'];
   /** Display name (the GEOREGION heading of endpoint CSV uploads). */
   name?: Maybe<Scalars['String']['output']>;
+  /** Global id of this object (see `Node`): pass it to `node(nodeId:)` to read it again. */
+  nodeId: Scalars['ID']['output'];
   /** When the record was last changed, when the upstream sends it. */
   updatedAt?: Maybe<Scalars['DateTime']['output']>;
 };
@@ -1555,7 +1577,7 @@ export type Heartbeat = {
  * A host of the platform. The network-management API does not document this resource's fields: the common ones are
  * typed and every field the upstream sends is in `attributes`.
  */
-export type Host = {
+export type Host = Node & {
   __typename?: 'Host';
   /** Every field of the upstream record (without HAL links), as sent. */
   attributes: Scalars['JSON']['output'];
@@ -1565,6 +1587,8 @@ export type Host = {
   id: Scalars['ID']['output'];
   /** Name, when the upstream sends one. */
   name?: Maybe<Scalars['String']['output']>;
+  /** Global id of this object (see `Node`): pass it to `node(nodeId:)` to read it again. */
+  nodeId: Scalars['ID']['output'];
   /** Identity id of the owner, when the upstream sends one. */
   ownerIdentityId?: Maybe<Scalars['String']['output']>;
   /** Life-cycle status code, when the upstream sends one; see `statusName`. */
@@ -2203,7 +2227,7 @@ export type MutationVerifyCertificateAuthorityArgs = {
 };
 
 /** A network: dedicated compute infrastructure on which endpoints, services and AppWANs are defined. */
-export type Network = {
+export type Network = Node & {
   __typename?: 'Network';
   /** One AppWAN modification process by business key; null with NOT_FOUND when unknown. */
   appWanProcess?: Maybe<NetworkProcess>;
@@ -2247,6 +2271,8 @@ export type Network = {
   networkControllerHosts?: Maybe<NetworkControllerHostConnection>;
   /** The owning network group. */
   networkGroup?: Maybe<NetworkGroup>;
+  /** Global id of this object (see `Node`): pass it to `node(nodeId:)` to read it again. */
+  nodeId: Scalars['ID']['output'];
   /** Office-suite breakout category; value seen: `NONE`. */
   officeBreakoutCategory?: Maybe<Scalars['String']['output']>;
   /** Id of the owning network group. */
@@ -2455,7 +2481,7 @@ export type NetworkChangesEvent = {
 };
 
 /** A network configuration template: the sizing of a network's compute (instance sizes and volumes). */
-export type NetworkConfigMetadata = {
+export type NetworkConfigMetadata = Node & {
   __typename?: 'NetworkConfigMetadata';
   /** Instance size of gateways in cloud provider `clouda`. */
   cloudaGatewaySize?: Maybe<Scalars['String']['output']>;
@@ -2479,6 +2505,8 @@ export type NetworkConfigMetadata = {
   name?: Maybe<Scalars['String']['output']>;
   /** Volume size of the network controller (the API does not document its unit). */
   networkControllerVolumeSize?: Maybe<Scalars['Int']['output']>;
+  /** Global id of this object (see `Node`): pass it to `node(nodeId:)` to read it again. */
+  nodeId: Scalars['ID']['output'];
   /** Id of the owning network group. */
   organizationId?: Maybe<Scalars['String']['output']>;
   /** Identity id of the owner. */
@@ -2661,7 +2689,7 @@ export type NetworkEventEdge = {
  * A network group (the upstream's former name: organization): groups networks for billing and
  * permissions.
  */
-export type NetworkGroup = {
+export type NetworkGroup = Node & {
   __typename?: 'NetworkGroup';
   /** Billing account the group belongs to. */
   billingAccountId?: Maybe<Scalars['String']['output']>;
@@ -2683,6 +2711,8 @@ export type NetworkGroup = {
   name?: Maybe<Scalars['String']['output']>;
   /** Networks of this group (the group's `networks` relation). Sortable by: id, name, status, createdAt, updatedAt. */
   networks?: Maybe<NetworkConnection>;
+  /** Global id of this object (see `Node`): pass it to `node(nodeId:)` to read it again. */
+  nodeId: Scalars['ID']['output'];
   /** Short name of the group. */
   organizationShortName?: Maybe<Scalars['String']['output']>;
   /** Identity id of the owner. */
@@ -2876,6 +2906,23 @@ export type NetworkResourceState = {
   status?: Maybe<Scalars['Int']['output']>;
   /** Name of `status` (e.g. `PROVISIONED`); null for a code without a known name. */
   statusName?: Maybe<Scalars['String']['output']>;
+};
+
+/**
+ * An object that can be read again by its global id alone: `node(nodeId:)`. Implemented by every
+ * type the platform's interfaces read by id (network groups, networks, endpoints, services,
+ * AppWANs, the management API v2's resources, the authorization API's records, …).
+ *
+ * Relay: set the compiler's `schemaConfig.nodeInterfaceIdField` and
+ * `schemaConfig.nodeInterfaceIdVariableName` to `nodeId` (see the typed-client documentation).
+ */
+export type Node = {
+  /**
+   * Global id: opaque, stable across requests, releases and replicas. It names the type and every
+   * key the object's REST path needs (the network's id for an endpoint, service or AppWAN), so it
+   * alone finds the object. Not the REST `id`: do not send it where an `id` is asked for.
+   */
+  nodeId: Scalars['ID']['output'];
 };
 
 /**
@@ -3092,7 +3139,7 @@ export type ProvisioningStepState =
  * A public grant: an action on a path of resources, for every authenticated client
  * (`anonymous` false) or every client including anonymous ones (`anonymous` true).
  */
-export type PublicGrant = {
+export type PublicGrant = Node & {
   __typename?: 'PublicGrant';
   /** False: all authenticated clients; true: all clients, anonymous ones included. */
   anonymous?: Maybe<Scalars['Boolean']['output']>;
@@ -3108,6 +3155,8 @@ export type PublicGrant = {
   deletedBy?: Maybe<Scalars['String']['output']>;
   /** Identifier (UUID format). */
   id: Scalars['ID']['output'];
+  /** Global id of this object (see `Node`): pass it to `node(nodeId:)` to read it again. */
+  nodeId: Scalars['ID']['output'];
   /** The resources the grant applies to; empty means all resources of the action's type. */
   path: Array<PublicGrantPathEntry>;
   /** The granted resource action. */
@@ -3259,6 +3308,20 @@ export type Query = {
   networkProcesses?: Maybe<NetworkProcessConnection>;
   /** Networks of the caller's network group. Sortable by: id, name, status, createdAt, updatedAt. */
   networks?: Maybe<NetworkConnection>;
+  /**
+   * The object with this global id (a `nodeId`), read as its typed lookup reads it (the same
+   * loaders, the same price). An id this gateway did not issue, or of a type it does not know, fails
+   * with `BAD_USER_INPUT` before any upstream call; an object that no longer exists is null with
+   * `NOT_FOUND`.
+   */
+  node?: Maybe<Node>;
+  /**
+   * The objects with these global ids, in the same order (at most 100 ids). Ids of one kind are read
+   * together as their typed lookups batch them. Any id that does not decode fails the whole field
+   * with `BAD_USER_INPUT` before any upstream call; an object that no longer exists is null at its
+   * position with `NOT_FOUND`.
+   */
+  nodes: Array<Maybe<Node>>;
   /** A provisioning started with the caller's token; null with NOT_FOUND when unknown (or started by another caller). */
   provisioning?: Maybe<Provisioning>;
   /** One public grant by id (needs `read` on `public-grant`). */
@@ -3507,6 +3570,18 @@ export type QueryNetworksArgs = {
 
 
 /** Reads across the platform: each area (network, workflow, auth) extends this type. */
+export type QueryNodeArgs = {
+  nodeId: Scalars['ID']['input'];
+};
+
+
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
+export type QueryNodesArgs = {
+  nodeIds: Array<Scalars['ID']['input']>;
+};
+
+
+/** Reads across the platform: each area (network, workflow, auth) extends this type. */
 export type QueryProvisioningArgs = {
   id: Scalars['ID']['input'];
 };
@@ -3675,7 +3750,7 @@ export type QueryWorkflowsArgs = {
 };
 
 /** A named operation on a resource type. */
-export type ResourceAction = {
+export type ResourceAction = Node & {
   __typename?: 'ResourceAction';
   /** Short code (e.g. `read`, `create`, `delete`), used in `privileges` maps. */
   code?: Maybe<Scalars['String']['output']>;
@@ -3687,6 +3762,8 @@ export type ResourceAction = {
   id: Scalars['ID']['output'];
   /** Display name. */
   name?: Maybe<Scalars['String']['output']>;
+  /** Global id of this object (see `Node`): pass it to `node(nodeId:)` to read it again. */
+  nodeId: Scalars['ID']['output'];
   /** The resource type the action applies to. */
   resourceType?: Maybe<ResourceType>;
   /** Id of the resource type the action applies to. */
@@ -3788,7 +3865,7 @@ export type ResourceStatusEvent = {
 };
 
 /** A kind of resource in a domain. Types form a tree: a root type has no parent and depth 0. */
-export type ResourceType = {
+export type ResourceType = Node & {
   __typename?: 'ResourceType';
   /** The actions defined on this type. */
   actions?: Maybe<ResourceActionConnection>;
@@ -3812,6 +3889,8 @@ export type ResourceType = {
   id: Scalars['ID']['output'];
   /** Display name. */
   name?: Maybe<Scalars['String']['output']>;
+  /** Global id of this object (see `Node`): pass it to `node(nodeId:)` to read it again. */
+  nodeId: Scalars['ID']['output'];
   /** The parent type; null for a root type. */
   parent?: Maybe<ResourceType>;
   /** Id of the parent type; null for a root type. */
@@ -3871,7 +3950,7 @@ export type ResourceTypeEdge = {
 };
 
 /** A service: a server resource (address and ports) and the endpoint or cluster that terminates it. */
-export type Service = {
+export type Service = Node & {
   __typename?: 'Service';
   /** AppWANs containing the service (batched per network like `Endpoint.appWans`). */
   appWans?: Maybe<AppWanConnection>;
@@ -3941,6 +4020,8 @@ export type Service = {
   networkLastPort?: Maybe<Scalars['Int']['output']>;
   /** Server netmask. */
   networkNetmask?: Maybe<Scalars['String']['output']>;
+  /** Global id of this object (see `Node`): pass it to `node(nodeId:)` to read it again. */
+  nodeId: Scalars['ID']['output'];
   /** True when the service conflicts with office-suite traffic. */
   officeConflict?: Maybe<Scalars['Boolean']['output']>;
   /** Identity id of the owner. */
@@ -4034,7 +4115,7 @@ export type ServiceEdge = {
  * A group of services of a network. The network-management API does not document this resource's fields: the common ones are
  * typed and every field the upstream sends is in `attributes`.
  */
-export type ServiceGroup = {
+export type ServiceGroup = Node & {
   __typename?: 'ServiceGroup';
   /** Every field of the upstream record (without HAL links), as sent. */
   attributes: Scalars['JSON']['output'];
@@ -4048,6 +4129,8 @@ export type ServiceGroup = {
   network?: Maybe<Network>;
   /** Id of the network. */
   networkId?: Maybe<Scalars['String']['output']>;
+  /** Global id of this object (see `Node`): pass it to `node(nodeId:)` to read it again. */
+  nodeId: Scalars['ID']['output'];
   /** Identity id of the owner, when the upstream sends one. */
   ownerIdentityId?: Maybe<Scalars['String']['output']>;
   /** Life-cycle status code, when the upstream sends one; see `statusName`. */
@@ -4224,7 +4307,7 @@ export type SubscriptionWorkflowArgs = {
 };
 
 /** A super-user grant: the identity may perform every action in one domain, or in all domains. */
-export type SuperUser = {
+export type SuperUser = Node & {
   __typename?: 'SuperUser';
   /** True when the grant covers all domains (the upstream's `domainId` is null). */
   allDomains: Scalars['Boolean']['output'];
@@ -4246,6 +4329,8 @@ export type SuperUser = {
   id: Scalars['ID']['output'];
   /** The identity that is super user. */
   identityId?: Maybe<Scalars['String']['output']>;
+  /** Global id of this object (see `Node`): pass it to `node(nodeId:)` to read it again. */
+  nodeId: Scalars['ID']['output'];
   /** Label generated by the service (`_title`). */
   title?: Maybe<Scalars['String']['output']>;
   /** Fully qualified type name of the grant class (upstream `type`). */
@@ -4352,7 +4437,7 @@ export type TopTalkers = {
  * A pool of transfer nodes of a network. The network-management API does not document this resource's fields: the common ones are
  * typed and every field the upstream sends is in `attributes`.
  */
-export type TransferNodePool = {
+export type TransferNodePool = Node & {
   __typename?: 'TransferNodePool';
   /** Every field of the upstream record (without HAL links), as sent. */
   attributes: Scalars['JSON']['output'];
@@ -4366,6 +4451,8 @@ export type TransferNodePool = {
   network?: Maybe<Network>;
   /** Id of the network. */
   networkId?: Maybe<Scalars['String']['output']>;
+  /** Global id of this object (see `Node`): pass it to `node(nodeId:)` to read it again. */
+  nodeId: Scalars['ID']['output'];
   /** Identity id of the owner, when the upstream sends one. */
   ownerIdentityId?: Maybe<Scalars['String']['output']>;
   /** Life-cycle status code, when the upstream sends one; see `statusName`. */
@@ -4643,7 +4730,7 @@ export type UsageSeries = {
 };
 
 /** A v2 AppWAN (`/core/v2/app-wans`): endpoints matching `endpointAttributes` may reach services matching `serviceAttributes`. */
-export type V2AppWan = {
+export type V2AppWan = Node & {
   __typename?: 'V2AppWan';
   /** When the resource was created. */
   createdAt?: Maybe<Scalars['DateTime']['output']>;
@@ -4661,6 +4748,8 @@ export type V2AppWan = {
   network?: Maybe<V2Network>;
   /** Id of the v2 network the resource belongs to. */
   networkId?: Maybe<Scalars['ID']['output']>;
+  /** Global id of this object (see `Node`): pass it to `node(nodeId:)` to read it again. */
+  nodeId: Scalars['ID']['output'];
   /** Which services the AppWAN grants (`#tag`, `@name`, `#all`). */
   serviceAttributes: Array<Scalars['String']['output']>;
   /** The network's services this AppWAN selects (computed from `serviceAttributes`). */
@@ -4745,7 +4834,7 @@ export type V2EdgeRouterHostInput = {
 };
 
 /** A v2 endpoint (`/core/v2/endpoints`). */
-export type V2Endpoint = {
+export type V2Endpoint = Node & {
   __typename?: 'V2Endpoint';
   /** Role-attribute tags of the endpoint (`#tag`): what AppWANs and policies select it by. */
   attributes: Array<Scalars['String']['output']>;
@@ -4768,6 +4857,8 @@ export type V2Endpoint = {
   network?: Maybe<V2Network>;
   /** Id of the v2 network the resource belongs to. */
   networkId?: Maybe<Scalars['ID']['output']>;
+  /** Global id of this object (see `Node`): pass it to `node(nodeId:)` to read it again. */
+  nodeId: Scalars['ID']['output'];
   /**
    * The services this endpoint may dial, each with the AppWANs that grant it and the edge router
    * policies and edge routers the endpoint can use for it: an AppWAN's `endpointAttributes` match
@@ -4928,7 +5019,7 @@ export type V2HostPortInput = {
 };
 
 /** A v2 network (`/core/v2/networks`). */
-export type V2Network = {
+export type V2Network = Node & {
   __typename?: 'V2Network';
   /** AppWANs of this network. */
   appWans?: Maybe<V2AppWanConnection>;
@@ -4952,6 +5043,8 @@ export type V2Network = {
   networkConfigMetadataId?: Maybe<Scalars['String']['output']>;
   /** Id of the network group the network belongs to. */
   networkGroupId?: Maybe<Scalars['String']['output']>;
+  /** Global id of this object (see `Node`): pass it to `node(nodeId:)` to read it again. */
+  nodeId: Scalars['ID']['output'];
   /** Services of this network. */
   services?: Maybe<V2ServiceConnection>;
   /**
@@ -5043,7 +5136,7 @@ export type V2ServerEgressInput = {
 };
 
 /** A v2 service (`/core/v2/services`). */
-export type V2Service = {
+export type V2Service = Node & {
   __typename?: 'V2Service';
   /** Role-attribute tags of the service (`#tag`): what AppWANs select it by. */
   attributes: Array<Scalars['String']['output']>;
@@ -5065,6 +5158,8 @@ export type V2Service = {
   network?: Maybe<V2Network>;
   /** Id of the v2 network the resource belongs to. */
   networkId?: Maybe<Scalars['ID']['output']>;
+  /** Global id of this object (see `Node`): pass it to `node(nodeId:)` to read it again. */
+  nodeId: Scalars['ID']['output'];
   /**
    * The endpoints that may dial this service, each with the AppWANs that grant it and the edge
    * router policies and edge routers it can use: an endpoint may dial the service when an AppWAN's
@@ -5436,6 +5531,67 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = Reso
   ;
 }>;
 
+/** Mapping of interface types */
+export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = ResolversObject<{
+  ChangePayload:
+    | ( AppWanChange )
+    | ( CertificateAuthorityChange )
+    | ( CloudSubscriptionChange )
+    | ( EndpointChange )
+    | ( EndpointGroupChange )
+    | ( EndpointChange )
+    | ( GatewayClusterChange )
+    | ( NetworkChange )
+    | ( NetworkConfigMetadataChange )
+    | ( NetworkGroupChange )
+    | ( ServiceChange )
+    | ( ServiceChange )
+    | ( VirtualWanSiteChange )
+  ;
+  Grant:
+    | ( GrantRecord )
+    | ( GrantRecord )
+    | ( GrantRecord )
+    | ( GrantRecord )
+    | ( GrantRecord )
+  ;
+  Node:
+    | ( AppWanRecord )
+    | ( CertificateAuthorityRecord )
+    | ( CloudSubscriptionRecord )
+    | ( DataCenterRecord )
+    | ( DomainRecord )
+    | ( EdgeRouterRecord )
+    | ( EdgeRouterPolicyRecord )
+    | ( EndpointRecord )
+    | ( EndpointGroupRecord )
+    | ( GatewayClusterRecord )
+    | ( GeoRegionRecord )
+    | ( HostRecord )
+    | ( NetworkRecord )
+    | ( NetworkConfigMetadataRecord )
+    | ( NetworkGroupRecord )
+    | ( PublicGrantRecord )
+    | ( ResourceActionRecord )
+    | ( ResourceTypeRecord )
+    | ( ServiceRecord )
+    | ( ServiceGroupRecord )
+    | ( SuperUserRecord )
+    | ( TransferNodePoolRecord )
+    | ( V2AppWanRecord )
+    | ( V2EndpointRecord )
+    | ( V2NetworkRecord )
+    | ( V2ServiceRecord )
+  ;
+  V2ChangePayload:
+    | ( EdgeRouterChange )
+    | ( EdgeRouterPolicyChange )
+    | ( V2AppWanChange )
+    | ( V2EndpointChange )
+    | ( V2NetworkChange )
+    | ( V2ServiceChange )
+  ;
+}>;
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = ResolversObject<{
@@ -5571,6 +5727,7 @@ export type ResolversTypes = ResolversObject<{
   NetworkResourceChange: ResolverTypeWrapper<ResourceChangeRecord>;
   NetworkResourceKind: NetworkResourceKind;
   NetworkResourceState: ResolverTypeWrapper<ResourceStateRecord>;
+  Node: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Node']>;
   Organization: ResolverTypeWrapper<OrganizationRecord>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
   PrivilegeEntry: ResolverTypeWrapper<PrivilegeEntryRecord>;
@@ -5811,6 +5968,7 @@ export type ResolversParentTypes = ResolversObject<{
   NetworkResource: ResolversUnionTypes<ResolversParentTypes>['NetworkResource'];
   NetworkResourceChange: ResourceChangeRecord;
   NetworkResourceState: ResourceStateRecord;
+  Node: ResolversInterfaceTypes<ResolversParentTypes>['Node'];
   Organization: OrganizationRecord;
   PageInfo: PageInfo;
   PrivilegeEntry: PrivilegeEntryRecord;
@@ -5942,6 +6100,7 @@ export type AppWanResolvers<ContextType = GatewayContext, ParentType extends Res
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   network?: Resolver<Maybe<ResolversTypes['Network']>, ParentType, ContextType>;
   networkId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   ownerIdentityId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   services?: Resolver<Maybe<ResolversTypes['ServiceConnection']>, ParentType, ContextType, RequireFields<AppWanServicesArgs, 'first'>>;
   status?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
@@ -6001,10 +6160,12 @@ export type CertificateAuthorityResolvers<ContextType = GatewayContext, ParentTy
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   network?: Resolver<Maybe<ResolversTypes['Network']>, ParentType, ContextType>;
   networkId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   ownerIdentityId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   status?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   statusName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type CertificateAuthorityChangePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CertificateAuthorityChangePayload'] = ResolversParentTypes['CertificateAuthorityChangePayload']> = ResolversObject<{
@@ -6038,12 +6199,14 @@ export type CloudSubscriptionResolvers<ContextType = GatewayContext, ParentType 
   createdAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   organizationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   ownerIdentityId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   subscriptionId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   tenantId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   virtualWanSites?: Resolver<Maybe<ResolversTypes['VirtualWanSiteConnection']>, ParentType, ContextType, RequireFields<CloudSubscriptionVirtualWanSitesArgs, 'first'>>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type CloudSubscriptionChangePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CloudSubscriptionChangePayload'] = ResolversParentTypes['CloudSubscriptionChangePayload']> = ResolversObject<{
@@ -6171,8 +6334,10 @@ export type DataCenterResolvers<ContextType = GatewayContext, ParentType extends
   locationCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   locationName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   provider?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type DataCenterConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['DataCenterConnection'] = ResolversParentTypes['DataCenterConnection']> = ResolversObject<{
@@ -6202,9 +6367,11 @@ export type DomainResolvers<ContextType = GatewayContext, ParentType extends Res
   createdBy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   resourceTypes?: Resolver<Maybe<ResolversTypes['ResourceTypeConnection']>, ParentType, ContextType, RequireFields<DomainResourceTypesArgs, 'first' | 'rootsOnly'>>;
   title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type DomainConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['DomainConnection'] = ResolversParentTypes['DomainConnection']> = ResolversObject<{
@@ -6229,6 +6396,7 @@ export type EdgeRouterResolvers<ContextType = GatewayContext, ParentType extends
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   network?: Resolver<Maybe<ResolversTypes['V2Network']>, ParentType, ContextType>;
   networkId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
@@ -6256,6 +6424,7 @@ export type EdgeRouterPolicyResolvers<ContextType = GatewayContext, ParentType e
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   network?: Resolver<Maybe<ResolversTypes['V2Network']>, ParentType, ContextType>;
   networkId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
@@ -6297,6 +6466,7 @@ export type EndpointResolvers<ContextType = GatewayContext, ParentType extends R
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   network?: Resolver<Maybe<ResolversTypes['Network']>, ParentType, ContextType>;
   networkId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   officeBreakoutNextHopIp?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   ownerIdentityId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   registrationAttemptsLeft?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
@@ -6344,6 +6514,7 @@ export type EndpointGroupResolvers<ContextType = GatewayContext, ParentType exte
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   network?: Resolver<Maybe<ResolversTypes['Network']>, ParentType, ContextType>;
   networkId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   ownerIdentityId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   status?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   statusName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -6391,11 +6562,13 @@ export type GatewayClusterResolvers<ContextType = GatewayContext, ParentType ext
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   network?: Resolver<Maybe<ResolversTypes['Network']>, ParentType, ContextType>;
   networkId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   ownerIdentityId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   services?: Resolver<Maybe<ResolversTypes['ServiceConnection']>, ParentType, ContextType, RequireFields<GatewayClusterServicesArgs, 'first'>>;
   status?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   statusName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type GatewayClusterChangePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GatewayClusterChangePayload'] = ResolversParentTypes['GatewayClusterChangePayload']> = ResolversObject<{
@@ -6430,7 +6603,9 @@ export type GeoRegionResolvers<ContextType = GatewayContext, ParentType extends 
   createdAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type GeoRegionConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GeoRegionConnection'] = ResolversParentTypes['GeoRegionConnection']> = ResolversObject<{
@@ -6471,10 +6646,12 @@ export type HostResolvers<ContextType = GatewayContext, ParentType extends Resol
   createdAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   ownerIdentityId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   status?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   statusName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type HostConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['HostConnection'] = ResolversParentTypes['HostConnection']> = ResolversObject<{
@@ -6603,6 +6780,7 @@ export type NetworkResolvers<ContextType = GatewayContext, ParentType extends Re
   networkConfigMetadataId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   networkControllerHosts?: Resolver<Maybe<ResolversTypes['NetworkControllerHostConnection']>, ParentType, ContextType, RequireFields<NetworkNetworkControllerHostsArgs, 'first'>>;
   networkGroup?: Resolver<Maybe<ResolversTypes['NetworkGroup']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   officeBreakoutCategory?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   organizationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   ownerIdentityId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -6659,10 +6837,12 @@ export type NetworkConfigMetadataResolvers<ContextType = GatewayContext, ParentT
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   networkControllerVolumeSize?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   organizationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   ownerIdentityId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   transferNodeVolumeSize?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type NetworkConfigMetadataChangePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['NetworkConfigMetadataChangePayload'] = ResolversParentTypes['NetworkConfigMetadataChangePayload']> = ResolversObject<{
@@ -6765,11 +6945,13 @@ export type NetworkGroupResolvers<ContextType = GatewayContext, ParentType exten
   mfaRequired?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   networks?: Resolver<Maybe<ResolversTypes['NetworkConnection']>, ParentType, ContextType, RequireFields<NetworkGroupNetworksArgs, 'first'>>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   organizationShortName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   ownerIdentityId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   services?: Resolver<Maybe<ResolversTypes['ServiceConnection']>, ParentType, ContextType, RequireFields<NetworkGroupServicesArgs, 'first'>>;
   svcEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type NetworkGroupChangePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['NetworkGroupChangePayload'] = ResolversParentTypes['NetworkGroupChangePayload']> = ResolversObject<{
@@ -6842,6 +7024,10 @@ export type NetworkResourceStateResolvers<ContextType = GatewayContext, ParentTy
   statusName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 }>;
 
+export type NodeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Node'] = ResolversParentTypes['Node']> = ResolversObject<{
+  __resolveType?: TypeResolveFn<'AppWan' | 'CertificateAuthority' | 'CloudSubscription' | 'DataCenter' | 'Domain' | 'EdgeRouter' | 'EdgeRouterPolicy' | 'Endpoint' | 'EndpointGroup' | 'GatewayCluster' | 'GeoRegion' | 'Host' | 'Network' | 'NetworkConfigMetadata' | 'NetworkGroup' | 'PublicGrant' | 'ResourceAction' | 'ResourceType' | 'Service' | 'ServiceGroup' | 'SuperUser' | 'TransferNodePool' | 'V2AppWan' | 'V2Endpoint' | 'V2Network' | 'V2Service', ParentType, ContextType>;
+}>;
+
 export type OrganizationResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Organization'] = ResolversParentTypes['Organization']> = ResolversObject<{
   attributes?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -6908,12 +7094,14 @@ export type PublicGrantResolvers<ContextType = GatewayContext, ParentType extend
   deletedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   deletedBy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   path?: Resolver<Array<ResolversTypes['PublicGrantPathEntry']>, ParentType, ContextType>;
   resourceAction?: Resolver<Maybe<ResolversTypes['ResourceAction']>, ParentType, ContextType>;
   resourceActionId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   type?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type PublicGrantConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PublicGrantConnection'] = ResolversParentTypes['PublicGrantConnection']> = ResolversObject<{
@@ -6983,6 +7171,8 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   networkProcess?: Resolver<Maybe<ResolversTypes['NetworkProcess']>, ParentType, ContextType, RequireFields<QueryNetworkProcessArgs, 'businessKey'>>;
   networkProcesses?: Resolver<Maybe<ResolversTypes['NetworkProcessConnection']>, ParentType, ContextType, RequireFields<QueryNetworkProcessesArgs, 'first'>>;
   networks?: Resolver<Maybe<ResolversTypes['NetworkConnection']>, ParentType, ContextType, RequireFields<QueryNetworksArgs, 'first'>>;
+  node?: Resolver<Maybe<ResolversTypes['Node']>, ParentType, ContextType, RequireFields<QueryNodeArgs, 'nodeId'>>;
+  nodes?: Resolver<Array<Maybe<ResolversTypes['Node']>>, ParentType, ContextType, RequireFields<QueryNodesArgs, 'nodeIds'>>;
   provisioning?: Resolver<Maybe<ResolversTypes['Provisioning']>, ParentType, ContextType, RequireFields<QueryProvisioningArgs, 'id'>>;
   publicGrant?: Resolver<Maybe<ResolversTypes['PublicGrant']>, ParentType, ContextType, RequireFields<QueryPublicGrantArgs, 'id'>>;
   publicGrants?: Resolver<Maybe<ResolversTypes['PublicGrantConnection']>, ParentType, ContextType, RequireFields<QueryPublicGrantsArgs, 'first'>>;
@@ -7013,11 +7203,13 @@ export type ResourceActionResolvers<ContextType = GatewayContext, ParentType ext
   createdBy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   resourceType?: Resolver<Maybe<ResolversTypes['ResourceType']>, ParentType, ContextType>;
   resourceTypeId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   standardAction?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type ResourceActionConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ResourceActionConnection'] = ResolversParentTypes['ResourceActionConnection']> = ResolversObject<{
@@ -7055,11 +7247,13 @@ export type ResourceTypeResolvers<ContextType = GatewayContext, ParentType exten
   domainId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   parent?: Resolver<Maybe<ResolversTypes['ResourceType']>, ParentType, ContextType>;
   parentId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   root?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type ResourceTypeConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ResourceTypeConnection'] = ResolversParentTypes['ResourceTypeConnection']> = ResolversObject<{
@@ -7109,6 +7303,7 @@ export type ServiceResolvers<ContextType = GatewayContext, ParentType extends Re
   networkIp?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   networkLastPort?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   networkNetmask?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   officeConflict?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   ownerIdentityId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   pbrType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -7157,10 +7352,12 @@ export type ServiceGroupResolvers<ContextType = GatewayContext, ParentType exten
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   network?: Resolver<Maybe<ResolversTypes['Network']>, ParentType, ContextType>;
   networkId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   ownerIdentityId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   status?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   statusName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type ServiceGroupConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ServiceGroupConnection'] = ResolversParentTypes['ServiceGroupConnection']> = ResolversObject<{
@@ -7208,9 +7405,11 @@ export type SuperUserResolvers<ContextType = GatewayContext, ParentType extends 
   domainId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   identityId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   type?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type SuperUserConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['SuperUserConnection'] = ResolversParentTypes['SuperUserConnection']> = ResolversObject<{
@@ -7271,10 +7470,12 @@ export type TransferNodePoolResolvers<ContextType = GatewayContext, ParentType e
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   network?: Resolver<Maybe<ResolversTypes['Network']>, ParentType, ContextType>;
   networkId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   ownerIdentityId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   status?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   statusName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
 export type TransferNodePoolConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['TransferNodePoolConnection'] = ResolversParentTypes['TransferNodePoolConnection']> = ResolversObject<{
@@ -7340,6 +7541,7 @@ export type V2AppWanResolvers<ContextType = GatewayContext, ParentType extends R
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   network?: Resolver<Maybe<ResolversTypes['V2Network']>, ParentType, ContextType>;
   networkId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   serviceAttributes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   services?: Resolver<Maybe<ResolversTypes['V2ServiceConnection']>, ParentType, ContextType, RequireFields<V2AppWanServicesArgs, 'first'>>;
   status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -7379,6 +7581,7 @@ export type V2EndpointResolvers<ContextType = GatewayContext, ParentType extends
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   network?: Resolver<Maybe<ResolversTypes['V2Network']>, ParentType, ContextType>;
   networkId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   reachableServices?: Resolver<Maybe<ResolversTypes['V2ServiceReachConnection']>, ParentType, ContextType, RequireFields<V2EndpointReachableServicesArgs, 'first'>>;
   status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
@@ -7449,6 +7652,7 @@ export type V2NetworkResolvers<ContextType = GatewayContext, ParentType extends 
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   networkConfigMetadataId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   networkGroupId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   services?: Resolver<Maybe<ResolversTypes['V2ServiceConnection']>, ParentType, ContextType, RequireFields<V2NetworkServicesArgs, 'first'>>;
   status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
@@ -7484,6 +7688,7 @@ export type V2ServiceResolvers<ContextType = GatewayContext, ParentType extends 
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   network?: Resolver<Maybe<ResolversTypes['V2Network']>, ParentType, ContextType>;
   networkId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   reachableBy?: Resolver<Maybe<ResolversTypes['V2EndpointReachConnection']>, ParentType, ContextType, RequireFields<V2ServiceReachableByArgs, 'first'>>;
   status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
@@ -7694,6 +7899,7 @@ export type Resolvers<ContextType = GatewayContext> = ResolversObject<{
   NetworkResource?: NetworkResourceResolvers<ContextType>;
   NetworkResourceChange?: NetworkResourceChangeResolvers<ContextType>;
   NetworkResourceState?: NetworkResourceStateResolvers<ContextType>;
+  Node?: NodeResolvers<ContextType>;
   Organization?: OrganizationResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
   PrivilegeEntry?: PrivilegeEntryResolvers<ContextType>;

@@ -11,6 +11,7 @@ import { provisioningResolvers } from './provisioning';
 import { coreV2Resolvers } from './core-v2';
 import { eventResolvers } from './events';
 import { networkLiveResolvers } from './network-live';
+import { nodeResolvers } from './node';
 
 export const areaResolvers: ReadonlyArray<readonly [string, Resolvers]> = [
   ['common', commonResolvers],
@@ -21,6 +22,7 @@ export const areaResolvers: ReadonlyArray<readonly [string, Resolvers]> = [
   ['core-v2', coreV2Resolvers],
   ['events', eventResolvers],
   ['network-live', networkLiveResolvers],
+  ['node', nodeResolvers],
 ];
 
 export function mergeResolvers(areas: ReadonlyArray<readonly [string, Resolvers]>): Resolvers {

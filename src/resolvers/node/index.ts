@@ -1,0 +1,47 @@
+/**
+ * `Node`: every type's `nodeId`, and `Query.node`/`Query.nodes`, which decode ids (global-ids.ts)
+ * and read through the typed lookups' loaders, so they batch and cost as those do.
+ */
+import type { Resolvers, ResolversParentTypes } from '../../generated/graphql';
+import { BadInputError } from '../../errors/codes';
+import { decodeNodeId, loadNode, NODE_TYPES, nodeIdOf, type NodeTypeName } from './global-ids';
+
+/** Most ids `nodes(nodeIds:)` takes in one call (GitHub's limit too). */
+export const MAX_NODE_IDS = 100;
+
+type NodeRecord = ResolversParentTypes[NodeTypeName];
+
+/**
+ * The type each record read by `node`/`nodes` was read as: records carry no type of their own,
+ * and a loader's record is only ever of its loader's type.
+ */
+const readAs = new WeakMap<object, NodeTypeName>();
+
+function read(loaders: Parameters<typeof loadNode>[0], nodeId: string, argument: string): () => Promise<NodeRecord> {
+  const decoded = decodeNodeId(nodeId, argument);
+  return () =>
+    loadNode(loaders, decoded).then((record) => {
+      readAs.set(record, decoded.type);
+      return record;
+    });
+}
+
+const nodeIdFields = Object.fromEntries(
+  (Object.keys(NODE_TYPES) as NodeTypeName[]).map((type) => [type, { nodeId: (record: ResolversParentTypes[typeof type]) => nodeIdOf(type, record) }]),
+);
+
+export const nodeResolvers: Resolvers = {
+  ...nodeIdFields,
+  Node: {
+    __resolveType: (record) => readAs.get(record) ?? null,
+  },
+  Query: {
+    node: (_root, { nodeId }, { loaders }) => read(loaders, nodeId, 'nodeId')(),
+    nodes: (_root, { nodeIds }, { loaders }) => {
+      if (nodeIds.length > MAX_NODE_IDS) throw new BadInputError('nodeIds', `nodeIds: at most ${MAX_NODE_IDS} ids, got ${nodeIds.length}.`);
+      // Every id decoded before the first read: one bad id costs no upstream call.
+      const reads = nodeIds.map((id, i) => read(loaders, id, `nodeIds[${i}]`));
+      return reads.map((start) => start());
+    },
+  },
+};
