@@ -62,6 +62,9 @@ interface Totals {
   aliases: number;
 }
 
+/** Types of which each object lies in one network at most (a network; any `Node` read by global id). */
+const ONE_NETWORK_EACH: ReadonlySet<string> = new Set(['Network', 'Node']);
+
 /** Networks an operation can reach at most (the distinct-records bound when no network list is on the path). */
 const MAX_NETWORKS = FIELD_COSTS['Query.networks']?.size ?? 50;
 
@@ -147,19 +150,20 @@ export function estimateCost(
       return;
     }
     if (isListType(getNullableType(definition.type))) {
-      // `nodes`/`edges` of a connection take the connection's size; other lists their declared one.
-      const size = isConnectionType(parentType) ? scope.connectionSize : (declared.size ?? DEFAULT_LIST_SIZE);
+      // `nodes`/`edges` of a connection take the connection's size; other lists their declared one
+      // (or the length of their list argument, when declared so: `nodes(nodeIds:)`).
+      const size = isConnectionType(parentType) ? scope.connectionSize : listSize(declared, definition, node, variables);
       const items = scope.parents * size;
       into.nodes += items;
       // A plain list is part of its parent's record unless declared (or at the root).
       if (!isConnectionType(parentType) && !introspection && (isRoot || declared.calls)) into.upstreamCalls += callsFor(declared, isRoot, scope, parentType.name, size);
-      const networks = type.name === 'Network' ? Math.min(scope.networks, items, MAX_NETWORKS) : scope.networks;
+      const networks = ONE_NETWORK_EACH.has(type.name) ? Math.min(scope.networks, items, MAX_NETWORKS) : scope.networks;
       walk(node.selectionSet, type, { parents: items, networks, connectionSize: scope.connectionSize, depth, introspection }, into);
       return;
     }
     // A single object: a by-id link (declared, deduplicated), a root field, or part of the parent's record.
     if (!introspection && (isRoot || declared.calls)) into.upstreamCalls += callsFor(declared, isRoot, scope, type.name, 1);
-    const networks = type.name === 'Network' && isRoot ? 1 : scope.networks;
+    const networks = ONE_NETWORK_EACH.has(type.name) && isRoot ? 1 : scope.networks;
     walk(node.selectionSet, type, { ...scope, networks, depth, introspection }, into);
   }
 
@@ -179,6 +183,8 @@ export function estimateCost(
         return Math.min(scope.parents, pages);
       case 'perParent':
         return Math.min(scope.parents, distinctParents) * pages;
+      case 'perItem':
+        return scope.parents * size;
       case 'membershipIndex':
         return Math.min(Math.min(scope.parents, distinctParents), networks * plan.perNetwork) * pages;
     }
@@ -203,7 +209,7 @@ function isConnectionType(type: GraphQLNamedType): type is GraphQLObjectType {
 /**
  * The `first` argument alone, as graphql-js coerces it (a default when it or its variable is
  * absent). Only `first`: coercing every argument of the field would let another variable's
- * failure change the price, which price.ts remembers by the variables in `first` arguments only.
+ * failure change the price, which price.ts remembers by the variables in size arguments only.
  */
 function firstArgument(definition: GraphQLField<unknown, unknown>, node: FieldNode, variables: Record<string, unknown>): number | null {
   const argument = definition.args.find((a) => a.name === 'first');
@@ -212,4 +218,15 @@ function firstArgument(definition: GraphQLField<unknown, unknown>, node: FieldNo
   const absent = given === undefined || (given.value.kind === Kind.VARIABLE && !Object.hasOwn(variables, given.value.name.value));
   const first = absent ? argument.defaultValue : valueFromAST(given.value, argument.type, variables);
   return typeof first === 'number' && first >= 0 ? first : null;
+}
+
+/** A plain list's size: its declared one, or the length of its declared list argument (at most the declared size). */
+function listSize(declared: FieldCost, definition: GraphQLField<unknown, unknown>, node: FieldNode, variables: Record<string, unknown>): number {
+  const max = declared.size ?? DEFAULT_LIST_SIZE;
+  if (declared.listArgument === undefined) return max;
+  const argument = definition.args.find((a) => a.name === declared.listArgument);
+  const given = node.arguments?.find((a) => a.name.value === declared.listArgument);
+  if (argument === undefined || given === undefined) return max;
+  const value: unknown = valueFromAST(given.value, argument.type, variables);
+  return Array.isArray(value) ? Math.min(value.length, max) : max;
 }

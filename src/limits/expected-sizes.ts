@@ -31,12 +31,16 @@ export type CallPlan =
    */
   | { kind: 'wholeList' }
   /** Answered from the parent's record or an already-loaded list (lookahead): no call of its own. */
-  | { kind: 'free' };
+  | { kind: 'free' }
+  /** One typed lookup per item, at most (`Query.nodes`: by-id loaders may batch some into one list call). */
+  | { kind: 'perItem' };
 
 export interface FieldCost {
   /** Items one parent is expected to have (lists and connections); `first` lowers it, never raises it. */
   size?: number;
   calls?: CallPlan;
+  /** The size is the length of this list argument (at most `size`), as `first` is for connections. */
+  listArgument?: string;
 }
 
 /** Connection page size when the client gives no `first` (schema: default 100). */
@@ -153,7 +157,12 @@ export const FIELD_COSTS: Readonly<Record<string, FieldCost>> = {
   'V2AppWan.network': BY_ID,
   'V2Endpoint.network': BY_ID,
   'V2EdgeRouterHost.edgeRouter': BY_ID,
+  // Global ids (resolvers/node): one typed lookup per id, at most 100 ids.
+  'Query.nodes': { size: 100, listArgument: 'nodeIds', calls: { kind: 'perItem' } },
   // Event search: one search per field (plus the caller check, once per request).
   'Query.alerts': { size: 100, calls: { kind: 'once' } },
   'Query.networkEvents': { size: 100, calls: { kind: 'once' } },
 };
+
+/** Arguments whose values set a price (price.ts remembers estimates by the variables in them). */
+export const SIZE_ARGUMENTS: ReadonlySet<string> = new Set(['first', ...Object.values(FIELD_COSTS).flatMap((c) => (c.listArgument === undefined ? [] : [c.listArgument]))]);

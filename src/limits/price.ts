@@ -3,6 +3,10 @@ import { visit, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { CostTooExpensiveError, type CostLimit } from '../errors/codes';
 import { estimateCost, type CostEstimate } from './cost';
 import type { PriceLimits } from './limits';
+import { SIZE_ARGUMENTS } from './expected-sizes';
+
+/** What a cost input's value means to the price: a list its length (and that it is a list), anything else itself. */
+const sizeOf = (value: unknown): unknown => (Array.isArray(value) ? { length: value.length } : value);
 
 const CHECKS: ReadonlyArray<readonly [Exclude<CostLimit, 'tokens' | 'bytes'>, keyof PriceLimits, string, string]> = [
   ['depth', 'maxDepth', 'MAX_DEPTH', 'fields deep'],
@@ -15,7 +19,7 @@ const CHECKS: ReadonlyArray<readonly [Exclude<CostLimit, 'tokens' | 'bytes'>, ke
 const MAX_ESTIMATES_PER_OPERATION = 32;
 
 interface OperationEstimates {
-  /** The variables the estimate reads (cost.ts reads variables only in `first` arguments). */
+  /** The variables the estimate reads (cost.ts reads variables only in size arguments: `first`, `nodeIds`). */
   inputs: readonly string[];
   byInputs: Map<string, CostEstimate>;
 }
@@ -23,12 +27,12 @@ interface OperationEstimates {
 /** Per document (Apollo and the known-query path hand the same parsed document to every request with the same text), per operation name. */
 const estimates = new WeakMap<DocumentNode, Map<string, OperationEstimates>>();
 
-/** The variables referenced by any `first` argument in the document (a superset of the operation's: safe). */
+/** The variables referenced by any size argument (`first`, `nodeIds`) in the document (a superset of the operation's: safe). */
 function costInputs(document: DocumentNode): string[] {
   const names = new Set<string>();
   visit(document, {
     Argument(node) {
-      if (node.name.value !== 'first') return false;
+      if (!SIZE_ARGUMENTS.has(node.name.value)) return false;
       visit(node.value, { Variable: (variable) => void names.add(variable.name.value) });
       return false;
     },
@@ -57,7 +61,8 @@ function cachedEstimate(
   let operation = byOperation.get(name);
   if (operation === undefined) byOperation.set(name, (operation = { inputs: costInputs(document), byInputs: new Map() }));
   // An absent variable (its default applies) and an explicit null are different inputs.
-  const key = operation.inputs.length === 0 ? '' : JSON.stringify(operation.inputs.map((input) => (variables !== undefined && Object.hasOwn(variables, input) ? [variables[input]] : [])));
+  // A list (`nodeIds`) is priced by its length alone: ever-new ids keep one key.
+  const key = operation.inputs.length === 0 ? '' : JSON.stringify(operation.inputs.map((input) => (variables !== undefined && Object.hasOwn(variables, input) ? [sizeOf(variables[input])] : [])));
   const known = operation.byInputs.get(key);
   if (known !== undefined) return known;
   const estimate = estimateCost(schema, document, operationName, variables);

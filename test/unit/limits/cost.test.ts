@@ -112,6 +112,29 @@ describe('admitted under the default maximums', () => {
   });
 });
 
+describe('global ids (node, nodes) are priced like their typed lookups', () => {
+  const uuid = '00000000-0000-4000-8000-000000000000';
+  const nested = '{ id endpoints(first: 1000) { nodes { appWans { nodes { id } } } } }';
+
+  it('node(nodeId:) costs what network(id:) costs, for the same selection', () => {
+    const typed = estimateCost(schema, parse(`{ network(id: "${uuid}") ${nested} }`), null, {});
+    const byNode = estimateCost(schema, parse(`{ node(nodeId: "x") { nodeId ... on Network ${nested} } }`), null, {});
+    expect(byNode?.upstreamCalls).toBe(typed?.upstreamCalls);
+    expect(byNode?.nodes).toBe(typed?.nodes);
+  });
+
+  it('nodes(nodeIds:) costs one typed lookup per id, read from the list\'s length (literal or variable)', () => {
+    const literal = (n: number) => estimateCost(schema, parse(`{ nodes(nodeIds: [${Array.from({ length: n }, () => '"x"').join(', ')}]) { nodeId } }`), null, {});
+    expect(literal(1)).toMatchObject({ upstreamCalls: 1, nodes: 1 });
+    expect(literal(7)).toMatchObject({ upstreamCalls: 7, nodes: 7 });
+    const doc = parse('query q($ids: [ID!]!) { nodes(nodeIds: $ids) { nodeId } }');
+    expect(priceOperation(schema, doc, 'q', { ids: ['a', 'b', 'c'] }, DEFAULT_LIMITS.price)).toMatchObject({ upstreamCalls: 3, nodes: 3 });
+    // Remembered by the list's length: other ids of the same count, the same price; another count, its own.
+    expect(priceOperation(schema, doc, 'q', { ids: ['d', 'e', 'f'] }, DEFAULT_LIMITS.price)).toMatchObject({ upstreamCalls: 3 });
+    expect(priceOperation(schema, doc, 'q', { ids: ['a'] }, DEFAULT_LIMITS.price)).toMatchObject({ upstreamCalls: 1 });
+  });
+});
+
 describe('remembered estimates and token counts', () => {
   it('one parsed document priced with other variables gets its own estimate', () => {
     const doc = parse('query q($n: Int) { networks(first: $n) { nodes { endpoints(first: $n) { nodes { appWans { nodes { endpoints(first: $n) { nodes { appWans { nodes { id } } } } } } } } } } }');
