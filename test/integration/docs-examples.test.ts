@@ -48,6 +48,8 @@ const VARIABLES: Record<string, (run: Run) => Promise<Record<string, unknown>>> 
   // The business key of the walk-through's authorization.
   FollowChange: async ({ data }) => ({ businessKey: text(await data('Authorize'), 'addAppWanEndpoints', 'businessKey') }),
   Live: () => Promise.resolve({ networkId: PRODUCTION }),
+  // docs/typed-client.md, Relay: the global id of a network, as a list answers it.
+  Refetch: async (run) => ({ nodeId: text(expectNoErrors(await run.stack().gql('{ networks(first: 1) { nodes { nodeId } } }')), 'networks', 'nodes', 0, 'nodeId') }),
   // docs/api-areas.md: a management API v2 network and one of its edge routers.
   CreateService: async (run) => {
     const found = expectNoErrors(await run.stack().gql('{ v2Networks(first: 1) { nodes { id edgeRouters(first: 1) { nodes { id } } } } }'));
@@ -65,6 +67,7 @@ const CHECKS: Record<string, (data: Data, run: Run) => Promise<void> | void> = {
   },
   ProvisionBranch: (data) => expect(data).toMatchObject({ provisionAppWan: { id: expect.any(String), steps: expect.arrayContaining([expect.objectContaining({ state: 'PENDING' })]) } }),
   Live: (data) => expect(data).toMatchObject({ networkChanges: { snapshot: true } }),
+  Refetch: (data) => expect(data).toMatchObject({ node: { __typename: 'Network', nodeId: expect.any(String), id: expect.any(String) } }),
 };
 
 let stack: Stack;
