@@ -280,7 +280,7 @@ describe('schema tools', () => {
   it('introspects a type as minified SDL, and a field as compact JSON', async () => {
     const mcp = await client(null);
     const sdl = await call(mcp, 'introspect', { name: 'Network', descriptions: false });
-    expect(sdl.content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/^type Network\{id:ID!name:String .*endpoints\(first:Int=100 after:String sort:\[SortInput!\]\):EndpointConnection/) });
+    expect(sdl.content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/^type Network implements Node\{id:ID!nodeId:ID!name:String .*endpoints\(first:Int=100 after:String sort:\[SortInput!\]\):EndpointConnection/) });
     const field = structured(await call(mcp, 'introspect', { name: 'Query.network', format: 'json' }));
     expect(field).toMatchObject({ name: 'network', type: 'Network', args: [{ name: 'id', type: 'UUID!' }] });
     expect(toolErrors(await call(mcp, 'introspect', { name: 'Netwrk' }))[0]?.code).toBe('NOT_FOUND');
