@@ -157,7 +157,7 @@ export const FIELD_COSTS: Readonly<Record<string, FieldCost>> = {
   'V2AppWan.network': BY_ID,
   'V2Endpoint.network': BY_ID,
   'V2EdgeRouterHost.edgeRouter': BY_ID,
-  // Global ids (resolvers/node): one typed lookup per id, at most 100 ids.
+  // Global ids (resolvers/node): one typed lookup per id, at most 100 ids (MAX_NODE_IDS there; a unit test keeps the two equal).
   'Query.nodes': { size: 100, listArgument: 'nodeIds', calls: { kind: 'perItem' } },
   // Event search: one search per field (plus the caller check, once per request).
   'Query.alerts': { size: 100, calls: { kind: 'once' } },

@@ -7,6 +7,8 @@ import { isInterfaceType } from 'graphql';
 import { BadInputError } from '../../../src/errors/codes';
 import { decodeNodeId, encodeNodeId, NODE_TYPES, nodeIdOf, type NodeTypeName } from '../../../src/resolvers/node/global-ids';
 import { buildSchema } from '../../../src/server/schema';
+import { MAX_NODE_IDS } from '../../../src/resolvers/node';
+import { FIELD_COSTS } from '../../../src/limits/expected-sizes';
 
 const NETWORK = '5c186625-714e-48fe-9c9a-064ee893467d';
 const ID = '0b9d4f38-2b6a-4a43-9d0e-7e4c1f2a3b4c';
@@ -19,6 +21,10 @@ test('the table holds exactly the types that implement Node, each with its own c
   expect([...types].sort()).toEqual(schema.getPossibleTypes(node).map((t) => t.name).sort());
   const codes = types.map((t) => NODE_TYPES[t].code);
   expect(new Set(codes).size).toBe(codes.length);
+});
+
+test('the cost model prices nodes(nodeIds:) up to the ids it takes', () => {
+  expect(FIELD_COSTS['Query.nodes']?.size).toBe(MAX_NODE_IDS);
 });
 
 test.each(types)('%s: decodes back to its type and keys', (type) => {
