@@ -67,6 +67,15 @@ test('ids of one catalog are batched into its one list call, as typed lookups ar
   expect(stack.sandbox.control.calls().byRoute).toEqual({ 'GET /rest/v1/dataCenters': 1 });
 });
 
+test('ids of one authorization-API kind are answered from its one list, as its typed lookups are', async () => {
+  const listed = expectNoErrors(await stack.gql('{ resourceTypes(first: 3) { nodes { nodeId } } }'));
+  const ids = (listed['resourceTypes'] as { nodes: { nodeId: string }[] }).nodes.map((n) => n.nodeId);
+  expect(ids.length).toBeGreaterThanOrEqual(2);
+  stack.sandbox.control.resetCalls();
+  expectNoErrors(await stack.gql('query ($ids: [ID!]!) { nodes(nodeIds: $ids) { nodeId } }', { ids }));
+  expect(stack.sandbox.control.calls().total).toBe(1);
+});
+
 describe('ids that do not decode: BAD_USER_INPUT, no upstream call', () => {
   const endpointNetwork = (): string => sample('Network').id;
   const cases: Array<[string, () => string]> = [
