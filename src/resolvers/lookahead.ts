@@ -16,10 +16,12 @@ import {
   getNamedType,
   GraphQLIncludeDirective,
   GraphQLSkipDirective,
+  isAbstractType,
   isInterfaceType,
   isObjectType,
   Kind,
   type FieldNode,
+  type GraphQLObjectType,
   type GraphQLField,
   type GraphQLNamedType,
   type GraphQLResolveInfo,
@@ -29,14 +31,19 @@ import {
 } from 'graphql';
 
 export function nestedFieldNames(info: GraphQLResolveInfo): Set<string> {
+  return fieldNames(selectionOf(info));
+}
+
+/** Every field name anywhere in a selection. */
+export function fieldNames(selection: Selection): Set<string> {
   const names = new Set<string>();
-  const add = (selection: Selection): void => {
-    for (const [name, occurrences] of selection) {
+  const add = (level: Selection): void => {
+    for (const [name, occurrences] of level) {
       names.add(name);
       for (const { below } of occurrences) add(below);
     }
   };
-  add(selectionOf(info));
+  add(selection);
   return names;
 }
 
@@ -58,9 +65,10 @@ export type Selection = ReadonlyMap<string, readonly SelectedField[]>;
  * are evaluated (a skipped field is not selected); an occurrence whose arguments do not coerce is
  * left out (the field itself reports the error).
  */
-export function selectionOf(info: GraphQLResolveInfo): Selection {
+export function selectionOf(info: GraphQLResolveInfo, as?: GraphQLObjectType): Selection {
   const node = info.fieldNodes.length === 1 ? info.fieldNodes[0] : undefined;
-  const type = getNamedType(info.returnType);
+  // `as`: the object type a field of abstract type resolved to (`node`): fragments on other types are left out.
+  const type = as ?? getNamedType(info.returnType);
   if (node === undefined || readsVariables(node.selectionSet, info.fragments)) return walk(info, type);
   let byType = remembered.get(node);
   if (byType === undefined) remembered.set(node, (byType = new Map()));
@@ -159,9 +167,16 @@ function collect(info: GraphQLResolveInfo, set: SelectionSetNode | undefined, ty
       const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : info.fragments[selection.name.value];
       if (fragment === undefined) continue;
       const condition = fragment.typeCondition === undefined ? type : info.schema.getType(fragment.typeCondition.name.value);
+      // On an object type, a fragment on another type selects nothing (only reachable through `as`: validation refuses it otherwise).
+      if (isObjectType(type) && condition !== undefined && !appliesTo(info, condition, type)) continue;
       collect(info, fragment.selectionSet, condition ?? undefined, out);
     }
   }
+}
+
+/** Whether a fragment on `condition` applies to an object of type `type` (graphql-js's doesFragmentConditionMatch). */
+function appliesTo(info: GraphQLResolveInfo, condition: GraphQLNamedType, type: GraphQLObjectType): boolean {
+  return condition === type || (isAbstractType(condition) && info.schema.isSubType(condition, type));
 }
 
 /** `@skip(if:)` / `@include(if:)` as graphql-js evaluates them. */

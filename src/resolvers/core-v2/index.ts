@@ -82,13 +82,16 @@ const routeFields = {
   edgeRouters: (r: { routers: readonly V2RecordFor<'edgeRouter'>[] }, args: ConnectionArgs) => connectionFromArray(r.routers, args),
 };
 
+/** A network by id, its selected lists started alongside: `v2Network(id:)` and `node(nodeId:)` (resolvers/node) alike. */
+export function readV2Network(ctx: Ctx, id: string, fieldsBelow: ReadonlySet<string>): Promise<V2RecordFor<'network'>> {
+  v2(ctx).prefetch(id, listsBelow(fieldsBelow));
+  return v2(ctx).byId('network', id);
+}
+
 export const coreV2Resolvers: Resolvers = {
   Query: {
     v2Networks: rootList('network'),
-    v2Network: (_r, { id }, ctx, info) => {
-      v2(ctx).prefetch(id, listsBelow(nestedFieldNames(info)));
-      return v2(ctx).byId('network', id);
-    },
+    v2Network: (_r, { id }, ctx, info) => readV2Network(ctx, id, nestedFieldNames(info)),
     edgeRouters: rootList('edgeRouter'),
     edgeRouter: (_r, { id }, ctx) => v2(ctx).byId('edgeRouter', id),
     edgeRouterPolicies: rootList('edgeRouterPolicy'),

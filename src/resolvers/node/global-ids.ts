@@ -15,8 +15,16 @@ import type { GatewayContext } from '../../context';
 import type { NetworkScopedKind, RecordFor, ResourceKind } from '../../upstream/network/resources';
 import type { V2Kind, V2RecordFor } from '../../upstream/core-v2/resources';
 import type { AuthLoaders } from '../../upstream/auth/loaders';
+import { fieldNames, type Selection } from '../lookahead';
+import { readById } from '../network/queries';
+import { readV2Network } from '../core-v2';
 
-type Loaders = GatewayContext['loaders'];
+/** What a read by global id knows besides the keys: the request, and what is selected below the object. */
+export interface NodeRead {
+  ctx: GatewayContext;
+  /** The selection below the object, as its type sees it (lookahead.ts `selectionOf(info, as)`). */
+  selection(): Selection;
+}
 
 interface NodeRow<R> {
   /** The type's code in ids: short, and never changed or reused once released. */
@@ -24,20 +32,23 @@ interface NodeRow<R> {
   /** Names of the keys, in order (what the REST path needs). */
   keys: readonly string[];
   keysOf: (record: R) => readonly string[];
-  load: (loaders: Loaders, keys: readonly string[]) => Promise<R>;
+  load: (read: NodeRead, keys: readonly string[]) => Promise<R>;
 }
+
+/** A row whose typed lookup also starts the selected lists alongside (resolvers/network/queries.ts `readById`, core-v2's `readV2Network`). */
+const withLookAhead = <R>(row: NodeRow<R>, load: NodeRow<R>['load']): NodeRow<R> => ({ ...row, load });
 
 /** The key at `i`, present by construction: `decodeNodeId` checks the count against the row. */
 const at = (keys: readonly string[], i: number): string => keys[i] ?? '';
 
 /** A rest/v1 kind read at `/<collection>/{id}`. */
 function restRoot<K extends ResourceKind>(code: string, kind: K): NodeRow<RecordFor<K>> {
-  return { code, keys: ['id'], keysOf: (r) => [r.id], load: (l, k) => l.network.byId(kind, at(k, 0)) };
+  return { code, keys: ['id'], keysOf: (r) => [r.id], load: ({ ctx }, k) => ctx.loaders.network.byId(kind, at(k, 0)) };
 }
 
 /** A rest/v1 kind read at `/networks/{networkId}/<collection>/{id}`. */
 function restInNetwork<K extends NetworkScopedKind>(code: string, kind: K): NodeRow<RecordFor<K>> {
-  return { code, keys: ['networkId', 'id'], keysOf: (r) => networkKeys(r), load: (l, k) => l.network.byId(kind, at(k, 1), at(k, 0)) };
+  return { code, keys: ['networkId', 'id'], keysOf: (r) => networkKeys(r), load: ({ ctx }, k) => ctx.loaders.network.byId(kind, at(k, 1), at(k, 0)) };
 }
 
 function networkKeys(record: { id: string; networkId: string | null }): readonly string[] {
@@ -47,12 +58,12 @@ function networkKeys(record: { id: string; networkId: string | null }): readonly
 
 /** An authorization API record read at `/<collection>/{id}`. */
 function auth<R extends { id: string }>(code: string, loader: (loaders: AuthLoaders) => { load(id: string): Promise<R> }): NodeRow<R> {
-  return { code, keys: ['id'], keysOf: (r) => [r.id], load: (l, k) => loader(l.auth).load(at(k, 0)) };
+  return { code, keys: ['id'], keysOf: (r) => [r.id], load: ({ ctx }, k) => loader(ctx.loaders.auth).load(at(k, 0)) };
 }
 
 /** A management API v2 resource: read at `/core/v2/<collection>/{id}` whatever its network. */
 function v2<K extends V2Kind>(code: string, kind: K): NodeRow<V2RecordFor<K>> {
-  return { code, keys: ['id'], keysOf: (r) => [r.id], load: (l, k) => l.coreV2.byId(kind, at(k, 0)) };
+  return { code, keys: ['id'], keysOf: (r) => [r.id], load: ({ ctx }, k) => ctx.loaders.coreV2.byId(kind, at(k, 0)) };
 }
 
 /** Every type that implements `Node` (a unit test checks this against the schema). */
@@ -66,10 +77,10 @@ export type NodeTypeName =
 export const NODE_TYPES: { readonly [T in NodeTypeName]: NodeRow<ResolversParentTypes[T]> } = {
   // Network management (rest/v1)
   NetworkGroup: restRoot('ng', 'networkGroup'),
-  Network: restRoot('nw', 'network'),
-  Endpoint: restInNetwork('ep', 'endpoint'),
-  Service: restInNetwork('sv', 'service'),
-  AppWan: restInNetwork('aw', 'appWan'),
+  Network: withLookAhead(restRoot('nw', 'network'), ({ ctx, selection }, k) => readById.network(ctx, k, selection())),
+  Endpoint: withLookAhead(restInNetwork('ep', 'endpoint'), ({ ctx, selection }, k) => readById.endpoint(ctx, k, selection())),
+  Service: withLookAhead(restInNetwork('sv', 'service'), ({ ctx, selection }, k) => readById.service(ctx, k, selection())),
+  AppWan: withLookAhead(restInNetwork('aw', 'appWan'), ({ ctx, selection }, k) => readById.appWan(ctx, k, selection())),
   EndpointGroup: restInNetwork('eg', 'endpointGroup'),
   GatewayCluster: restInNetwork('gc', 'gatewayCluster'),
   CertificateAuthority: restInNetwork('ca', 'certificateAuthority'),
@@ -87,7 +98,7 @@ export const NODE_TYPES: { readonly [T in NodeTypeName]: NodeRow<ResolversParent
   SuperUser: auth('su', (a) => a.superUser),
   PublicGrant: auth('pg', (a) => a.publicGrant),
   // Management (core/v2)
-  V2Network: v2('v2nw', 'network'),
+  V2Network: withLookAhead(v2('v2nw', 'network'), ({ ctx, selection }, k) => readV2Network(ctx, at(k, 0), fieldNames(selection()))),
   EdgeRouter: v2('v2er', 'edgeRouter'),
   EdgeRouterPolicy: v2('v2rp', 'edgeRouterPolicy'),
   V2Service: v2('v2sv', 'service'),
@@ -149,7 +160,7 @@ export function decodeNodeId(nodeId: string, argument = 'nodeId'): DecodedNodeId
   return { type, keys };
 }
 
-/** Reads a decoded id's object through its type's loader. */
-export function loadNode(loaders: Loaders, { type, keys }: DecodedNodeId): Promise<ResolversParentTypes[NodeTypeName]> {
-  return NODE_TYPES[type].load(loaders, keys);
+/** Reads a decoded id's object as its typed lookup reads it. */
+export function loadNode(read: NodeRead, { type, keys }: DecodedNodeId): Promise<ResolversParentTypes[NodeTypeName]> {
+  return NODE_TYPES[type].load(read, keys);
 }

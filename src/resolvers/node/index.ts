@@ -2,7 +2,10 @@
  * `Node`: every type's `nodeId`, and `Query.node`/`Query.nodes`, which decode ids (global-ids.ts)
  * and read through the typed lookups' loaders, so they batch and cost as those do.
  */
+import { isObjectType, type GraphQLResolveInfo } from 'graphql';
+import type { GatewayContext } from '../../context';
 import type { Resolvers, ResolversParentTypes } from '../../generated/graphql';
+import { selectionOf, type Selection } from '../lookahead';
 import { BadInputError } from '../../errors/codes';
 import { decodeNodeId, loadNode, NODE_TYPES, nodeIdOf, type NodeTypeName } from './global-ids';
 
@@ -17,10 +20,16 @@ type NodeRecord = ResolversParentTypes[NodeTypeName];
  */
 const readAs = new WeakMap<object, NodeTypeName>();
 
-function read(loaders: Parameters<typeof loadNode>[0], nodeId: string, argument: string): () => Promise<NodeRecord> {
+/**
+ * Decodes now (a bad id throws before any read starts) and returns the read to start: the object's
+ * typed lookup, with the selection below as its type sees it (fragments on other types left out).
+ */
+function read(ctx: GatewayContext, info: GraphQLResolveInfo, nodeId: string, argument: string): () => Promise<NodeRecord> {
   const decoded = decodeNodeId(nodeId, argument);
+  const as = info.schema.getType(decoded.type);
+  const selection = (): Selection => (isObjectType(as) ? selectionOf(info, as) : new Map());
   return () =>
-    loadNode(loaders, decoded).then((record) => {
+    loadNode({ ctx, selection }, decoded).then((record) => {
       readAs.set(record, decoded.type);
       return record;
     });
@@ -36,11 +45,11 @@ export const nodeResolvers: Resolvers = {
     __resolveType: (record) => readAs.get(record) ?? null,
   },
   Query: {
-    node: (_root, { nodeId }, { loaders }) => read(loaders, nodeId, 'nodeId')(),
-    nodes: (_root, { nodeIds }, { loaders }) => {
+    node: (_root, { nodeId }, ctx, info) => read(ctx, info, nodeId, 'nodeId')(),
+    nodes: (_root, { nodeIds }, ctx, info) => {
       if (nodeIds.length > MAX_NODE_IDS) throw new BadInputError('nodeIds', `nodeIds: at most ${MAX_NODE_IDS} ids, got ${nodeIds.length}.`);
       // Every id decoded before the first read: one bad id costs no upstream call.
-      const reads = nodeIds.map((id, i) => read(loaders, id, `nodeIds[${i}]`));
+      const reads = nodeIds.map((id, i) => read(ctx, info, id, `nodeIds[${i}]`));
       return reads.map((start) => start());
     },
   },

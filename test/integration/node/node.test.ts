@@ -7,6 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { expectErrorAt, expectNoErrors, startStack, type Stack } from '../../helpers/stack';
 import { encodeNodeId, NODE_TYPES, type NodeTypeName } from '../../../src/resolvers/node/global-ids';
 import { nodeSamples, type NodeSample } from './node-sample';
+import { callWaves, type Wave } from '../../helpers/round-trips';
+import { WAVE_LATENCY_MS } from '../../../bench/call-waves';
 
 let stack: Stack;
 let samples: NodeSample[];
@@ -50,6 +52,27 @@ test('an endpoint by global id costs one upstream call, the one its typed lookup
   const calls = stack.sandbox.control.calls();
   expect(calls.total).toBe(1);
   expect(Object.keys(calls.byRoute)).toEqual([expect.stringMatching(/^GET \/rest\/v1\/networks\/[^/]+\/endpoints\/[^/]+$/)]);
+});
+
+test('a network by global id starts its selected lists alongside, as network(id:) does: the same calls in the same round trips', async () => {
+  const network = sample('Network');
+  const below = '{ name endpoints(first: 5) { nodes { name } } appWans(first: 5) { nodes { name } } }';
+  const { control } = stack.sandbox;
+  const waves = async (query: string, variables: Record<string, unknown>): Promise<Wave[]> => {
+    control.setLatency(WAVE_LATENCY_MS);
+    control.resetCalls();
+    try {
+      expectNoErrors(await stack.gql(query, variables));
+      return callWaves(control.timings());
+    } finally {
+      control.setLatency(0);
+    }
+  };
+  const typed = await waves(`query ($id: UUID!) { network(id: $id) ${below} }`, { id: network.id });
+  // A fragment on another type selects nothing here: it must not start an endpoint's lists.
+  const byNode = await waves(`query ($nodeId: ID!) { node(nodeId: $nodeId) { ... on Network ${below} ... on Endpoint { appWans { nodes { name } } } } }`, { nodeId: network.nodeId });
+  expect(byNode).toEqual(typed);
+  expect(typed).toHaveLength(1);
 });
 
 test('nodes(nodeIds:) answers in order, one entry per id, all types at once', async () => {
