@@ -145,6 +145,35 @@ export const publicGrant = graphql`
   }
 `;
 
+// Grants have no REST `id`: `nodeId` holds what finds one (its kind, `grantId` and identity).
+export const customRoleGrant = graphql`
+  fragment NodeRefetch_CustomRoleGrant on CustomRoleGrant @refetchable(queryName: "NodeRefetchCustomRoleGrantQuery") {
+    nodeId
+    grantId
+  }
+`;
+
+export const identityResourceActionGrant = graphql`
+  fragment NodeRefetch_IdentityResourceActionGrant on IdentityResourceActionGrant @refetchable(queryName: "NodeRefetchIdentityResourceActionGrantQuery") {
+    nodeId
+    grantId
+  }
+`;
+
+export const publicGrantGrant = graphql`
+  fragment NodeRefetch_PublicGrantGrant on PublicGrantGrant @refetchable(queryName: "NodeRefetchPublicGrantGrantQuery") {
+    nodeId
+    grantId
+  }
+`;
+
+export const superUserGrant = graphql`
+  fragment NodeRefetch_SuperUserGrant on SuperUserGrant @refetchable(queryName: "NodeRefetchSuperUserGrantQuery") {
+    nodeId
+    grantId
+  }
+`;
+
 export const v2Network = graphql`
   fragment NodeRefetch_V2Network on V2Network @refetchable(queryName: "NodeRefetchV2NetworkQuery") {
     nodeId

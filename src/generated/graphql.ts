@@ -843,7 +843,7 @@ export type CreateVirtualWanSiteInput = {
 };
 
 /** A grant through a custom role (`grantType` CustomRole). */
-export type CustomRoleGrant = Grant & {
+export type CustomRoleGrant = Grant & Node & {
   __typename?: 'CustomRoleGrant';
   /** When the grant was created. */
   createdAt?: Maybe<Scalars['DateTime']['output']>;
@@ -861,6 +861,11 @@ export type CustomRoleGrant = Grant & {
   grantType: GrantType;
   /** Identity the grant applies to. */
   identityId?: Maybe<Scalars['String']['output']>;
+  /**
+   * Global id of this grant (see `Node`): pass it to `node(nodeId:)` to read it again. It names the
+   * grant's kind, `grantId` and `identityId`, the keys that find it in the grant list.
+   */
+  nodeId: Scalars['ID']['output'];
   /** The privileges flattened into one entry per (domain, resource type, action). */
   privilegeEntries: Array<PrivilegeEntry>;
   /** Id of the custom role the privileges come from. */
@@ -1501,6 +1506,7 @@ export type GeoRegionEdge = {
  * A grant (read view): lets an identity, or every client for public grants, perform resource actions.
  * One implementation per `grantType`. A kind this schema does not know comes as `UnknownGrant`
  * (with `grantType` null and the upstream's word in `upstreamGrantType`) instead of failing the list.
+ * The four known kinds are `Node`s too: `node(nodeId:)` reads one again from the grant list.
  */
 export type Grant = {
   /** When the grant was created. */
@@ -1622,7 +1628,7 @@ export type HostEdge = {
 };
 
 /** A grant of a resource action to one identity (`grantType` IdentityResourceAction). */
-export type IdentityResourceActionGrant = Grant & {
+export type IdentityResourceActionGrant = Grant & Node & {
   __typename?: 'IdentityResourceActionGrant';
   /** When the grant was created. */
   createdAt?: Maybe<Scalars['DateTime']['output']>;
@@ -1640,6 +1646,11 @@ export type IdentityResourceActionGrant = Grant & {
   grantType: GrantType;
   /** Identity the grant applies to. */
   identityId?: Maybe<Scalars['String']['output']>;
+  /**
+   * Global id of this grant (see `Node`): pass it to `node(nodeId:)` to read it again. It names the
+   * grant's kind, `grantId` and `identityId`, the keys that find it in the grant list.
+   */
+  nodeId: Scalars['ID']['output'];
   /** The privileges flattened into one entry per (domain, resource type, action). */
   privilegeEntries: Array<PrivilegeEntry>;
   /** Id of what the privileges come from. */
@@ -3194,7 +3205,7 @@ export type PublicGrantEdge = {
 };
 
 /** The grant view of a public grant (`grantType` PublicGrant); the record itself is `publicGrant(id: grantId)`. */
-export type PublicGrantGrant = Grant & {
+export type PublicGrantGrant = Grant & Node & {
   __typename?: 'PublicGrantGrant';
   /** When the grant was created. */
   createdAt?: Maybe<Scalars['DateTime']['output']>;
@@ -3212,6 +3223,11 @@ export type PublicGrantGrant = Grant & {
   grantType: GrantType;
   /** Identity the grant applies to (null: public grants apply to every client). */
   identityId?: Maybe<Scalars['String']['output']>;
+  /**
+   * Global id of this grant (see `Node`): pass it to `node(nodeId:)` to read it again. It names the
+   * grant's kind, `grantId` and `identityId`, the keys that find it in the grant list.
+   */
+  nodeId: Scalars['ID']['output'];
   /** The privileges flattened into one entry per (domain, resource type, action). */
   privilegeEntries: Array<PrivilegeEntry>;
   /** Id of what the privileges come from. */
@@ -4362,7 +4378,7 @@ export type SuperUserEdge = {
 };
 
 /** The grant view of a super user (`grantType` SuperUser); the record itself is `superUser(id: grantId)`. */
-export type SuperUserGrant = Grant & {
+export type SuperUserGrant = Grant & Node & {
   __typename?: 'SuperUserGrant';
   /** When the grant was created. */
   createdAt?: Maybe<Scalars['DateTime']['output']>;
@@ -4380,6 +4396,11 @@ export type SuperUserGrant = Grant & {
   grantType: GrantType;
   /** Identity that is super user. */
   identityId?: Maybe<Scalars['String']['output']>;
+  /**
+   * Global id of this grant (see `Node`): pass it to `node(nodeId:)` to read it again. It names the
+   * grant's kind, `grantId` and `identityId`, the keys that find it in the grant list.
+   */
+  nodeId: Scalars['ID']['output'];
   /** The privileges flattened into one entry per (domain, resource type, action). */
   privilegeEntries: Array<PrivilegeEntry>;
   /** Id of what the privileges come from. */
@@ -4485,7 +4506,7 @@ export type TransferNodePoolEdge = {
   node: TransferNodePool;
 };
 
-/** A grant of a kind this schema does not know yet (kept so that a new upstream kind never breaks the list). */
+/** A grant of a kind this schema does not know yet (kept so that a new upstream kind never breaks the list). Not a `Node`: its kind is not one this gateway can name in a global id. */
 export type UnknownGrant = Grant & {
   __typename?: 'UnknownGrant';
   /** When the grant was created. */
@@ -5559,6 +5580,7 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
     | ( AppWanRecord )
     | ( CertificateAuthorityRecord )
     | ( CloudSubscriptionRecord )
+    | ( GrantRecord )
     | ( DataCenterRecord )
     | ( DomainRecord )
     | ( EdgeRouterRecord )
@@ -5568,15 +5590,18 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
     | ( GatewayClusterRecord )
     | ( GeoRegionRecord )
     | ( HostRecord )
+    | ( GrantRecord )
     | ( NetworkRecord )
     | ( NetworkConfigMetadataRecord )
     | ( NetworkGroupRecord )
     | ( PublicGrantRecord )
+    | ( GrantRecord )
     | ( ResourceActionRecord )
     | ( ResourceTypeRecord )
     | ( ServiceRecord )
     | ( ServiceGroupRecord )
     | ( SuperUserRecord )
+    | ( GrantRecord )
     | ( TransferNodePoolRecord )
     | ( V2AppWanRecord )
     | ( V2EndpointRecord )
@@ -6320,6 +6345,7 @@ export type CustomRoleGrantResolvers<ContextType = GatewayContext, ParentType ex
   grantId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   grantType?: Resolver<ResolversTypes['GrantType'], ParentType, ContextType>;
   identityId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   privilegeEntries?: Resolver<Array<ResolversTypes['PrivilegeEntry']>, ParentType, ContextType>;
   privilegeSourceId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   privileges?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
@@ -6675,6 +6701,7 @@ export type IdentityResourceActionGrantResolvers<ContextType = GatewayContext, P
   grantId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   grantType?: Resolver<ResolversTypes['GrantType'], ParentType, ContextType>;
   identityId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   privilegeEntries?: Resolver<Array<ResolversTypes['PrivilegeEntry']>, ParentType, ContextType>;
   privilegeSourceId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   privileges?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
@@ -7025,7 +7052,7 @@ export type NetworkResourceStateResolvers<ContextType = GatewayContext, ParentTy
 }>;
 
 export type NodeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Node'] = ResolversParentTypes['Node']> = ResolversObject<{
-  __resolveType?: TypeResolveFn<'AppWan' | 'CertificateAuthority' | 'CloudSubscription' | 'DataCenter' | 'Domain' | 'EdgeRouter' | 'EdgeRouterPolicy' | 'Endpoint' | 'EndpointGroup' | 'GatewayCluster' | 'GeoRegion' | 'Host' | 'Network' | 'NetworkConfigMetadata' | 'NetworkGroup' | 'PublicGrant' | 'ResourceAction' | 'ResourceType' | 'Service' | 'ServiceGroup' | 'SuperUser' | 'TransferNodePool' | 'V2AppWan' | 'V2Endpoint' | 'V2Network' | 'V2Service', ParentType, ContextType>;
+  __resolveType?: TypeResolveFn<'AppWan' | 'CertificateAuthority' | 'CloudSubscription' | 'CustomRoleGrant' | 'DataCenter' | 'Domain' | 'EdgeRouter' | 'EdgeRouterPolicy' | 'Endpoint' | 'EndpointGroup' | 'GatewayCluster' | 'GeoRegion' | 'Host' | 'IdentityResourceActionGrant' | 'Network' | 'NetworkConfigMetadata' | 'NetworkGroup' | 'PublicGrant' | 'PublicGrantGrant' | 'ResourceAction' | 'ResourceType' | 'Service' | 'ServiceGroup' | 'SuperUser' | 'SuperUserGrant' | 'TransferNodePool' | 'V2AppWan' | 'V2Endpoint' | 'V2Network' | 'V2Service', ParentType, ContextType>;
 }>;
 
 export type OrganizationResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Organization'] = ResolversParentTypes['Organization']> = ResolversObject<{
@@ -7125,6 +7152,7 @@ export type PublicGrantGrantResolvers<ContextType = GatewayContext, ParentType e
   grantId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   grantType?: Resolver<ResolversTypes['GrantType'], ParentType, ContextType>;
   identityId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   privilegeEntries?: Resolver<Array<ResolversTypes['PrivilegeEntry']>, ParentType, ContextType>;
   privilegeSourceId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   privileges?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
@@ -7433,6 +7461,7 @@ export type SuperUserGrantResolvers<ContextType = GatewayContext, ParentType ext
   grantId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   grantType?: Resolver<ResolversTypes['GrantType'], ParentType, ContextType>;
   identityId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   privilegeEntries?: Resolver<Array<ResolversTypes['PrivilegeEntry']>, ParentType, ContextType>;
   privilegeSourceId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   privileges?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;

@@ -4,7 +4,8 @@
  * off a record) and the loader that reads it by those keys: adding a type is one row here and
  * `implements Node` in its SDL.
  *
- * Wire form: base64url (no padding) of `1:<code>:<key>[:<key>]`, each key percent-encoded. The
+ * Wire form: base64url (no padding) of `1:<code>:<key>[:<key>]`, each key percent-encoded; an
+ * optional key that is null (a public grant's identity) is left out, never written empty. The
  * leading `1` is the form's version and the codes never change once released, so an id stays
  * valid across requests, releases and replicas (it holds no secret and no per-process state).
  */
@@ -15,6 +16,7 @@ import type { GatewayContext } from '../../context';
 import type { NetworkScopedKind, RecordFor, ResourceKind } from '../../upstream/network/resources';
 import type { V2Kind, V2RecordFor } from '../../upstream/core-v2/resources';
 import type { AuthLoaders } from '../../upstream/auth/loaders';
+import type { GrantRecord, GrantTypeName } from '../../upstream/auth/types';
 import { fieldNames, type Selection } from '../lookahead';
 import { readById } from '../network/queries';
 import { readV2Network } from '../core-v2';
@@ -31,6 +33,9 @@ interface NodeRow<R> {
   code: string;
   /** Names of the keys, in order (what the REST path needs). */
   keys: readonly string[];
+  /** Names of keys after those that may be null, and are then absent from the id (none by default). */
+  optionalKeys?: readonly string[];
+  /** The record's keys: every one of `keys`, then the optional ones up to the last that is not null. */
   keysOf: (record: R) => readonly string[];
   load: (read: NodeRead, keys: readonly string[]) => Promise<R>;
 }
@@ -61,6 +66,24 @@ function auth<R extends { id: string }>(code: string, loader: (loaders: AuthLoad
   return { code, keys: ['id'], keysOf: (r) => [r.id], load: ({ ctx }, k) => loader(ctx.loaders.auth).load(at(k, 0)) };
 }
 
+/**
+ * An authorization API grant of one kind. Grants have no read by id: the keys are what finds one in
+ * the grant list (the loaders' `grant`: `/grants?grantType=&identityId=`, then its `grantId`), the
+ * kind being the row's own.
+ */
+function grant(code: string, grantType: GrantTypeName): NodeRow<GrantRecord> {
+  return {
+    code,
+    keys: ['grantId'],
+    optionalKeys: ['identityId'],
+    keysOf: (g) => {
+      if (g.grantId === null) throw new ShapeError(`${grantType} grant: grantId missing`);
+      return g.identityId === null ? [g.grantId] : [g.grantId, g.identityId];
+    },
+    load: ({ ctx }, k) => ctx.loaders.auth.grant.load({ grantType, grantId: at(k, 0), identityId: k[1] ?? null }),
+  };
+}
+
 /** A management API v2 resource: read at `/core/v2/<collection>/{id}` whatever its network. */
 function v2<K extends V2Kind>(code: string, kind: K): NodeRow<V2RecordFor<K>> {
   return { code, keys: ['id'], keysOf: (r) => [r.id], load: ({ ctx }, k) => ctx.loaders.coreV2.byId(kind, at(k, 0)) };
@@ -72,6 +95,7 @@ export type NodeTypeName =
   | 'CertificateAuthority' | 'ServiceGroup' | 'TransferNodePool' | 'Host' | 'DataCenter' | 'GeoRegion'
   | 'NetworkConfigMetadata' | 'CloudSubscription'
   | 'Domain' | 'ResourceType' | 'ResourceAction' | 'SuperUser' | 'PublicGrant'
+  | 'CustomRoleGrant' | 'IdentityResourceActionGrant' | 'PublicGrantGrant' | 'SuperUserGrant'
   | 'V2Network' | 'EdgeRouter' | 'EdgeRouterPolicy' | 'V2Service' | 'V2AppWan' | 'V2Endpoint';
 
 export const NODE_TYPES: { readonly [T in NodeTypeName]: NodeRow<ResolversParentTypes[T]> } = {
@@ -97,6 +121,10 @@ export const NODE_TYPES: { readonly [T in NodeTypeName]: NodeRow<ResolversParent
   ResourceAction: auth('ra', (a) => a.resourceAction),
   SuperUser: auth('su', (a) => a.superUser),
   PublicGrant: auth('pg', (a) => a.publicGrant),
+  CustomRoleGrant: grant('gcr', 'CustomRole'),
+  IdentityResourceActionGrant: grant('gir', 'IdentityResourceAction'),
+  PublicGrantGrant: grant('gpg', 'PublicGrant'),
+  SuperUserGrant: grant('gsu', 'SuperUser'),
   // Management (core/v2)
   V2Network: withLookAhead(v2('v2nw', 'network'), ({ ctx, selection }, k) => readV2Network(ctx, at(k, 0), fieldNames(selection()))),
   EdgeRouter: v2('v2er', 'edgeRouter'),
@@ -116,6 +144,7 @@ const TYPE_OF_CODE: ReadonlyMap<string, NodeTypeName> = new Map(
 
 export interface DecodedNodeId {
   type: NodeTypeName;
+  /** The row's keys in order; optional keys that were null are absent (the array is shorter). */
   keys: readonly string[];
 }
 
@@ -145,7 +174,10 @@ export function decodeNodeId(nodeId: string, argument = 'nodeId'): DecodedNodeId
   const type = code === undefined ? undefined : TYPE_OF_CODE.get(code);
   if (type === undefined) return refuse('unknown type');
   const row = NODE_TYPES[type];
-  if (encoded.length !== row.keys.length) return refuse(`a ${type} id has ${row.keys.length} key(s)`);
+  const most = row.keys.length + (row.optionalKeys?.length ?? 0);
+  if (encoded.length < row.keys.length || encoded.length > most) {
+    return refuse(`a ${type} id has ${row.keys.length === most ? row.keys.length : `${row.keys.length} to ${most}`} key(s)`);
+  }
   const keys: string[] = [];
   for (const part of encoded) {
     let key: string;

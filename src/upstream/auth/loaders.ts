@@ -5,6 +5,8 @@
  * - by-id loaders per resource (`domain` takes an id or a code, like `GET /domains/{idOrCode}`);
  * - list loaders keyed by the canonical filter: the same list asked twice costs one call, and every
  *   list primes the by-id loaders (a domain under both its id and its code);
+ * - `grant`: one grant by the keys that find it (grants have no read by id): read from the grant
+ *   list of its kind and identity, one list call per distinct filter, whatever the number of grants;
  * - `children` and `actions` of resource types follow the plan rule in plan.ts, so a domain's type
  *   tree with every type's actions costs the same few calls whatever the number of types;
  * - `write`: a change through the one sender (../writes.ts); afterwards the loaders of what it
@@ -15,6 +17,7 @@ import DataLoader from 'dataloader';
 import type { HttpClient } from '../http-types';
 import type { LoaderOptions } from '../loader-options';
 import { Writer } from '../writes';
+import { GatewayError } from '../../errors/codes';
 import { AuthClient } from './client';
 import { byIdFromList, chooseRelationPlan, useUnfilteredList } from './plan';
 import { AUTH_RESOURCES, type AuthResource, type AuthResourceName, type ListFilter, filterKey } from './resources';
@@ -27,6 +30,14 @@ import type {
   SuperUserRecord,
 } from './types';
 
+/** What finds one grant: the list filter (its kind and identity) and its `grantId` in that list. */
+export interface GrantKey {
+  grantType: string;
+  grantId: string;
+  /** Null for grants of every client (public grants): the list is then not filtered by identity. */
+  identityId: string | null;
+}
+
 export interface AuthLoaders {
   /** One change (AUTH_WRITES): sent once, how to check an unknown outcome, what it touched forgotten. */
   write: AuthClient['write'];
@@ -36,6 +47,8 @@ export interface AuthLoaders {
   resourceAction: DataLoader<string, ResourceActionRecord>;
   superUser: DataLoader<string, SuperUserRecord>;
   publicGrant: DataLoader<string, PublicGrantRecord>;
+  /** A grant found in `/grants?grantType=&identityId=` by its `grantId`; NOT_FOUND when the list lacks it. */
+  grant: DataLoader<GrantKey, GrantRecord, string>;
   domains: DataLoader<ListFilter, DomainRecord[], string>;
   resourceTypes: DataLoader<ListFilter, ResourceTypeRecord[], string>;
   resourceActions: DataLoader<ListFilter, ResourceActionRecord[], string>;
@@ -156,9 +169,50 @@ export function createAuthLoaders(http: HttpClient, options: LoaderOptions): Aut
   const domains = list(R.domain, primeDomain);
   const resourceTypes = list(R.resourceType, (t) => resourceType.prime(t.id, t), (t) => t.domainId);
   const resourceActions = list(R.resourceAction, (a) => resourceAction.prime(a.id, a));
-  const grants = list(R.grant, () => undefined);
+  const grants = list(R.grant, (g) => {
+    if (g.grantId !== null) grant.prime({ grantType: g.grantType, grantId: g.grantId, identityId: g.identityId }, g);
+  });
   const superUsers = list(R.superUser, (s) => superUser.prime(s.id, s));
   const publicGrants = list(R.publicGrant, (p) => publicGrant.prime(p.id, p));
+
+  /**
+   * Grants by key: keys of one filter share one list call (the list loader's cache) and one index
+   * of that list built once, so a batch of grants costs a call per distinct (kind, identity).
+   */
+  const grant = new DataLoader<GrantKey, GrantRecord, string>(
+    (keys) => {
+      const indexes = new Map<string, Promise<Map<string, GrantRecord>>>();
+      const indexOf = (key: GrantKey): Promise<Map<string, GrantRecord>> => {
+        const filter = { grantType: key.grantType, identityId: key.identityId };
+        const listKey = filterKey(R.grant, filter);
+        let index = indexes.get(listKey);
+        if (index === undefined) {
+          index = grants.load(filter).then((all) => {
+            const byKey = new Map<string, GrantRecord>();
+            for (const g of all) {
+              if (g.grantId === null) continue;
+              const k = grantCacheKey({ grantType: g.grantType, grantId: g.grantId, identityId: g.identityId });
+              if (!byKey.has(k)) byKey.set(k, g);
+            }
+            return byKey;
+          });
+          indexes.set(listKey, index);
+        }
+        return index;
+      };
+      return settle(
+        keys.map(async (key) => {
+          const found = (await indexOf(key)).get(grantCacheKey(key));
+          if (found === undefined) {
+            const of = key.identityId === null ? '' : ` of identity ${key.identityId}`;
+            throw new GatewayError('NOT_FOUND', `no ${key.grantType} grant ${key.grantId}${of} in the grant list`);
+          }
+          return found;
+        }),
+      );
+    },
+    { ...mode, cacheKeyFn: grantCacheKey },
+  );
 
   /**
    * Answers a per-type relation for a batch of types: grouped by domain, each group planned
@@ -239,7 +293,7 @@ export function createAuthLoaders(http: HttpClient, options: LoaderOptions): Aut
     domain: [domain, domains],
     resourceType: [resourceType, resourceTypes, children],
     resourceAction: [resourceAction, resourceActions, actions],
-    grant: [grants],
+    grant: [grant, grants],
     superUser: [superUser, superUsers],
     publicGrant: [publicGrant, publicGrants],
   };
@@ -260,6 +314,7 @@ export function createAuthLoaders(http: HttpClient, options: LoaderOptions): Aut
     resourceAction,
     superUser,
     publicGrant,
+    grant,
     domains,
     resourceTypes,
     resourceActions,
@@ -275,6 +330,11 @@ export function createAuthLoaders(http: HttpClient, options: LoaderOptions): Aut
       if (lists.resourceActions) resourceActions.load({}).catch(() => undefined);
     },
   };
+}
+
+/** One string per grant key (the grant loader's cache key; the record's own keys when priming). */
+function grantCacheKey(key: GrantKey): string {
+  return JSON.stringify([key.grantType, key.identityId, key.grantId]);
 }
 
 /** True for a filter on `domainId` and nothing else. */

@@ -7,11 +7,34 @@ import type { Stack } from '../../helpers/stack';
 export interface NodeSample {
   typename: string;
   nodeId: string;
+  /** The REST identity: `id`, or `grantId` for grants (see idField). */
   id: string;
+}
+
+/** Grant kinds that are Nodes: no REST `id`, their identity is `grantId` (within kind and identity). */
+const GRANT_NODE_TYPES = {
+  CustomRoleGrant: 'CustomRole',
+  IdentityResourceActionGrant: 'IdentityResourceAction',
+  PublicGrantGrant: 'PublicGrant',
+  SuperUserGrant: 'SuperUser',
+} as const;
+
+/** The field holding a Node type's REST identity. */
+export function idField(typename: string): 'id' | 'grantId' {
+  return Object.hasOwn(GRANT_NODE_TYPES, typename) ? 'grantId' : 'id';
+}
+
+/** Selects `typename`'s REST identity as `id` (what NodeSample holds). */
+export function idSelection(typename: string): string {
+  return idField(typename) === 'id' ? 'id' : 'id: grantId';
 }
 
 const ONE = '__typename nodeId id';
 const first = (field: string): string => `${field}(first: 1) { nodes { ${ONE} } }`;
+/** One grant of each kind (an alias per kind: one list of each). */
+const grants = Object.entries(GRANT_NODE_TYPES)
+  .map(([typename, kind]) => `${kind}: grants(grantType: ${kind}, first: 1) { nodes { __typename ... on ${typename} { nodeId ${idSelection(typename)} } } }`)
+  .join(' ');
 
 /** Every list that holds one Node type, under the root or under the first network. */
 export const SAMPLE_QUERY = `{
@@ -21,6 +44,7 @@ export const SAMPLE_QUERY = `{
     ${first('endpoints')} ${first('services')} ${first('appWans')} ${first('endpointGroups')} ${first('gatewayClusters')}
     ${first('certificateAuthorities')} ${first('serviceGroups')} ${first('transferNodePools')} } }
   ${first('domains')} ${first('resourceTypes')} ${first('resourceActions')} ${first('superUsers')} ${first('publicGrants')}
+  ${grants}
   ${first('v2Networks')} ${first('edgeRouters')} ${first('edgeRouterPolicies')} ${first('v2Services')} ${first('v2AppWans')} ${first('v2Endpoints')}
 }`;
 

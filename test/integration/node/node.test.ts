@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expectErrorAt, expectNoErrors, startStack, type Stack } from '../../helpers/stack';
-import { encodeNodeId, NODE_TYPES, type NodeTypeName } from '../../../src/resolvers/node/global-ids';
-import { nodeSamples, type NodeSample } from './node-sample';
+import { decodeNodeId, encodeNodeId, NODE_TYPES, type NodeTypeName } from '../../../src/resolvers/node/global-ids';
+import { idField, nodeSamples, type NodeSample } from './node-sample';
 import { callWaves, type Wave } from '../../helpers/round-trips';
 import { WAVE_LATENCY_MS } from '../../../bench/call-waves';
 
@@ -32,10 +32,10 @@ test('the seed holds every Node type (so the tests below cover them all)', () =>
 });
 
 test('every object is read again by its global id, as the same type with the same REST id', async () => {
-  const query = `query ($nodeId: ID!) { node(nodeId: $nodeId) { __typename nodeId ${samples.map((s) => `... on ${s.typename} { id }`).join(' ')} } }`;
+  const query = `query ($nodeId: ID!) { node(nodeId: $nodeId) { __typename nodeId ${samples.map((s) => `... on ${s.typename} { ${idField(s.typename)} }`).join(' ')} } }`;
   for (const { typename, nodeId, id } of samples) {
     const data = expectNoErrors(await stack.gql(query, { nodeId }));
-    expect({ typename, node: data['node'] }).toEqual({ typename, node: { __typename: typename, nodeId, id } });
+    expect({ typename, node: data['node'] }).toEqual({ typename, node: { __typename: typename, nodeId, [idField(typename)]: id } });
   }
 });
 
@@ -97,6 +97,71 @@ test('ids of one authorization-API kind are answered from its one list, as its t
   stack.sandbox.control.resetCalls();
   expectNoErrors(await stack.gql('query ($ids: [ID!]!) { nodes(nodeIds: $ids) { nodeId } }', { ids }));
   expect(stack.sandbox.control.calls().total).toBe(1);
+});
+
+describe('grants by global id: read from the grant list of their kind and identity', () => {
+  const NODES = 'query ($ids: [ID!]!) { nodes(nodeIds: $ids) { __typename nodeId ... on Grant { grantId identityId } } }';
+  const grantCalls = (): Array<Record<string, string | string[]>> =>
+    stack.sandbox.control.requests().filter((r) => r.route === '/auth/v1/grants').map(({ query: { page: _page, size: _size, ...filter } }) => filter);
+
+  async function grantIds(kind: string): Promise<Array<{ nodeId: string; grantId: string; identityId: string | null }>> {
+    const data = expectNoErrors(await stack.gql(`{ grants(grantType: ${kind}) { nodes { grantId identityId ... on Node { nodeId } } } }`));
+    return (data['grants'] as { nodes: Array<{ nodeId: string; grantId: string; identityId: string | null }> }).nodes;
+  }
+
+  test('grants of one kind and identity share one list call, filtered by both; another kind is its own call', async () => {
+    const identityGrants = await grantIds('IdentityResourceAction');
+    const identity = identityGrants[0]?.identityId ?? null;
+    const same = identityGrants.filter((g) => g.identityId === identity);
+    expect(identity).not.toBeNull();
+    expect(same.length).toBeGreaterThanOrEqual(2);
+    const superUser = (await grantIds('SuperUser'))[0];
+    if (superUser === undefined) throw new Error('the seed has no super user grant');
+
+    stack.sandbox.control.resetCalls();
+    const data = expectNoErrors(await stack.gql(NODES, { ids: [...same.map((g) => g.nodeId), superUser.nodeId] }));
+    expect(data['nodes']).toEqual([
+      ...same.map((g) => ({ __typename: 'IdentityResourceActionGrant', nodeId: g.nodeId, grantId: g.grantId, identityId: identity })),
+      { __typename: 'SuperUserGrant', nodeId: superUser.nodeId, grantId: superUser.grantId, identityId: superUser.identityId },
+    ]);
+    expect(stack.sandbox.control.calls().total).toBe(2);
+    expect(grantCalls()).toEqual(expect.arrayContaining([
+      { grantType: 'IdentityResourceAction', identityId: identity },
+      { grantType: 'SuperUser', identityId: superUser.identityId },
+    ]));
+  });
+
+  test('a public grant (no identity) is found in the unfiltered list of its kind; its id carries no identity', async () => {
+    const [publicGrant] = await grantIds('PublicGrant');
+    if (publicGrant === undefined) throw new Error('the seed has no public grant');
+    expect(publicGrant.identityId).toBeNull();
+    expect(decodeNodeId(publicGrant.nodeId)).toEqual({ type: 'PublicGrantGrant', keys: [publicGrant.grantId] });
+    stack.sandbox.control.resetCalls();
+    const data = expectNoErrors(await stack.gql(NODES, { ids: [publicGrant.nodeId] }));
+    expect(data['nodes']).toEqual([{ __typename: 'PublicGrantGrant', nodeId: publicGrant.nodeId, grantId: publicGrant.grantId, identityId: null }]);
+    expect(grantCalls()).toEqual([{ grantType: 'PublicGrant' }]);
+  });
+
+  test('the same grant list asked for by another field of the request serves the read: one call for both', async () => {
+    const [customRole] = await grantIds('CustomRole');
+    if (customRole === undefined) throw new Error('the seed has no custom role grant');
+    stack.sandbox.control.resetCalls();
+    const query = 'query ($nodeId: ID!, $identityId: UUID) { grants(grantType: CustomRole, identityId: $identityId) { totalCount } node(nodeId: $nodeId) { nodeId } }';
+    const data = expectNoErrors(await stack.gql(query, { nodeId: customRole.nodeId, identityId: customRole.identityId }));
+    expect(data['node']).toEqual({ nodeId: customRole.nodeId });
+    expect(stack.sandbox.control.calls().total).toBe(1);
+  });
+
+  test('a grant the list lacks (another id, or another identity) is null with NOT_FOUND', async () => {
+    const [customRole] = await grantIds('CustomRole');
+    if (customRole === undefined || customRole.identityId === null) throw new Error('the seed has no custom role grant of an identity');
+    const ids = [encodeNodeId('CustomRoleGrant', [randomUUID(), customRole.identityId]), encodeNodeId('CustomRoleGrant', [customRole.grantId, randomUUID()])];
+    for (const nodeId of ids) {
+      const result = await stack.gql(NODE, { nodeId });
+      expectErrorAt(result, ['node'], 'NOT_FOUND');
+      expect(result.body.data).toEqual({ node: null });
+    }
+  });
 });
 
 describe('ids that do not decode: BAD_USER_INPUT, no upstream call', () => {

@@ -41,6 +41,21 @@ test('the wire form is fixed: ids issued by an earlier release still decode', ()
   expect(decodeNodeId('MTpudzo1YzE4NjYyNS03MTRlLTQ4ZmUtOWM5YS0wNjRlZTg5MzQ2N2Q')).toEqual({ type: 'Network', keys: [NETWORK] });
 });
 
+test('a grant id: its kind, grantId and identity; the identity left out when null (public grants), never empty', () => {
+  const grant = { grantType: 'CustomRole', grantId: ID, identityId: NETWORK } as Parameters<typeof nodeIdOf<'CustomRoleGrant'>>[1];
+  expect(decodeNodeId(nodeIdOf('CustomRoleGrant', grant))).toEqual({ type: 'CustomRoleGrant', keys: [ID, NETWORK] });
+  const publicGrant = { grantType: 'PublicGrant', grantId: ID, identityId: null } as Parameters<typeof nodeIdOf<'PublicGrantGrant'>>[1];
+  expect(decodeNodeId(nodeIdOf('PublicGrantGrant', publicGrant))).toEqual({ type: 'PublicGrantGrant', keys: [ID] });
+  // The kind is in the code: the same keys under another kind are another id.
+  expect(encodeNodeId('SuperUserGrant', [ID, NETWORK])).not.toBe(encodeNodeId('CustomRoleGrant', [ID, NETWORK]));
+  // Fixed wire form: base64url of `1:gcr:<grantId>:<identity>`.
+  expect(encodeNodeId('CustomRoleGrant', [ID, NETWORK])).toBe('MTpnY3I6MGI5ZDRmMzgtMmI2YS00YTQzLTlkMGUtN2U0YzFmMmEzYjRjOjVjMTg2NjI1LTcxNGUtNDhmZS05YzlhLTA2NGVlODkzNDY3ZA');
+  expect(() => nodeIdOf('SuperUserGrant', { ...grant, grantType: 'SuperUser', grantId: null })).toThrow(/grantId missing/);
+  expect(() => decodeNodeId(Buffer.from(`1:gcr:${ID}:`).toString('base64url'))).toThrow(BadInputError);
+  expect(() => decodeNodeId(Buffer.from(`1:gcr:${ID}:${NETWORK}:x`).toString('base64url'))).toThrow(BadInputError);
+  expect(() => decodeNodeId(Buffer.from('1:gcr').toString('base64url'))).toThrow(BadInputError);
+});
+
 test('keys of any text survive (percent-encoded inside the id)', () => {
   const keys = ['a:b/c%d', 'é ü'];
   expect(decodeNodeId(encodeNodeId('Endpoint', keys))).toEqual({ type: 'Endpoint', keys });
