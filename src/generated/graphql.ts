@@ -2922,7 +2922,7 @@ export type NetworkResourceState = {
 /**
  * An object that can be read again by its global id alone: `node(nodeId:)`. Implemented by every
  * type the platform's interfaces read by id (network groups, networks, endpoints, services,
- * AppWANs, the management API v2's resources, the authorization API's records, …).
+ * AppWANs, the management API v2's resources, the authorization API's records and grants, …).
  *
  * Relay: set the compiler's `schemaConfig.nodeInterfaceIdField` and
  * `schemaConfig.nodeInterfaceIdVariableName` to `nodeId` (see the typed-client documentation).

@@ -123,6 +123,14 @@ describe('global ids (node, nodes) are priced like their typed lookups', () => {
     expect(byNode?.nodes).toBe(typed?.nodes);
   });
 
+  it('a grant by node(nodeId:) costs what its typed lookup, the filtered grant list, costs: one call', () => {
+    const selection = '{ grantId privileges superUser { id } }';
+    const typed = estimateCost(schema, parse(`{ grants(grantType: SuperUser, identityId: "${uuid}") { nodes { ... on SuperUserGrant ${selection} } } }`), null, {});
+    const byNode = estimateCost(schema, parse(`{ node(nodeId: "x") { ... on SuperUserGrant ${selection} } }`), null, {});
+    expect(typed?.upstreamCalls).toBe(1);
+    expect(byNode?.upstreamCalls).toBe(typed?.upstreamCalls);
+  });
+
   it('nodes(nodeIds:) costs one typed lookup per id, read from the list\'s length (literal or variable)', () => {
     const literal = (n: number) => estimateCost(schema, parse(`{ nodes(nodeIds: [${Array.from({ length: n }, () => '"x"').join(', ')}]) { nodeId } }`), null, {});
     expect(literal(1)).toMatchObject({ upstreamCalls: 1, nodes: 1 });
