@@ -194,6 +194,12 @@ export interface FleetConfig {
   callerUpstreamCallsPerMinute: number | null;
   /** `APQ_TTL_SECONDS`: how long a persisted query registration is kept after its last use. @default 86400 */
   apqTtlSeconds: number;
+  /**
+   * `APQ_SHARED_MAX_BYTES`: bytes the shared persisted-query store may hold in Redis (documents
+   * and their bookkeeping; the least recently used go first). Only callers with a credential
+   * register there. @default 16777216 (16 MiB)
+   */
+  apqSharedMaxBytes: number;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -462,13 +468,18 @@ function redisUrl(env: Env): string | null {
   return parsed.href;
 }
 
-/** `FLEET_TOKEN_KEY`: 32 bytes, hex or base64. */
+/** Keys printed in this repository's examples: a fleet sealing with one of them seals nothing. */
+const PUBLISHED_KEYS: readonly Buffer[] = ['00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff'].map((hex) => Buffer.from(hex, 'hex'));
+
+/** `FLEET_TOKEN_KEY`: 32 bytes, hex or base64; never a published example. */
 function tokenKey(env: Env): Buffer | null {
   const value = read(env, 'FLEET_TOKEN_KEY');
   if (value === undefined) return null;
   const key = /^[0-9a-f]{64}$/i.test(value) ? Buffer.from(value, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(value) ? Buffer.from(value, 'base64') : null;
   // The key itself is never echoed.
   if (key === null || key.length !== 32) throw new ConfigError('FLEET_TOKEN_KEY must be 32 bytes: 64 hex digits, or 44 characters of base64');
+  if (PUBLISHED_KEYS.some((published) => published.equals(key)))
+    throw new ConfigError('FLEET_TOKEN_KEY is the example key from the deployment manifest, which anyone can read: generate one (openssl rand -hex 32)');
   return key;
 }
 
@@ -482,6 +493,7 @@ function fleet(env: Env, maxPollers: number, maxProvisionings: number): FleetCon
     provisioningsRetained: int(env, 'PROVISIONINGS_RETAINED', Math.max(1000, maxProvisionings), maxProvisionings, 1_000_000),
     callerUpstreamCallsPerMinute: quota === 0 ? null : quota,
     apqTtlSeconds: int(env, 'APQ_TTL_SECONDS', 86_400, 1, 30 * 86_400),
+    apqSharedMaxBytes: int(env, 'APQ_SHARED_MAX_BYTES', 16 * 1024 * 1024, 64 * 1024, 4 * 1024 * 1024 * 1024),
   };
 }
 

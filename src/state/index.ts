@@ -46,7 +46,7 @@ export function createFleetState(options: FleetStateOptions): FleetState {
   const fleet = createFleetMetrics(options.registry);
   return {
     mode: 'redis',
-    pollers: (settings, metrics) => createFleetPollers(link, settings, metrics, fleet),
+    pollers: (settings, metrics) => createFleetPollers(link, settings, metrics, fleet, config.tokenKey),
     provisionings: (limits, run, ownerFor) => createFleetProvisionings({ link, limits, run, ownerFor, tokenKey: config.tokenKey, metrics: fleet, warn: options.warn }),
     persistedQueries: (limits) => new RedisPersistedQueries(link, limits),
     quota: config.callerUpstreamCallsPerMinute === null ? null : new RedisCallQuota(link, config.callerUpstreamCallsPerMinute),

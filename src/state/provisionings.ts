@@ -31,6 +31,7 @@ import { HANDOVER, type RunHandle } from '../provisioning/runner';
 import { Fields } from '../upstream/parse';
 import type { FleetMetrics } from './metrics';
 import { PREFIX, type RedisLink } from './redis';
+import { deriveKey, mac, macMatches } from './seal';
 import { openToken, sealToken } from './token-seal';
 
 /** How long a run's lease lasts without a heartbeat (renewed every third of it). */
@@ -154,6 +155,26 @@ function parseEntry(text: string): Entry {
   return { owner, version: f.int('version') ?? 0, record: parseProvisioningRecord(f.raw('record')), actions: parseStepActions(f.raw('actions')) };
 }
 
+/**
+ * An entry as Redis keeps it: its JSON, and with `FLEET_TOKEN_KEY` an HMAC over that whole text
+ * (owner, plan, record, version), so a replica resumes with the owner's token only the entry a
+ * replica of this fleet wrote.
+ */
+function packEntry(entry: Entry, macKey: Buffer | null): string {
+  const text = JSON.stringify(entry);
+  return JSON.stringify(macKey === null ? { entry: text } : { entry: text, mac: mac(macKey, text) });
+}
+
+/** The entry, and whether its MAC holds (false when the key is set and the MAC is missing or wrong). */
+function unpackEntry(stored: string, macKey: Buffer | null): { entry: Entry; authentic: boolean } {
+  const f = Fields.of(JSON.parse(stored), 'ProvisioningEnvelope');
+  const text = f.str('entry');
+  if (text === null) throw new Error('a provisioning envelope holds its entry');
+  const claimed = f.str('mac');
+  const authentic = macKey === null || (claimed !== null && macMatches(macKey, text, claimed));
+  return { entry: parseEntry(text), authentic };
+}
+
 /** A run this replica carries. */
 interface LocalRun {
   entry: Entry;
@@ -193,6 +214,7 @@ function refusal(answer: string, limits: ProvisioningLimits): LimitExceededError
 
 export function createFleetProvisionings<O extends ProvisioningOwner>(options: FleetProvisioningOptions<O>): ProvisioningJobs<O> {
   const { link, limits } = options;
+  const macKey = options.tokenKey === null ? null : deriveKey(options.tokenKey, 'provisioning-entry');
   const runs = new Map<string, LocalRun>();
   let closing = false;
   let rejoinedAt = 0;
@@ -202,7 +224,7 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
 
   /** Writes an entry (FINISH once it is over): 0 when another replica holds its lease. */
   function store(entry: Entry, sealed: string): Promise<unknown> {
-    const args = [P, entry.owner, entry.record.id, JSON.stringify(entry), sealed, link.replicaId, RUN_LEASE_MS, Date.now(), message(entry)];
+    const args = [P, entry.owner, entry.record.id, packEntry(entry, macKey), sealed, link.replicaId, RUN_LEASE_MS, Date.now(), message(entry)];
     return entry.record.state !== 'RUNNING' ? link.client.eval(FINISH, 0, ...args, limits.retainMs) : link.client.eval(WRITE, 0, ...args);
   }
 
@@ -301,7 +323,27 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
       await link.client.eval(RELEASE, 1, keys.lease(id), link.replicaId);
       return;
     }
-    const entry = parseEntry(text);
+    let unpacked: { entry: Entry; authentic: boolean };
+    try {
+      unpacked = unpackEntry(text, macKey);
+      if (unpacked.entry.record.id !== id) unpacked.authentic = false;
+    } catch {
+      // Unreadable: nothing to resume, nothing to record; the run leaves the running set and its token goes.
+      options.warn('a provisioning entry in Redis could not be read: not resumed', { id });
+      await link.client.multi().srem(keys.running, id).del(keys.token(id)).exec();
+      await link.client.eval(RELEASE, 1, keys.lease(id), link.replicaId);
+      return;
+    }
+    const { entry } = unpacked;
+    if (!unpacked.authentic) {
+      // Changed in Redis (or written without the key): never run with the owner's token. Nothing is sent.
+      options.metrics.takeover('provisioning');
+      options.warn('a provisioning entry in Redis failed its integrity check (FLEET_TOKEN_KEY): not resumed, ended FAILED', { id });
+      endUnresumable(entry.record, ALTERED);
+      entry.version += 1;
+      await store(entry, '');
+      return;
+    }
     const token = sealed !== null && options.tokenKey !== null ? openToken(options.tokenKey, sealed, id) : null;
     if (token !== null && sealed !== null) {
       options.warn('resuming a provisioning whose replica stopped', { id });
@@ -311,7 +353,7 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
     // No token to go on with: the run ends here, and says so.
     options.metrics.takeover('provisioning');
     options.warn('a provisioning whose replica stopped ends FAILED: no token to resume it with (FLEET_TOKEN_KEY)', { id });
-    endWithoutToken(entry.record);
+    endUnresumable(entry.record, NO_TOKEN);
     entry.version += 1;
     await store(entry, '');
   }
@@ -338,7 +380,7 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
       throw new GatewayError(ErrorCode.UPSTREAM_UNAVAILABLE, "the gateways' shared state (Redis) is not reachable from this replica: try again shortly");
     }
     if (text === null) return null;
-    const entry = parseEntry(text);
+    const { entry } = unpackEntry(text, macKey);
     return entry.owner === owner ? entry.record : null;
   }
 
@@ -356,7 +398,7 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
           P,
           entry.owner,
           id,
-          JSON.stringify(entry),
+          packEntry(entry, macKey),
           sealed,
           link.replicaId,
           RUN_LEASE_MS,
@@ -461,15 +503,15 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
   };
 }
 
+const NO_TOKEN =
+  'the gateway replica running this provisioning stopped, and no other could resume it with your token (FLEET_TOKEN_KEY is not set, or is not the key it was kept with): check the resources it created, then start again';
+const ALTERED =
+  "the gateway replica running this provisioning stopped, and its record in the gateways' shared state (Redis) had been changed by something other than a gateway of this fleet, so it was not resumed and nothing more was sent: check the resources it created, then start again";
+
 /** Ends a run that cannot go on: the step it was in failed (its change may have been sent), the record says why. */
-function endWithoutToken(record: ProvisioningRecord): void {
+function endUnresumable(record: ProvisioningRecord, message: string): void {
   const now = new Date().toISOString();
-  const error = {
-    code: ErrorCode.INTERNAL_SERVER_ERROR,
-    message:
-      'the gateway replica running this provisioning stopped, and no other could resume it with your token (FLEET_TOKEN_KEY is not set, or is not the key it was kept with): check the resources it created, then start again',
-    outcomeUnknown: true,
-  };
+  const error = { code: ErrorCode.INTERNAL_SERVER_ERROR, message, outcomeUnknown: true };
   const step = record.steps.find((s) => s.state === 'RUNNING') ?? record.steps.find((s) => s.state === 'PENDING');
   if (step !== undefined) Object.assign(step, { state: 'FAILED', finishedAt: now, error: { ...error, outcomeUnknown: step.changeSent } });
   record.error = error;
