@@ -179,6 +179,11 @@ export interface FleetConfig {
    */
   redisUrl: string | null;
   /**
+   * `REDIS_TLS_CA_FILE`: a PEM file of the certificate authorities a `rediss://` Redis's
+   * certificate is checked against (a private CA). @default null — the system's authorities
+   */
+  redisTlsCaFile: string | null;
+  /**
    * `FLEET_TOKEN_KEY`: 32 bytes (64 hex digits, or base64), the AES-256-GCM key a running
    * provisioning's token is kept under in Redis so another replica can resume the run. Never
    * logged. @default null — a run whose replica stops ends FAILED on the replica that finds it
@@ -468,6 +473,14 @@ function redisUrl(env: Env): string | null {
   return parsed.href;
 }
 
+/** `REDIS_TLS_CA_FILE`: only with a `rediss://` REDIS_URL (a plain connection checks no certificate). */
+function redisTlsCaFile(env: Env): string | null {
+  const value = read(env, 'REDIS_TLS_CA_FILE');
+  if (value === undefined) return null;
+  if (!(read(env, 'REDIS_URL') ?? '').startsWith('rediss://')) throw new ConfigError('REDIS_TLS_CA_FILE needs a rediss:// REDIS_URL (TLS)');
+  return value;
+}
+
 /** Keys printed in this repository's examples: a fleet sealing with one of them seals nothing. */
 const PUBLISHED_KEYS: readonly Buffer[] = ['00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff'].map((hex) => Buffer.from(hex, 'hex'));
 
@@ -487,6 +500,7 @@ function fleet(env: Env, maxPollers: number, maxProvisionings: number): FleetCon
   const quota = int(env, 'CALLER_UPSTREAM_CALLS_PER_MINUTE', 0, 1, 100_000_000);
   return {
     redisUrl: redisUrl(env),
+    redisTlsCaFile: redisTlsCaFile(env),
     tokenKey: tokenKey(env),
     maxPollersPerCaller: int(env, 'MAX_POLLERS_PER_CALLER', defaultShare(maxPollers), 1, maxPollers),
     maxProvisioningsPerCaller: int(env, 'MAX_PROVISIONINGS_PER_CALLER', defaultShare(maxProvisionings), 1, maxProvisionings),
