@@ -13,19 +13,10 @@
  * them when it is back; records of other replicas cannot be read meanwhile.
  */
 import { randomUUID } from 'node:crypto';
-import { ErrorCode, GatewayError, LimitExceededError } from '../errors/codes';
+import { ErrorCode, GatewayError } from '../errors/codes';
 import { parseProvisioningRecord, parseStepActions } from '../provisioning/codec';
-import {
-  markCrashed,
-  notFound,
-  ownerRetained,
-  retainedRefusal,
-  snapshot,
-  type ProvisioningJobs,
-  type ProvisioningLimits,
-  type ProvisioningOwner,
-  type ProvisioningRun,
-} from '../provisioning/jobs';
+import { markCrashed, notFound, snapshot, type ProvisioningJobs, type ProvisioningOwner, type ProvisioningRun } from '../provisioning/jobs';
+import { isLimitAnswer, ownerRetained, ProvisioningLedger, refusalOf, type ProvisioningLimits } from '../provisioning/limits';
 import type { ProvisioningRecord, StepAction } from '../provisioning/records';
 import { HANDOVER, type RunHandle } from '../provisioning/runner';
 import { Fields } from '../upstream/parse';
@@ -63,7 +54,8 @@ local function drop(o, id)
 end`;
 
 /**
- * Registers a new run, or answers why not. ARGV: prefix, owner, id, entry, sealed token ('' for
+ * Registers a new run, or answers why not: the steps of src/provisioning/limits.ts
+ * (`ProvisioningLedger.reserve`), in the same order, over the fleet's sets. ARGV: prefix, owner, id, entry, sealed token ('' for
  * none), replica, lease ms, max running, per owner, max retained, owner retained, now, retain ms.
  */
 const START = `${DROP}
@@ -202,23 +194,15 @@ export interface FleetProvisioningOptions<O> {
   warn(message: string, fields?: Record<string, unknown>): void;
 }
 
-function refusal(answer: string, limits: ProvisioningLimits): LimitExceededError {
-  switch (answer) {
-    case 'running:gateway':
-      return new LimitExceededError('provisionings', limits.maxRunning, `the gateways run ${limits.maxRunning} provisionings already (MAX_PROVISIONINGS); try again when one has finished`, { scope: 'gateway', retryAfter: 5 });
-    case 'running:caller':
-      return new LimitExceededError('provisionings', limits.maxRunningPerOwner, `this caller runs ${limits.maxRunningPerOwner} provisionings already, its share of MAX_PROVISIONINGS; try again when one has finished`, { scope: 'caller', retryAfter: 5 });
-    case 'retained:caller':
-      return retainedRefusal(ownerRetained(limits), 'caller');
-    default:
-      return retainedRefusal(limits.maxRetained, 'gateway');
-  }
-}
-
 export function createFleetProvisionings<O extends ProvisioningOwner>(options: FleetProvisioningOptions<O>): ProvisioningJobs<O> {
   const { link, limits } = options;
   const macKey = options.tokenKey === null ? null : deriveKey(options.tokenKey, 'provisioning-entry');
   const runs = new Map<string, LocalRun>();
+  /**
+   * The runs this replica carried, by the limits' own rules (provisioning/limits.ts): what counts
+   * while Redis is away, when new runs are reserved here instead of by the START script.
+   */
+  const alone = new ProvisioningLedger(limits);
   let closing = false;
   let rejoinedAt = 0;
   options.metrics.watchLeases(() => runs.size, 'provisioning');
@@ -256,6 +240,7 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
     const controller = new AbortController();
     const local: LocalRun = { entry, sealed, controller, listeners: new Set(), writing: Promise.resolve(), dirty: false, done: Promise.resolve() };
     runs.set(entry.record.id, local);
+    alone.track(entry.owner, entry.record.id);
     const handle: RunHandle = {
       record: entry.record,
       change(edit) {
@@ -276,6 +261,7 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
       .then(() => local.writing)
       .finally(() => {
         runs.delete(entry.record.id);
+        alone.finish(entry.record.id, Date.now());
         for (const wake of local.listeners) wake();
       });
     return local;
@@ -412,12 +398,12 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
           Date.now(),
           limits.retainMs,
         );
-        if (answer !== 'ok') throw refusal(String(answer), limits);
+        if (!isLimitAnswer(answer)) throw new Error(`the provisioning script answered ${String(answer)}`);
+        if (answer !== 'ok') throw refusalOf(answer, limits);
       } else {
-        // Alone until Redis is back: this replica's own runs count against the limits.
-        const mine = [...runs.values()];
-        if (mine.length >= limits.maxRunning) throw refusal('running:gateway', limits);
-        if (mine.filter((r) => r.entry.owner === entry.owner).length >= limits.maxRunningPerOwner) throw refusal('running:caller', limits);
+        // Alone until Redis is back: the runs this replica carried count, by the same rules.
+        const answer = alone.reserve(entry.owner, id, Date.now());
+        if (answer !== 'ok') throw refusalOf(answer, limits);
       }
       const local = carry(entry, sealed, owner, false);
       local.dirty = !link.isUp;
