@@ -12,13 +12,10 @@
  * every kind while Redis is not reachable, is polled by this replica on its own; when Redis is
  * back the targets re-join.
  */
-import { GatewayError, ErrorCode } from '../errors/codes';
-import { defaultShare, SharedLimit, type Hold } from '../limits/shares';
 import {
-  ANONYMOUS,
+  createAcquisition,
   createPollerRegistry,
   SubscriberStream,
-  type CallerPollers,
   type PollerMetrics,
   type PollerRegistry,
   type PollerSettings,
@@ -394,55 +391,19 @@ export function createFleetPollers<S>(link: RedisLink, settings: PollerSettings,
   );
   const leaseMs = Math.max(MIN_LEASE_MS, settings.intervalMs);
   const shared: Shared<S> = { link, inner, metrics, fleet, values: pollValueCodec(fleetKey), leaseMs, latestMs: Math.max(leaseMs * 4, settings.maxIntervalMs * 2) };
-  // Targets this replica follows (holding, listening or alone), each holding one unit of MAX_POLLERS.
-  const limit = new SharedLimit('pollers', { total: settings.maxPollers, perCaller: settings.maxPollersPerCaller ?? defaultShare(settings.maxPollers), setting: 'MAX_POLLERS' });
-  const tables = new WeakMap<object, Map<string, unknown>>();
-  const entries = new Set<{ close(): void; readonly subscriberCount: number; readonly mode: Mode }>();
-  let closed = false;
+  // Targets this replica follows (holding, listening or alone): acquisition and its limits are the pollers' own.
+  const entries = new Set<{ readonly mode: Mode }>();
   fleet.watchLeases(() => [...entries].filter((e) => e.mode === 'holder').length);
-
-  // An entry in a kind's table was made by `acquire` with that same kind: the one cast here.
-  function tableOf<T, V>(kind: PollKind<T, V, S>): Map<string, FleetEntry<T, V, S>> {
-    let table = tables.get(kind);
-    if (!table) {
-      table = new Map();
-      tables.set(kind, table);
-    }
-    return table as Map<string, FleetEntry<T, V, S>>;
-  }
-
-  function acquire<T, V>(kind: PollKind<T, V, S>, target: T, owner: PollOwner<S>, signal?: AbortSignal): PollStream<V> {
-    if (closed) throw new Error('the poller registry is closed');
-    if (owner.fingerprint === ANONYMOUS) throw new GatewayError(ErrorCode.UNAUTHENTICATED, 'following a target needs a token (Authorization: Bearer …)');
-    const table = tableOf(kind);
-    const key = `${kind.key(target)}#${owner.fingerprint}`;
-    const existing = table.get(key);
-    if (existing) return existing.subscribe(signal);
-    const hold: Hold = limit.take(owner.fingerprint);
-    const entry: FleetEntry<T, V, S> = new FleetEntry(kind, target, owner, shared, () => {
-      if (table.get(key) === entry) table.delete(key);
-      entries.delete(entry);
-      hold.release();
-    });
-    table.set(key, entry);
-    entries.add(entry);
-    const stream = entry.subscribe(signal);
-    entry.start();
-    return stream;
-  }
-
-  return {
-    acquire,
-    forOwner: (owner): CallerPollers<S> => ({ follow: (kind, target, signal) => acquire(kind, target, owner, signal) }),
-    stats() {
-      let subscribers = 0;
-      for (const entry of entries) subscribers += entry.subscriberCount;
-      return { pollers: entries.size, subscribers };
+  return createAcquisition<S>(
+    settings,
+    (kind, target, owner, stopped) => {
+      const entry = new FleetEntry(kind, target, owner, shared, () => {
+        entries.delete(entry);
+        stopped();
+      });
+      entries.add(entry);
+      return entry;
     },
-    async close() {
-      closed = true;
-      for (const entry of [...entries]) entry.close();
-      await inner.close();
-    },
-  };
+    () => inner.close(),
+  );
 }
