@@ -179,6 +179,15 @@ describeFleet.each([
       body: JSON.stringify({ query: doc, extensions: { persistedQuery: { version: 1, sha256Hash: sha256(doc) } } }),
     });
     expect(res.status).toBe(200);
+    // The same without a token: the registration stays in the replica that received it.
+    const anonymousDoc = '{ gatewayInfo { searchConfigured } }';
+    const anonymous = await fetch(a.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: anonymousDoc, extensions: { persistedQuery: { version: 1, sha256Hash: sha256(anonymousDoc) } } }),
+    });
+    expect(anonymous.status).toBe(200);
+    expect(await anonymous.json()).toMatchObject({ data: { gatewayInfo: { searchConfigured: true } } });
     await waitFor(() => published.some((m) => m.includes(':poll:')), () => 'a poller value published', 5000);
 
     const dump = await dumpRedis(client);
@@ -186,6 +195,7 @@ describeFleet.each([
     expect(dump.keys.some((k) => k.includes(':poll:resourceStatus:'))).toBe(true);
     expect(dump.keys.some((k) => k.includes(`:prov:${id}`))).toBe(true);
     expect(dump.text).toContain(sha256(doc));
+    expect(dump.text).not.toContain(sha256(anonymousDoc));
     const everything = `${dump.text}\n${published.join('\n')}`;
     const secrets = {
       token,
