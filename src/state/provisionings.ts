@@ -203,6 +203,12 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
    * while Redis is away, when new runs are reserved here instead of by the START script.
    */
   const alone = new ProvisioningLedger(limits);
+  /**
+   * Runs that ended here while Redis was away, their last record not written yet: written when it
+   * is back (else the record there would still say RUNNING, and another replica would resume a
+   * run that is over).
+   */
+  const unwritten = new Map<string, LocalRun>();
   let closing = false;
   let rejoinedAt = 0;
   options.metrics.watchLeases(() => runs.size, 'provisioning');
@@ -221,6 +227,7 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
       try {
         const written = await store(local.entry, local.sealed);
         local.dirty = false;
+        unwritten.delete(local.entry.record.id);
         if (written === 0) handOver(local, 'another replica runs it now');
       } catch {
         local.dirty = true;
@@ -261,6 +268,7 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
       .then(() => local.writing)
       .finally(() => {
         runs.delete(entry.record.id);
+        if (local.dirty) unwritten.set(entry.record.id, local);
         alone.finish(entry.record.id, Date.now());
         for (const wake of local.listeners) wake();
       });
@@ -271,6 +279,7 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
 
   async function heartbeat(): Promise<void> {
     if (!link.isUp) return;
+    for (const local of unwritten.values()) void write(local);
     for (const local of runs.values()) {
       if (local.dirty) {
         void write(local);
@@ -355,11 +364,11 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
     if (joined) rejoinedAt = Date.now();
     joined = true;
     // Write back what this replica carried while Redis was away (a restarted Redis is empty).
-    for (const local of runs.values()) void write(local);
+    for (const local of [...runs.values(), ...unwritten.values()]) void write(local);
   });
 
   async function read(id: string, owner: string): Promise<ProvisioningRecord | null> {
-    const local = runs.get(id);
+    const local = runs.get(id) ?? unwritten.get(id);
     if (local !== undefined && (!link.isUp || local.dirty)) return local.entry.owner === owner ? snapshot(local.entry.record) : null;
     let text: string | null;
     try {
