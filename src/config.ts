@@ -179,6 +179,11 @@ export interface FleetConfig {
    */
   redisUrl: string | null;
   /**
+   * `REDIS_TLS_CA_FILE`: a PEM file of the certificate authorities a `rediss://` Redis's
+   * certificate is checked against (a private CA). @default null — the system's authorities
+   */
+  redisTlsCaFile: string | null;
+  /**
    * `FLEET_TOKEN_KEY`: 32 bytes (64 hex digits, or base64), the AES-256-GCM key a running
    * provisioning's token is kept under in Redis so another replica can resume the run. Never
    * logged. @default null — a run whose replica stops ends FAILED on the replica that finds it
@@ -194,6 +199,12 @@ export interface FleetConfig {
   callerUpstreamCallsPerMinute: number | null;
   /** `APQ_TTL_SECONDS`: how long a persisted query registration is kept after its last use. @default 86400 */
   apqTtlSeconds: number;
+  /**
+   * `APQ_SHARED_MAX_BYTES`: bytes the shared persisted-query store may hold in Redis (documents
+   * and their bookkeeping; the least recently used go first). Only callers with a credential
+   * register there. @default 16777216 (16 MiB)
+   */
+  apqSharedMaxBytes: number;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -462,13 +473,26 @@ function redisUrl(env: Env): string | null {
   return parsed.href;
 }
 
-/** `FLEET_TOKEN_KEY`: 32 bytes, hex or base64. */
+/** `REDIS_TLS_CA_FILE`: only with a `rediss://` REDIS_URL (a plain connection checks no certificate). */
+function redisTlsCaFile(env: Env): string | null {
+  const value = read(env, 'REDIS_TLS_CA_FILE');
+  if (value === undefined) return null;
+  if (!(read(env, 'REDIS_URL') ?? '').startsWith('rediss://')) throw new ConfigError('REDIS_TLS_CA_FILE needs a rediss:// REDIS_URL (TLS)');
+  return value;
+}
+
+/** Keys printed in this repository's examples: a fleet sealing with one of them seals nothing. */
+const PUBLISHED_KEYS: readonly Buffer[] = ['00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff'].map((hex) => Buffer.from(hex, 'hex'));
+
+/** `FLEET_TOKEN_KEY`: 32 bytes, hex or base64; never a published example. */
 function tokenKey(env: Env): Buffer | null {
   const value = read(env, 'FLEET_TOKEN_KEY');
   if (value === undefined) return null;
   const key = /^[0-9a-f]{64}$/i.test(value) ? Buffer.from(value, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(value) ? Buffer.from(value, 'base64') : null;
   // The key itself is never echoed.
   if (key === null || key.length !== 32) throw new ConfigError('FLEET_TOKEN_KEY must be 32 bytes: 64 hex digits, or 44 characters of base64');
+  if (PUBLISHED_KEYS.some((published) => published.equals(key)))
+    throw new ConfigError('FLEET_TOKEN_KEY is the example key from the deployment manifest, which anyone can read: generate one (openssl rand -hex 32)');
   return key;
 }
 
@@ -476,12 +500,14 @@ function fleet(env: Env, maxPollers: number, maxProvisionings: number): FleetCon
   const quota = int(env, 'CALLER_UPSTREAM_CALLS_PER_MINUTE', 0, 1, 100_000_000);
   return {
     redisUrl: redisUrl(env),
+    redisTlsCaFile: redisTlsCaFile(env),
     tokenKey: tokenKey(env),
     maxPollersPerCaller: int(env, 'MAX_POLLERS_PER_CALLER', defaultShare(maxPollers), 1, maxPollers),
     maxProvisioningsPerCaller: int(env, 'MAX_PROVISIONINGS_PER_CALLER', defaultShare(maxProvisionings), 1, maxProvisionings),
     provisioningsRetained: int(env, 'PROVISIONINGS_RETAINED', Math.max(1000, maxProvisionings), maxProvisionings, 1_000_000),
     callerUpstreamCallsPerMinute: quota === 0 ? null : quota,
     apqTtlSeconds: int(env, 'APQ_TTL_SECONDS', 86_400, 1, 30 * 86_400),
+    apqSharedMaxBytes: int(env, 'APQ_SHARED_MAX_BYTES', 16 * 1024 * 1024, 64 * 1024, 4 * 1024 * 1024 * 1024),
   };
 }
 

@@ -61,12 +61,22 @@ export function asApolloCache(sources: DocumentSources, isValid: (hash: string) 
       const hash = hashOf(key);
       return sources.trusted?.get(hash) ?? (sources.apq ? ((await sources.apq.get(hash)) ?? undefined) : undefined);
     },
+    // Apollo says nothing of the caller here: this registration stays in this process
+    // (`registeredBy` null); the pipeline's `run` shares it under its caller (`registrationOf`).
     async set(key, query) {
       const hash = hashOf(key);
-      if (sources.apq && !sources.trusted?.only && isValid(hash)) await sources.apq.set(hash, query);
+      if (sources.apq && !sources.trusted?.only && isValid(hash)) await sources.apq.set(hash, query, null);
     },
     async delete() {
       // Registrations expire on their own.
     },
   };
+}
+
+/** The document a request registers under `hash` (it sent both, and they match); null when it registers nothing. */
+export function registrationOf(params: GraphQLParams, hash: string): string | null {
+  const persisted = params.extensions?.['persistedQuery'];
+  if (!isRecord(persisted) || typeof params.query !== 'string' || params.query === '') return null;
+  const claimed = persisted['sha256Hash'];
+  return typeof claimed === 'string' && claimed.toLowerCase() === hash ? params.query : null;
 }

@@ -7,7 +7,7 @@ import type { GraphQLError, GraphQLFormattedError, GraphQLSchema, ValidationRule
 import type { DocumentLimits } from '../limits/document-check';
 import type { TrustedDocuments } from '../persisted/trusted-documents';
 import type { PersistedQueryStore } from '../state/persisted-queries';
-import { asApolloCache, resolveDocument } from './documents';
+import { asApolloCache, registrationOf, resolveDocument } from './documents';
 import { createExecutor, type ExecutorKind, type ExecutorStats } from './execute';
 import { createPreparer, type PreparedDocument } from './prepare';
 import { createRunner, type RunDeps, type Runner } from './run';
@@ -56,15 +56,29 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const runner = createRunner({ ...options, preparer, executor });
   const sources = { apq: options.apq, trusted: options.trusted };
   const isValid = (hash: string): boolean => preparer.peek(hash)?.refusal === null;
+  /**
+   * Who registers a persisted query: the shared store (Redis) keeps only a known caller's
+   * registrations; an anonymous one (null) stays in this replica.
+   */
+  const registrantOf = (caller: Caller): string | null => (caller.authorization !== undefined ? options.callerKey(caller) : null);
+  /** Registers a valid document a request sent with its hash, under its caller. */
+  async function register(prepared: PreparedDocument, text: string, caller: Caller): Promise<void> {
+    if (sources.apq !== null && !sources.trusted?.only && prepared.refusal === null) await sources.apq.set(prepared.hash, text, registrantOf(caller));
+  }
 
   return {
     prepare: (text, hash) => preparer.document(text, hash),
-    run: (prepared, params, caller, runOptions) => runner.run(prepared, params, caller, runOptions),
+    async run(prepared, params, caller, runOptions) {
+      // A door that resolved the document itself (Apollo on HTTP) still registers here, where the caller is known.
+      const registration = registrationOf(params, prepared.hash);
+      if (registration !== null) await register(prepared, registration, caller);
+      return runner.run(prepared, params, caller, runOptions);
+    },
     async handle(params, caller, runOptions) {
       const resolved = await resolveDocument(params, sources);
       if (!('text' in resolved)) return runner.refuse([resolved], caller, runOptions);
       const prepared = preparer.document(resolved.text, resolved.hash);
-      if (resolved.register && resolved.hash !== undefined && prepared.refusal === null) await sources.apq?.set(resolved.hash, resolved.text);
+      if (resolved.register && resolved.hash !== undefined) await register(prepared, resolved.text, caller);
       return runner.run(prepared, params, caller, runOptions);
     },
     refuse: (errors, caller, runOptions) => runner.refuse(errors, caller, runOptions),

@@ -1,6 +1,7 @@
 /** The poller registry: see README.md. */
 export type { CallerPollers, PollErrorDecision, PollerRegistry, PollerSettings, PollKind, PollOwner, PollPace, PollState, PollStream, PollWire } from './types';
 export { createPollerRegistry } from './registry';
+export { createAcquisition, type Placed, type Placement } from './acquisition';
 export { SubscriberStream } from './stream';
 export { createPollerMetrics, NO_POLLER_METRICS, type PollerMetrics, type PollOutcome } from './metrics';
 export { classifyPollError, errorCodeOf, isTransient } from './errors';

@@ -7,21 +7,12 @@
  * in Redis (src/state/provisionings.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { GatewayError, LimitExceededError } from '../errors/codes';
-import { SharedLimit, type Hold } from '../limits/shares';
+import { GatewayError } from '../errors/codes';
+import { ProvisioningLedger, refusalOf, type ProvisioningLimits } from './limits';
 import type { ProvisioningRecord, StepAction } from './records';
 import type { RunHandle } from './runner';
 
-export interface ProvisioningLimits {
-  /** Provisionings running at once, all owners together (`MAX_PROVISIONINGS`). */
-  maxRunning: number;
-  /** Provisionings one owner may run at once (`MAX_PROVISIONINGS_PER_CALLER`). */
-  maxRunningPerOwner: number;
-  /** Records kept, running and finished (`PROVISIONINGS_RETAINED`); one owner keeps at most a quarter. */
-  maxRetained: number;
-  /** How long a finished provisioning stays readable. */
-  retainMs: number;
-}
+export { ownerRetained, refusalOf, type ProvisioningLimits } from './limits';
 
 /** Who starts a provisioning: a credential fingerprint, and the credential itself only to seal it. */
 export interface ProvisioningOwner {
@@ -51,22 +42,12 @@ interface Job {
   record: ProvisioningRecord;
   /** Wakes the watchers after each change. */
   listeners: Set<() => void>;
-  finishedAt: number | null;
-  hold: Hold | null;
 }
 
 export const snapshot = (record: ProvisioningRecord): ProvisioningRecord => structuredClone(record);
 
 /** The error every store answers for a provisioning this owner cannot see. */
 export const notFound = (id: string): GatewayError => new GatewayError('NOT_FOUND', `no provisioning ${id} started with this token`);
-
-/** A running-count limit shared by the stores: MAX_PROVISIONINGS in all, its per-owner share. */
-export function runningLimit(limits: ProvisioningLimits): SharedLimit {
-  return new SharedLimit('provisionings', { total: limits.maxRunning, perCaller: limits.maxRunningPerOwner, retryAfter: 5, setting: 'MAX_PROVISIONINGS' });
-}
-
-/** An owner keeps at most this many records (a quarter of the total, at least one). */
-export const ownerRetained = (limits: ProvisioningLimits): number => Math.max(1, Math.floor(limits.maxRetained / 4));
 
 /** The record's run failed with a bug (the runner reports step failures itself): say so on the record. */
 export function markCrashed(record: ProvisioningRecord, error: unknown): void {
@@ -79,35 +60,8 @@ export function createProvisioningJobs<O extends ProvisioningOwner>(limits: Prov
   const jobs = new Map<string, Job>();
   const controller = new AbortController();
   const runs = new Set<Promise<void>>();
-  const runningNow = runningLimit(limits);
-
-  function forget(): void {
-    const cutoff = Date.now() - limits.retainMs;
-    for (const [id, job] of jobs) if (job.finishedAt !== null && job.finishedAt < cutoff) jobs.delete(id);
-  }
-
-  /** Makes room for one more record of `owner`: drops its own oldest finished record, or the oldest of all, or refuses. */
-  function makeRoom(owner: string): void {
-    const oldestFinished = (mine: boolean): string | null => {
-      let found: { id: string; at: number } | null = null;
-      for (const [id, job] of jobs) {
-        if (job.finishedAt === null || (mine && job.owner !== owner)) continue;
-        if (found === null || job.finishedAt < found.at) found = { id, at: job.finishedAt };
-      }
-      return found?.id ?? null;
-    };
-    const own = [...jobs.values()].filter((j) => j.owner === owner).length;
-    if (own >= ownerRetained(limits)) {
-      const id = oldestFinished(true);
-      if (id === null) throw retainedRefusal(ownerRetained(limits), 'caller');
-      jobs.delete(id);
-    }
-    if (jobs.size >= limits.maxRetained) {
-      const id = oldestFinished(false);
-      if (id === null) throw retainedRefusal(limits.maxRetained, 'gateway');
-      jobs.delete(id);
-    }
-  }
+  // The limits (limits.ts); a record it drops to make room, or past its time, goes from here too.
+  const ledger = new ProvisioningLedger(limits, (id) => jobs.delete(id));
 
   const ownJob = (id: string, owner: string): Job | null => {
     const job = jobs.get(id);
@@ -116,24 +70,16 @@ export function createProvisioningJobs<O extends ProvisioningOwner>(limits: Prov
 
   return {
     async start(owner, fields, actions) {
-      forget();
-      const hold = runningNow.take(owner.fingerprint);
-      try {
-        makeRoom(owner.fingerprint);
-      } catch (error) {
-        hold.release();
-        throw error;
-      }
-      const job: Job = { owner: owner.fingerprint, record: { id: randomUUID(), ...fields }, listeners: new Set(), finishedAt: null, hold };
-      jobs.set(job.record.id, job);
+      const id = randomUUID();
+      const answer = ledger.reserve(owner.fingerprint, id, Date.now());
+      if (answer !== 'ok') throw refusalOf(answer, limits);
+      const job: Job = { owner: owner.fingerprint, record: { id, ...fields }, listeners: new Set() };
+      jobs.set(id, job);
       const handle: RunHandle = {
         record: job.record,
         change(edit) {
           edit(job.record);
-          if (job.record.state !== 'RUNNING' && job.finishedAt === null) {
-            job.finishedAt = Date.now();
-            job.hold?.release();
-          }
+          if (job.record.state !== 'RUNNING') ledger.finish(id, Date.now());
           for (const wake of job.listeners) wake();
         },
         // In one process the record is the only copy: nothing to write before a change is sent.
@@ -142,7 +88,7 @@ export function createProvisioningJobs<O extends ProvisioningOwner>(limits: Prov
       const running = run(owner, handle, actions, controller.signal)
         .catch((error: unknown) => handle.change((r) => markCrashed(r, error)))
         .finally(() => {
-          job.hold?.release();
+          ledger.finish(id, Date.now());
           runs.delete(running);
         });
       runs.add(running);
@@ -186,17 +132,11 @@ export function createProvisioningJobs<O extends ProvisioningOwner>(limits: Prov
       }
     },
 
-    running: () => runningNow.stats().held,
+    running: () => ledger.running(),
 
     async close() {
       controller.abort();
       await Promise.allSettled([...runs]);
     },
   };
-}
-
-/** No finished record can make room: the owner (or everybody) keeps as many running ones as may be kept. */
-export function retainedRefusal(max: number, scope: 'gateway' | 'caller'): LimitExceededError {
-  const who = scope === 'caller' ? 'this caller keeps' : 'this gateway keeps';
-  return new LimitExceededError('provisionings', max, `${who} ${max} provisioning records, none finished (PROVISIONINGS_RETAINED); try again when one has finished`, { scope, retryAfter: 5 });
 }

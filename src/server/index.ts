@@ -222,7 +222,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     documentLimits: { maxBytes: config.limits.price.maxDocumentBytes, maxTokens: config.limits.price.maxDocumentTokens },
     trusted,
     extraRules: introspectionRules(config.introspection),
-    apq: config.apq ? fleet.persistedQueries({ maxDocumentBytes: config.limits.price.maxDocumentBytes, ttlMs: config.fleet.apqTtlSeconds * 1000 }) : null,
+    apq: config.apq ? fleet.persistedQueries({ maxDocumentBytes: config.limits.price.maxDocumentBytes, ttlMs: config.fleet.apqTtlSeconds * 1000, maxSharedBytes: config.fleet.apqSharedMaxBytes }) : null,
     priceLimits: config.limits.price,
     gate,
     formatErrors,

@@ -7,16 +7,15 @@
  * whose last subscriber leaves gives the lease up and says so, and a listener takes it at once.
  *
  * Only fingerprints and values go to Redis: never a credential (each replica polls with the
- * token of its own subscribers). A kind without `wire`, and every kind while Redis is not
- * reachable, is polled by this replica on its own; when Redis is back the targets re-join.
+ * token of its own subscribers), and values sealed or stripped of their secrets (poll-values.ts:
+ * a listener given a stripped value reads the target itself once). A kind without `wire`, and
+ * every kind while Redis is not reachable, is polled by this replica on its own; when Redis is
+ * back the targets re-join.
  */
-import { GatewayError, ErrorCode } from '../errors/codes';
-import { defaultShare, SharedLimit, type Hold } from '../limits/shares';
 import {
-  ANONYMOUS,
+  createAcquisition,
   createPollerRegistry,
   SubscriberStream,
-  type CallerPollers,
   type PollerMetrics,
   type PollerRegistry,
   type PollerSettings,
@@ -27,6 +26,7 @@ import {
 import { Fields } from '../upstream/parse';
 import { decodeError, encodeError } from './error-wire';
 import type { FleetMetrics } from './metrics';
+import { pollValueCodec, type PollValueCodec } from './poll-values';
 import { PREFIX, type RedisLink } from './redis';
 
 /**
@@ -65,6 +65,7 @@ interface Shared<S> {
   inner: PollerRegistry<S>;
   metrics: PollerMetrics;
   fleet: FleetMetrics;
+  values: PollValueCodec;
   leaseMs: number;
   /** How long the latest value is kept for a replica that joins later. */
   latestMs: number;
@@ -83,6 +84,10 @@ class FleetEntry<T, V, S> {
   private readonly unhook: Array<() => void> = [];
   private readonly polling: PollKind<T, V, S>;
   private readonly keys: { lease: string; latest: string; channel: string };
+  /** Where this target's values belong (a sealed value opens here only). */
+  private readonly place: string;
+  /** A read of the target by this listener itself (a value came stripped): its signal, and whether another is due. */
+  private reading: { controller: AbortController; again: boolean } | null = null;
   private readonly onMessage = (message: string): void => this.message(message);
 
   constructor(
@@ -94,6 +99,7 @@ class FleetEntry<T, V, S> {
   ) {
     const base = `${PREFIX}poll:${kind.name}:${kind.key(target)}#${owner.fingerprint}`;
     this.keys = { lease: `${base}:lease`, latest: `${base}:latest`, channel: `${base}:events` };
+    this.place = base;
     // The same kind, counting the polls this replica makes for the fleet while it holds the lease.
     this.polling = {
       ...kind,
@@ -158,7 +164,7 @@ class FleetEntry<T, V, S> {
       if (held === 1) {
         this.becomeHolder(false);
         // Listeners and late joiners get what this replica saw while it polled alone.
-        if (this.latest) await this.publish({ type: 'value', value: this.encode(this.latest.value) }, true);
+        if (this.latest) await this.publish(this.valueMessage(this.latest.value), true);
       } else await this.becomeFollower();
     } catch {
       // Still unreachable after all: stay local until the next time it comes up.
@@ -228,7 +234,7 @@ class FleetEntry<T, V, S> {
       for await (const value of stream) {
         if (stream !== this.inner) return;
         this.deliver(value);
-        if (this.mode === 'holder') await this.publish({ type: 'value', value: this.encode(value) }, true);
+        if (this.mode === 'holder') await this.publish(this.valueMessage(value), true);
       }
       // The poller ended: a terminal value (already delivered), or the inner registry closing.
       if (stream === this.inner) this.finish(null);
@@ -239,9 +245,10 @@ class FleetEntry<T, V, S> {
     }
   }
 
-  private encode(value: V): unknown {
+  /** A value as it crosses Redis: sealed, or without its secrets. */
+  private valueMessage(value: V): Record<string, unknown> {
     const wire = this.kind.wire;
-    return wire === undefined ? null : wire.encode(value);
+    return { type: 'value', ...this.shared.values.pack(wire === undefined ? null : wire.encode(value), this.place) };
   }
 
   /** To this replica's subscribers, when it differs from the last value they heard. */
@@ -284,12 +291,42 @@ class FleetEntry<T, V, S> {
     if (type !== 'value' || this.kind.wire === undefined) return;
     let value: V;
     try {
-      value = this.kind.wire.decode(f.raw('value'));
+      const unpacked = this.shared.values.unpack(f, this.place);
+      if (unpacked === null) return void this.readItself();
+      value = this.kind.wire.decode(unpacked.json);
     } catch {
       return; // written by a replica of another version: its next value may read
     }
     this.deliver(value);
     if (this.kind.isTerminal(value)) this.finish(null);
+  }
+
+  /**
+   * The holder's value came without its secrets (or sealed under another key): this replica reads
+   * the target once with its own subscribers' credentials, so they get the whole value. Reads do
+   * not overlap; a value announced meanwhile is read once more after.
+   */
+  private async readItself(): Promise<void> {
+    if (this.reading !== null) {
+      this.reading.again = true;
+      return;
+    }
+    const reading = { controller: new AbortController(), again: true };
+    this.reading = reading;
+    try {
+      while (reading.again && !this.stopped && this.mode === 'follower') {
+        reading.again = false;
+        const { signal } = reading.controller;
+        const value = await this.kind.poll(this.target, this.owner.session(signal), signal);
+        if (this.stopped || this.mode !== 'follower') return;
+        this.deliver(value);
+        if (this.kind.isTerminal(value)) return this.finish(null);
+      }
+    } catch {
+      // The holder's next value, or its failure, reaches the subscribers.
+    } finally {
+      if (this.reading === reading) this.reading = null;
+    }
   }
 
   // --- ending ---
@@ -315,6 +352,7 @@ class FleetEntry<T, V, S> {
     if (this.stopped) return;
     this.stopped = true;
     this.clearTimer();
+    this.reading?.controller.abort();
     for (const unhook of this.unhook.splice(0)) unhook();
     const { link } = this.shared;
     if (this.kind.wire !== undefined) link.unsubscribe(this.keys.channel, this.onMessage);
@@ -341,63 +379,31 @@ class FleetEntry<T, V, S> {
   }
 }
 
-export function createFleetPollers<S>(link: RedisLink, settings: PollerSettings, metrics: PollerMetrics, fleet: FleetMetrics): PollerRegistry<S> {
+/**
+ * `fleetKey` (`FLEET_TOKEN_KEY`) seals the values kept and published in Redis; without it their
+ * secret fields are stripped (poll-values.ts).
+ */
+export function createFleetPollers<S>(link: RedisLink, settings: PollerSettings, metrics: PollerMetrics, fleet: FleetMetrics, fleetKey: Buffer | null = null): PollerRegistry<S> {
   // The in-process registry polls for this replica; its limits are the entries' (below).
   const inner = createPollerRegistry<S>(
     { ...settings, maxPollers: Number.MAX_SAFE_INTEGER, maxPollersPerCaller: Number.MAX_SAFE_INTEGER },
     { ...metrics, subscriberJoined: () => undefined, subscriberLeft: () => undefined },
   );
   const leaseMs = Math.max(MIN_LEASE_MS, settings.intervalMs);
-  const shared: Shared<S> = { link, inner, metrics, fleet, leaseMs, latestMs: Math.max(leaseMs * 4, settings.maxIntervalMs * 2) };
-  // Targets this replica follows (holding, listening or alone), each holding one unit of MAX_POLLERS.
-  const limit = new SharedLimit('pollers', { total: settings.maxPollers, perCaller: settings.maxPollersPerCaller ?? defaultShare(settings.maxPollers), setting: 'MAX_POLLERS' });
-  const tables = new WeakMap<object, Map<string, unknown>>();
-  const entries = new Set<{ close(): void; readonly subscriberCount: number; readonly mode: Mode }>();
-  let closed = false;
+  const shared: Shared<S> = { link, inner, metrics, fleet, values: pollValueCodec(fleetKey), leaseMs, latestMs: Math.max(leaseMs * 4, settings.maxIntervalMs * 2) };
+  // Targets this replica follows (holding, listening or alone): acquisition and its limits are the pollers' own.
+  const entries = new Set<{ readonly mode: Mode }>();
   fleet.watchLeases(() => [...entries].filter((e) => e.mode === 'holder').length);
-
-  // An entry in a kind's table was made by `acquire` with that same kind: the one cast here.
-  function tableOf<T, V>(kind: PollKind<T, V, S>): Map<string, FleetEntry<T, V, S>> {
-    let table = tables.get(kind);
-    if (!table) {
-      table = new Map();
-      tables.set(kind, table);
-    }
-    return table as Map<string, FleetEntry<T, V, S>>;
-  }
-
-  function acquire<T, V>(kind: PollKind<T, V, S>, target: T, owner: PollOwner<S>, signal?: AbortSignal): PollStream<V> {
-    if (closed) throw new Error('the poller registry is closed');
-    if (owner.fingerprint === ANONYMOUS) throw new GatewayError(ErrorCode.UNAUTHENTICATED, 'following a target needs a token (Authorization: Bearer …)');
-    const table = tableOf(kind);
-    const key = `${kind.key(target)}#${owner.fingerprint}`;
-    const existing = table.get(key);
-    if (existing) return existing.subscribe(signal);
-    const hold: Hold = limit.take(owner.fingerprint);
-    const entry: FleetEntry<T, V, S> = new FleetEntry(kind, target, owner, shared, () => {
-      if (table.get(key) === entry) table.delete(key);
-      entries.delete(entry);
-      hold.release();
-    });
-    table.set(key, entry);
-    entries.add(entry);
-    const stream = entry.subscribe(signal);
-    entry.start();
-    return stream;
-  }
-
-  return {
-    acquire,
-    forOwner: (owner): CallerPollers<S> => ({ follow: (kind, target, signal) => acquire(kind, target, owner, signal) }),
-    stats() {
-      let subscribers = 0;
-      for (const entry of entries) subscribers += entry.subscriberCount;
-      return { pollers: entries.size, subscribers };
+  return createAcquisition<S>(
+    settings,
+    (kind, target, owner, stopped) => {
+      const entry = new FleetEntry(kind, target, owner, shared, () => {
+        entries.delete(entry);
+        stopped();
+      });
+      entries.add(entry);
+      return entry;
     },
-    async close() {
-      closed = true;
-      for (const entry of [...entries]) entry.close();
-      await inner.close();
-    },
-  };
+    () => inner.close(),
+  );
 }

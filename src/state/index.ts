@@ -3,6 +3,7 @@
  * to install, today's behaviour) or in Redis (every replica shares it). One small interface per
  * kind of state; the server builds them here and the rest of the gateway never knows which it has.
  */
+import { readFileSync } from 'node:fs';
 import type { Registry } from 'prom-client';
 import type { FleetConfig } from '../config';
 import { createPollerRegistry, type PollerMetrics, type PollerRegistry, type PollerSettings } from '../pollers';
@@ -42,17 +43,26 @@ export interface FleetStateOptions {
 export function createFleetState(options: FleetStateOptions): FleetState {
   const { config } = options;
   if (config.redisUrl === null) return createMemoryState(config);
-  const link = new RedisLink(config.redisUrl, options.warn);
+  const link = new RedisLink(config.redisUrl, options.warn, config.redisTlsCaFile === null ? null : { ca: readCa(config.redisTlsCaFile) });
   const fleet = createFleetMetrics(options.registry);
   return {
     mode: 'redis',
-    pollers: (settings, metrics) => createFleetPollers(link, settings, metrics, fleet),
+    pollers: (settings, metrics) => createFleetPollers(link, settings, metrics, fleet, config.tokenKey),
     provisionings: (limits, run, ownerFor) => createFleetProvisionings({ link, limits, run, ownerFor, tokenKey: config.tokenKey, metrics: fleet, warn: options.warn }),
     persistedQueries: (limits) => new RedisPersistedQueries(link, limits),
     quota: config.callerUpstreamCallsPerMinute === null ? null : new RedisCallQuota(link, config.callerUpstreamCallsPerMinute),
     check: () => link.check(),
     close: () => link.close(),
   };
+}
+
+/** The authorities of `REDIS_TLS_CA_FILE`; unreadable stops the start, saying which setting. */
+function readCa(path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    throw new Error(`REDIS_TLS_CA_FILE could not be read (${error instanceof Error && 'code' in error ? String(error.code) : 'error'})`);
+  }
 }
 
 function createMemoryState(config: FleetConfig): FleetState {

@@ -2,14 +2,22 @@
  * Automatic persisted queries (APQ): a document registered under its SHA-256 once, then asked
  * for by hash alone. Documents are not caller data (any caller may send any document), so one
  * store serves everybody. Bounded both ways: a size cap per document and in all, and an expiry.
+ * What goes to the fleet's shared store (Redis) is also bounded by who sent it: only a caller
+ * the gateway knows (`registeredBy`) registers there; an anonymous registration stays in this
+ * replica's memory, so nobody can fill the Redis that leases and provisionings need.
  */
+import { LRUCache } from 'lru-cache';
 import { PREFIX, type RedisLink } from './redis';
 
 export interface PersistedQueryStore {
   /** The document registered under `sha256Hex`; null when unknown (or expired). */
   get(sha256Hex: string): Promise<string | null>;
-  /** Registers `query` under its hash (a document over the size cap is not kept). */
-  set(sha256Hex: string, query: string): Promise<void>;
+  /**
+   * Registers `query` under its hash (a document over the size cap is not kept). `registeredBy`
+   * is the verified caller that sent it (its identity, never a credential): null (anonymous)
+   * keeps the registration in this process only.
+   */
+  set(sha256Hex: string, query: string, registeredBy: string | null): Promise<void>;
 }
 
 export interface PersistedQueryLimits {
@@ -19,19 +27,28 @@ export interface PersistedQueryLimits {
   ttlMs: number;
   /** Characters kept in all (memory store): the least recently used go first. @default 32 MiB */
   maxTotalBytes?: number;
+  /** Bytes the fleet's store may hold in Redis, documents and their bookkeeping (`APQ_SHARED_MAX_BYTES`). @default 16 MiB */
+  maxSharedBytes?: number;
 }
 
 const DEFAULT_TOTAL_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_SHARED_BYTES = 16 * 1024 * 1024;
 
-/**
- * One process's store: a Map in use order (a hit moves its entry to the end), trimmed from the
- * front past the total size, each entry expiring `ttlMs` after its last use.
- */
+/** One process's store: least recently used out past the total size, each entry expiring `ttlMs` after its last use. */
 export class MemoryPersistedQueries implements PersistedQueryStore {
-  private readonly entries = new Map<string, { query: string; expires: number }>();
-  private total = 0;
+  private readonly cache: LRUCache<string, string>;
 
-  constructor(private readonly limits: PersistedQueryLimits) {}
+  constructor(private readonly limits: PersistedQueryLimits) {
+    this.cache = new LRUCache<string, string>({
+      maxSize: limits.maxTotalBytes ?? DEFAULT_TOTAL_BYTES,
+      sizeCalculation: (query) => Math.max(1, query.length),
+      ttl: limits.ttlMs,
+      updateAgeOnGet: true,
+      // The wall clock, read on each use (an injected clock in tests moves it).
+      perf: { now: () => Date.now() },
+      ttlResolution: 0,
+    });
+  }
 
   get(sha256Hex: string): Promise<string | null> {
     return Promise.resolve(this.lookup(sha256Hex));
@@ -44,51 +61,87 @@ export class MemoryPersistedQueries implements PersistedQueryStore {
 
   /** The synchronous read, for a store layered over this one. */
   lookup(sha256Hex: string): string | null {
-    const entry = this.entries.get(sha256Hex);
-    if (entry === undefined) return null;
-    const now = Date.now();
-    if (entry.expires <= now) {
-      this.remove(sha256Hex);
-      return null;
-    }
-    this.entries.delete(sha256Hex);
-    entry.expires = now + this.limits.ttlMs;
-    this.entries.set(sha256Hex, entry);
-    return entry.query;
+    return this.cache.get(sha256Hex) ?? null;
   }
 
   store(sha256Hex: string, query: string): void {
     if (query.length > this.limits.maxDocumentBytes) return;
-    this.remove(sha256Hex);
-    this.entries.set(sha256Hex, { query, expires: Date.now() + this.limits.ttlMs });
-    this.total += query.length;
-    const max = this.limits.maxTotalBytes ?? DEFAULT_TOTAL_BYTES;
-    for (const key of this.entries.keys()) {
-      if (this.total <= max) break;
-      this.remove(key);
-    }
+    this.cache.set(sha256Hex, query);
   }
 
   size(): number {
-    return this.entries.size;
-  }
-
-  private remove(key: string): void {
-    const entry = this.entries.get(key);
-    if (entry === undefined) return;
-    this.entries.delete(key);
-    this.total -= entry.query.length;
+    return this.cache.size;
   }
 }
 
 /**
- * The fleet's store: registrations in Redis (`SET … PX`, refreshed on use), so a hash registered
- * on one replica is served by every other; in front of it, this replica's memory store, which
- * also answers alone while Redis is not reachable (a registration made meanwhile reaches Redis
- * when it is used again).
+ * Bytes counted for one registration besides its document: the hash twice (a field of the
+ * documents, a member of the use order) and Redis's own bookkeeping of both. With the document
+ * counted at 1.25 times its length (the allocator rounds each up to a size class, at most a
+ * quarter more), the count stays above what Redis really holds (measured with MEMORY USAGE).
+ */
+const ENTRY_OVERHEAD = 320;
+
+/**
+ * Registers a document under the byte cap: registrations past their time go first (a bounded
+ * batch), then the least recently used until the new one fits. KEYS: documents (hash), use order
+ * (sorted set, last use in ms), counted bytes. ARGV: sha, document, now, ttl ms, cap, overhead.
+ * 1 when kept.
+ */
+const REGISTER = `
+local docs, used, bytes = KEYS[1], KEYS[2], KEYS[3]
+local h, doc, now, ttl, cap, extra = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+local function weight(n) return math.ceil(n * 1.25) + extra end
+local function drop(k)
+  local n = weight(redis.call('HSTRLEN', docs, k))
+  redis.call('HDEL', docs, k)
+  redis.call('ZREM', used, k)
+  redis.call('DECRBY', bytes, n)
+end
+for _, k in ipairs(redis.call('ZRANGEBYSCORE', used, '-inf', now - ttl, 'LIMIT', 0, 100)) do drop(k) end
+if redis.call('HEXISTS', docs, h) == 1 then
+  redis.call('ZADD', used, now, h)
+  return 1
+end
+local size = weight(string.len(doc))
+if size > cap then return 0 end
+local total = tonumber(redis.call('GET', bytes) or '0')
+while total + size > cap do
+  local oldest = redis.call('ZRANGE', used, 0, 0)
+  if #oldest == 0 then
+    -- Nothing left to drop: whatever the count says was lost (an eviction by Redis itself).
+    redis.call('DEL', docs)
+    total = 0
+    break
+  end
+  drop(oldest[1])
+  total = tonumber(redis.call('GET', bytes) or '0')
+end
+redis.call('HSET', docs, h, doc)
+redis.call('ZADD', used, now, h)
+redis.call('SET', bytes, total + size)
+return 1`;
+
+/** The document, its last use moved to now; nothing once past its time (the next registration drops it). KEYS: documents, use order. ARGV: sha, now, ttl ms. */
+const LOOKUP = `
+local score = redis.call('ZSCORE', KEYS[2], ARGV[1])
+if not score or tonumber(score) <= tonumber(ARGV[2]) - tonumber(ARGV[3]) then return false end
+local doc = redis.call('HGET', KEYS[1], ARGV[1])
+if doc then redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1]) end
+return doc`;
+
+const KEYS = [`${PREFIX}apq:documents`, `${PREFIX}apq:used`, `${PREFIX}apq:bytes`] as const;
+
+/**
+ * The fleet's store: registrations of known callers in Redis, under `maxSharedBytes` in all, so a
+ * hash registered on one replica is served by every other; in front of it, this replica's memory
+ * store, which also keeps anonymous registrations and answers alone while Redis is not reachable
+ * (a known caller's registration made meanwhile reaches Redis when it is used again).
  */
 export class RedisPersistedQueries implements PersistedQueryStore {
   private readonly local: MemoryPersistedQueries;
+  /** Registrations of known callers made while Redis was not reachable: hash → who registered it. */
+  private readonly owed = new LRUCache<string, string>({ max: 1000 });
 
   constructor(
     private readonly link: RedisLink,
@@ -100,28 +153,35 @@ export class RedisPersistedQueries implements PersistedQueryStore {
   async get(sha256Hex: string): Promise<string | null> {
     const local = this.local.lookup(sha256Hex);
     if (!this.link.isUp) return local;
-    const key = keyOf(sha256Hex);
     try {
-      // Read and refresh its expiry in one trip.
-      const query = await this.link.client.eval(GET_AND_REFRESH, 1, key, this.limits.ttlMs);
+      const query = await this.link.client.eval(LOOKUP, 2, KEYS[0], KEYS[1], sha256Hex, Date.now(), this.limits.ttlMs);
       if (typeof query === 'string') {
         if (local === null) this.local.store(sha256Hex, query);
         return query;
       }
-      if (local !== null) await this.link.client.set(key, local, 'PX', this.limits.ttlMs);
+      const registrant = this.owed.get(sha256Hex);
+      if (local !== null && registrant !== undefined) {
+        this.owed.delete(sha256Hex);
+        await this.share(sha256Hex, local);
+      }
       return local;
     } catch {
       return local;
     }
   }
 
-  async set(sha256Hex: string, query: string): Promise<void> {
+  async set(sha256Hex: string, query: string, registeredBy: string | null): Promise<void> {
     if (query.length > this.limits.maxDocumentBytes) return;
     this.local.store(sha256Hex, query);
-    if (!this.link.isUp) return;
-    await this.link.client.set(keyOf(sha256Hex), query, 'PX', this.limits.ttlMs).catch(() => undefined);
+    if (registeredBy === null) return;
+    if (!this.link.isUp) {
+      this.owed.set(sha256Hex, registeredBy);
+      return;
+    }
+    await this.share(sha256Hex, query).catch(() => undefined);
+  }
+
+  private async share(sha256Hex: string, query: string): Promise<void> {
+    await this.link.client.eval(REGISTER, 3, ...KEYS, sha256Hex, query, Date.now(), this.limits.ttlMs, this.limits.maxSharedBytes ?? DEFAULT_SHARED_BYTES, ENTRY_OVERHEAD);
   }
 }
-
-const keyOf = (sha256Hex: string): string => `${PREFIX}apq:${sha256Hex}`;
-const GET_AND_REFRESH = `local v = redis.call('GET', KEYS[1]) if v then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return v`;

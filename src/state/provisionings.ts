@@ -13,24 +13,16 @@
  * them when it is back; records of other replicas cannot be read meanwhile.
  */
 import { randomUUID } from 'node:crypto';
-import { ErrorCode, GatewayError, LimitExceededError } from '../errors/codes';
+import { ErrorCode, GatewayError } from '../errors/codes';
 import { parseProvisioningRecord, parseStepActions } from '../provisioning/codec';
-import {
-  markCrashed,
-  notFound,
-  ownerRetained,
-  retainedRefusal,
-  snapshot,
-  type ProvisioningJobs,
-  type ProvisioningLimits,
-  type ProvisioningOwner,
-  type ProvisioningRun,
-} from '../provisioning/jobs';
+import { markCrashed, notFound, snapshot, type ProvisioningJobs, type ProvisioningOwner, type ProvisioningRun } from '../provisioning/jobs';
+import { isLimitAnswer, ownerRetained, ProvisioningLedger, refusalOf, type ProvisioningLimits } from '../provisioning/limits';
 import type { ProvisioningRecord, StepAction } from '../provisioning/records';
 import { HANDOVER, type RunHandle } from '../provisioning/runner';
 import { Fields } from '../upstream/parse';
 import type { FleetMetrics } from './metrics';
 import { PREFIX, type RedisLink } from './redis';
+import { deriveKey, mac, macMatches } from './seal';
 import { openToken, sealToken } from './token-seal';
 
 /** How long a run's lease lasts without a heartbeat (renewed every third of it). */
@@ -62,7 +54,8 @@ local function drop(o, id)
 end`;
 
 /**
- * Registers a new run, or answers why not. ARGV: prefix, owner, id, entry, sealed token ('' for
+ * Registers a new run, or answers why not: the steps of src/provisioning/limits.ts
+ * (`ProvisioningLedger.reserve`), in the same order, over the fleet's sets. ARGV: prefix, owner, id, entry, sealed token ('' for
  * none), replica, lease ms, max running, per owner, max retained, owner retained, now, retain ms.
  */
 const START = `${DROP}
@@ -154,6 +147,29 @@ function parseEntry(text: string): Entry {
   return { owner, version: f.int('version') ?? 0, record: parseProvisioningRecord(f.raw('record')), actions: parseStepActions(f.raw('actions')) };
 }
 
+/**
+ * An entry as Redis keeps it: its JSON, and with `FLEET_TOKEN_KEY` an HMAC over that whole text
+ * (owner, plan, record, version), so a replica resumes with the owner's token only the entry a
+ * replica of this fleet wrote.
+ */
+function packEntry(entry: Entry, macKey: Buffer | null): string {
+  const text = JSON.stringify(entry);
+  return JSON.stringify(macKey === null ? { entry: text } : { entry: text, mac: mac(macKey, text) });
+}
+
+/**
+ * The entry, and whether its MAC holds (false when the key is set and the MAC is missing or
+ * wrong). A bare entry (as a previous version wrote it) has none.
+ */
+function unpackEntry(stored: string, macKey: Buffer | null): { entry: Entry; authentic: boolean } {
+  const f = Fields.of(JSON.parse(stored), 'ProvisioningEnvelope');
+  const text = f.str('entry');
+  if (text === null) return { entry: parseEntry(stored), authentic: macKey === null };
+  const claimed = f.str('mac');
+  const authentic = macKey === null || (claimed !== null && macMatches(macKey, text, claimed));
+  return { entry: parseEntry(text), authentic };
+}
+
 /** A run this replica carries. */
 interface LocalRun {
   entry: Entry;
@@ -178,22 +194,21 @@ export interface FleetProvisioningOptions<O> {
   warn(message: string, fields?: Record<string, unknown>): void;
 }
 
-function refusal(answer: string, limits: ProvisioningLimits): LimitExceededError {
-  switch (answer) {
-    case 'running:gateway':
-      return new LimitExceededError('provisionings', limits.maxRunning, `the gateways run ${limits.maxRunning} provisionings already (MAX_PROVISIONINGS); try again when one has finished`, { scope: 'gateway', retryAfter: 5 });
-    case 'running:caller':
-      return new LimitExceededError('provisionings', limits.maxRunningPerOwner, `this caller runs ${limits.maxRunningPerOwner} provisionings already, its share of MAX_PROVISIONINGS; try again when one has finished`, { scope: 'caller', retryAfter: 5 });
-    case 'retained:caller':
-      return retainedRefusal(ownerRetained(limits), 'caller');
-    default:
-      return retainedRefusal(limits.maxRetained, 'gateway');
-  }
-}
-
 export function createFleetProvisionings<O extends ProvisioningOwner>(options: FleetProvisioningOptions<O>): ProvisioningJobs<O> {
   const { link, limits } = options;
+  const macKey = options.tokenKey === null ? null : deriveKey(options.tokenKey, 'provisioning-entry');
   const runs = new Map<string, LocalRun>();
+  /**
+   * The runs this replica carried, by the limits' own rules (provisioning/limits.ts): what counts
+   * while Redis is away, when new runs are reserved here instead of by the START script.
+   */
+  const alone = new ProvisioningLedger(limits);
+  /**
+   * Runs that ended here while Redis was away, their last record not written yet: written when it
+   * is back (else the record there would still say RUNNING, and another replica would resume a
+   * run that is over).
+   */
+  const unwritten = new Map<string, LocalRun>();
   let closing = false;
   let rejoinedAt = 0;
   options.metrics.watchLeases(() => runs.size, 'provisioning');
@@ -202,7 +217,7 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
 
   /** Writes an entry (FINISH once it is over): 0 when another replica holds its lease. */
   function store(entry: Entry, sealed: string): Promise<unknown> {
-    const args = [P, entry.owner, entry.record.id, JSON.stringify(entry), sealed, link.replicaId, RUN_LEASE_MS, Date.now(), message(entry)];
+    const args = [P, entry.owner, entry.record.id, packEntry(entry, macKey), sealed, link.replicaId, RUN_LEASE_MS, Date.now(), message(entry)];
     return entry.record.state !== 'RUNNING' ? link.client.eval(FINISH, 0, ...args, limits.retainMs) : link.client.eval(WRITE, 0, ...args);
   }
 
@@ -212,6 +227,7 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
       try {
         const written = await store(local.entry, local.sealed);
         local.dirty = false;
+        unwritten.delete(local.entry.record.id);
         if (written === 0) handOver(local, 'another replica runs it now');
       } catch {
         local.dirty = true;
@@ -231,6 +247,7 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
     const controller = new AbortController();
     const local: LocalRun = { entry, sealed, controller, listeners: new Set(), writing: Promise.resolve(), dirty: false, done: Promise.resolve() };
     runs.set(entry.record.id, local);
+    alone.track(entry.owner, entry.record.id);
     const handle: RunHandle = {
       record: entry.record,
       change(edit) {
@@ -251,6 +268,8 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
       .then(() => local.writing)
       .finally(() => {
         runs.delete(entry.record.id);
+        if (local.dirty) unwritten.set(entry.record.id, local);
+        alone.finish(entry.record.id, Date.now());
         for (const wake of local.listeners) wake();
       });
     return local;
@@ -260,6 +279,7 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
 
   async function heartbeat(): Promise<void> {
     if (!link.isUp) return;
+    for (const local of unwritten.values()) void write(local);
     for (const local of runs.values()) {
       if (local.dirty) {
         void write(local);
@@ -301,7 +321,27 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
       await link.client.eval(RELEASE, 1, keys.lease(id), link.replicaId);
       return;
     }
-    const entry = parseEntry(text);
+    let unpacked: { entry: Entry; authentic: boolean };
+    try {
+      unpacked = unpackEntry(text, macKey);
+      if (unpacked.entry.record.id !== id) unpacked.authentic = false;
+    } catch {
+      // Unreadable: nothing to resume, nothing to record; the run leaves the running set and its token goes.
+      options.warn('a provisioning entry in Redis could not be read: not resumed', { id });
+      await link.client.multi().srem(keys.running, id).del(keys.token(id)).exec();
+      await link.client.eval(RELEASE, 1, keys.lease(id), link.replicaId);
+      return;
+    }
+    const { entry } = unpacked;
+    if (!unpacked.authentic) {
+      // Changed in Redis (or written without the key): never run with the owner's token. Nothing is sent.
+      options.metrics.takeover('provisioning');
+      options.warn('a provisioning entry in Redis failed its integrity check (FLEET_TOKEN_KEY): not resumed, ended FAILED', { id });
+      endUnresumable(entry.record, ALTERED);
+      entry.version += 1;
+      await store(entry, '');
+      return;
+    }
     const token = sealed !== null && options.tokenKey !== null ? openToken(options.tokenKey, sealed, id) : null;
     if (token !== null && sealed !== null) {
       options.warn('resuming a provisioning whose replica stopped', { id });
@@ -311,7 +351,7 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
     // No token to go on with: the run ends here, and says so.
     options.metrics.takeover('provisioning');
     options.warn('a provisioning whose replica stopped ends FAILED: no token to resume it with (FLEET_TOKEN_KEY)', { id });
-    endWithoutToken(entry.record);
+    endUnresumable(entry.record, NO_TOKEN);
     entry.version += 1;
     await store(entry, '');
   }
@@ -324,11 +364,11 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
     if (joined) rejoinedAt = Date.now();
     joined = true;
     // Write back what this replica carried while Redis was away (a restarted Redis is empty).
-    for (const local of runs.values()) void write(local);
+    for (const local of [...runs.values(), ...unwritten.values()]) void write(local);
   });
 
   async function read(id: string, owner: string): Promise<ProvisioningRecord | null> {
-    const local = runs.get(id);
+    const local = runs.get(id) ?? unwritten.get(id);
     if (local !== undefined && (!link.isUp || local.dirty)) return local.entry.owner === owner ? snapshot(local.entry.record) : null;
     let text: string | null;
     try {
@@ -338,7 +378,7 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
       throw new GatewayError(ErrorCode.UPSTREAM_UNAVAILABLE, "the gateways' shared state (Redis) is not reachable from this replica: try again shortly");
     }
     if (text === null) return null;
-    const entry = parseEntry(text);
+    const { entry } = unpackEntry(text, macKey);
     return entry.owner === owner ? entry.record : null;
   }
 
@@ -356,7 +396,7 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
           P,
           entry.owner,
           id,
-          JSON.stringify(entry),
+          packEntry(entry, macKey),
           sealed,
           link.replicaId,
           RUN_LEASE_MS,
@@ -367,12 +407,12 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
           Date.now(),
           limits.retainMs,
         );
-        if (answer !== 'ok') throw refusal(String(answer), limits);
+        if (!isLimitAnswer(answer)) throw new Error(`the provisioning script answered ${String(answer)}`);
+        if (answer !== 'ok') throw refusalOf(answer, limits);
       } else {
-        // Alone until Redis is back: this replica's own runs count against the limits.
-        const mine = [...runs.values()];
-        if (mine.length >= limits.maxRunning) throw refusal('running:gateway', limits);
-        if (mine.filter((r) => r.entry.owner === entry.owner).length >= limits.maxRunningPerOwner) throw refusal('running:caller', limits);
+        // Alone until Redis is back: the runs this replica carried count, by the same rules.
+        const answer = alone.reserve(entry.owner, id, Date.now());
+        if (answer !== 'ok') throw refusalOf(answer, limits);
       }
       const local = carry(entry, sealed, owner, false);
       local.dirty = !link.isUp;
@@ -461,15 +501,15 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
   };
 }
 
+const NO_TOKEN =
+  'the gateway replica running this provisioning stopped, and no other could resume it with your token (FLEET_TOKEN_KEY is not set, or is not the key it was kept with): check the resources it created, then start again';
+const ALTERED =
+  "the gateway replica running this provisioning stopped, and its record in the gateways' shared state (Redis) had been changed by something other than a gateway of this fleet, so it was not resumed and nothing more was sent: check the resources it created, then start again";
+
 /** Ends a run that cannot go on: the step it was in failed (its change may have been sent), the record says why. */
-function endWithoutToken(record: ProvisioningRecord): void {
+function endUnresumable(record: ProvisioningRecord, message: string): void {
   const now = new Date().toISOString();
-  const error = {
-    code: ErrorCode.INTERNAL_SERVER_ERROR,
-    message:
-      'the gateway replica running this provisioning stopped, and no other could resume it with your token (FLEET_TOKEN_KEY is not set, or is not the key it was kept with): check the resources it created, then start again',
-    outcomeUnknown: true,
-  };
+  const error = { code: ErrorCode.INTERNAL_SERVER_ERROR, message, outcomeUnknown: true };
   const step = record.steps.find((s) => s.state === 'RUNNING') ?? record.steps.find((s) => s.state === 'PENDING');
   if (step !== undefined) Object.assign(step, { state: 'FAILED', finishedAt: now, error: { ...error, outcomeUnknown: step.changeSent } });
   record.error = error;

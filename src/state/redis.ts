@@ -26,8 +26,17 @@ export class RedisLink {
   private closed = false;
   private lastError: string | null = null;
 
-  constructor(url: string, private readonly warn: (message: string, fields?: Record<string, unknown>) => void) {
+  /**
+   * `url` is `redis://`, or `rediss://` for TLS (ioredis checks the server's certificate against
+   * the system's authorities, or `tls.ca` when given: `REDIS_TLS_CA_FILE`).
+   */
+  constructor(
+    url: string,
+    private readonly warn: (message: string, fields?: Record<string, unknown>) => void,
+    tls: { ca: Buffer } | null = null,
+  ) {
     const options = {
+      ...(tls === null ? {} : { tls: { ca: tls.ca } }),
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       connectTimeout: 2000,

@@ -167,8 +167,9 @@ describe('deploy/kubernetes.yaml', () => {
     for (const name of [...Object.keys(configMap.data ?? {}), ...Object.keys(secret.stringData ?? {}), ...Object.keys(fleet.stringData ?? {}), ...container.env.map((e) => e.name)]) {
       expect({ name, read: configSource.includes(`'${name}'`) }).toEqual({ name, read: true });
     }
-    // The manifest's values pass the gateway's own validation.
-    expect(() => loadConfig({ ...configMap.data, ...secret.stringData, ...fleet.stringData })).not.toThrow();
+    // The manifest's values pass the gateway's own validation, but for its example key, which is public and refused until replaced.
+    expect(() => loadConfig({ ...configMap.data, ...secret.stringData, ...fleet.stringData })).toThrow(/^FLEET_TOKEN_KEY is the example key/);
+    expect(() => loadConfig({ ...configMap.data, ...secret.stringData, ...fleet.stringData, FLEET_TOKEN_KEY: 'ab'.repeat(32) })).not.toThrow();
   });
 
   it('runs the Redis the replicas share, where REDIS_URL points, with the password REDIS_URL carries', () => {

@@ -4,43 +4,8 @@
  * own before anybody else's), and ownership.
  */
 import { ErrorCode } from '../../../src/errors/codes';
-import { createProvisioningJobs, type ProvisioningOwner } from '../../../src/provisioning/jobs';
-import type { ProvisioningRecord } from '../../../src/provisioning/records';
-import type { RunHandle } from '../../../src/provisioning/runner';
-
-const owner = (fingerprint: string): ProvisioningOwner => ({ fingerprint, sealCredential: () => null });
-const fields: Omit<ProvisioningRecord, 'id'> = {
-  state: 'RUNNING',
-  steps: [],
-  networkId: null,
-  appWanId: null,
-  error: null,
-  rollbackOnFailure: false,
-  startedAt: new Date().toISOString(),
-  finishedAt: null,
-};
-
-/** Runs that finish when told to. */
-function controlledRuns() {
-  const handles: RunHandle[] = [];
-  const finishers: Array<() => void> = [];
-  const run = (_owner: ProvisioningOwner, handle: RunHandle): Promise<void> =>
-    new Promise((resolve) => {
-      handles.push(handle);
-      finishers.push(() => {
-        handle.change((r) => {
-          r.state = 'SUCCEEDED';
-          r.finishedAt = new Date().toISOString();
-        });
-        resolve();
-      });
-    });
-  const finishAll = async (): Promise<void> => {
-    for (const finish of finishers.splice(0)) finish();
-    await new Promise((r) => setImmediate(r));
-  };
-  return { run, handles, finishAll };
-}
+import { createProvisioningJobs } from '../../../src/provisioning/jobs';
+import { controlledRuns, fields, owner } from '../../helpers/provisioning-runs';
 
 it('caps the runs of one owner at its share, and in all, with RATE_LIMITED and retryAfter', async () => {
   const runs = controlledRuns();

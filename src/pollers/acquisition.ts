@@ -1,0 +1,88 @@
+/**
+ * Acquisition, written once for every registry: one placed poller per (kind, target key, owner
+ * fingerprint), however many subscribers follow it; an anonymous owner refused before anything
+ * starts; a new one holding a unit of `MAX_POLLERS` and of its owner's share until it stops;
+ * joining a running one always allowed. What is placed is the registry's (`Placement`): a
+ * `Poller` in this process (registry.ts), or a fleet entry that polls or listens through Redis
+ * (src/state/fleet-pollers.ts).
+ */
+import { GatewayError } from '../errors/codes';
+import { defaultShare, SharedLimit } from '../limits/shares';
+import { ANONYMOUS } from './fingerprint';
+import type { CallerPollers, PollerRegistry, PollerSettings, PollKind, PollOwner, PollStream } from './types';
+
+/** One placed poller: subscribers join it; it calls the `stopped` it was given once it has stopped. */
+export interface Placed<Value> {
+  subscribe(signal?: AbortSignal): PollStream<Value>;
+  start(): void;
+  close(): void | Promise<void>;
+  readonly subscriberCount: number;
+}
+
+/** Makes the poller of one (kind, target, owner); `stopped` must be called once when it stops. */
+export type Placement<Session> = <Target, Value>(kind: PollKind<Target, Value, Session>, target: Target, owner: PollOwner<Session>, stopped: () => void) => Placed<Value>;
+
+/** A registry over `place`; `afterClose` runs once every placed poller was closed. */
+export function createAcquisition<S>(settings: PollerSettings, place: Placement<S>, afterClose: () => Promise<void> = () => Promise.resolve()): PollerRegistry<S> {
+  // One table per kind object, keyed `targetKey#ownerFingerprint`.
+  const tables = new WeakMap<object, Map<string, unknown>>();
+  const placed = new Set<Placed<unknown>>();
+  // Every new poller holds one unit of MAX_POLLERS, and one of its owner's share of it.
+  const limit = new SharedLimit('pollers', {
+    total: settings.maxPollers,
+    perCaller: settings.maxPollersPerCaller ?? defaultShare(settings.maxPollers),
+    setting: 'MAX_POLLERS',
+  });
+  let closed = false;
+
+  // A poller in a kind's table was placed by `acquire` with that same kind object, so it has
+  // that kind's types: the one place this module needs a cast.
+  function tableOf<T, V>(kind: PollKind<T, V, S>): Map<string, Placed<V>> {
+    let table = tables.get(kind);
+    if (!table) {
+      table = new Map();
+      tables.set(kind, table);
+    }
+    return table as Map<string, Placed<V>>;
+  }
+
+  function acquire<T, V>(kind: PollKind<T, V, S>, target: T, owner: PollOwner<S>, signal?: AbortSignal): PollStream<V> {
+    if (closed) throw new Error('the poller registry is closed');
+    // A poll needs credentials: an anonymous caller would start work whose every poll answers 401.
+    if (owner.fingerprint === ANONYMOUS) throw new GatewayError('UNAUTHENTICATED', 'following a target needs a token (Authorization: Bearer …)');
+    const table = tableOf(kind);
+    const key = `${kind.key(target)}#${owner.fingerprint}`;
+    const existing = table.get(key);
+    if (existing) return existing.subscribe(signal);
+
+    const hold = limit.take(owner.fingerprint);
+    const poller: Placed<V> = place(kind, target, owner, () => {
+      if (table.get(key) === poller) table.delete(key);
+      placed.delete(poller);
+      hold.release();
+    });
+    table.set(key, poller);
+    placed.add(poller);
+    // Subscribe first, so the first value finds its reader.
+    const stream = poller.subscribe(signal);
+    poller.start();
+    return stream;
+  }
+
+  return {
+    acquire,
+    forOwner: (owner): CallerPollers<S> => ({
+      follow: (kind, target, signal) => acquire(kind, target, owner, signal),
+    }),
+    stats() {
+      let subscribers = 0;
+      for (const poller of placed) subscribers += poller.subscriberCount;
+      return { pollers: placed.size, subscribers };
+    },
+    async close() {
+      closed = true;
+      await Promise.all([...placed].map((poller) => poller.close()));
+      await afterClose();
+    },
+  };
+}
