@@ -9,6 +9,8 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { GraphQLSchema } from 'graphql';
+import { Cancellation } from '../../core/cancellation';
+import type { CallerFactory } from '../../core/caller';
 import { buildCatalog, readOperationFolder, type OperationSource } from './catalog';
 import { refusal } from './results';
 import type { McpRunner } from './runner';
@@ -37,6 +39,8 @@ export interface McpHandlerOptions {
   version: string;
   /** Where start-up notes go (operations left out and why). */
   warn?: (message: string) => void;
+  /** The one way every door builds its caller (src/core/caller.ts): token, address, request id, trace context. */
+  callerOf: CallerFactory;
 }
 
 export type McpHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -66,7 +70,8 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
       res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC requests with POST.' }, id: null }));
       return;
     }
-    const caller = { authorization: req.headers.authorization, clientAddress: req.socket.remoteAddress };
+    const gone = new Cancellation();
+    const caller = options.callerOf({ authorization: req.headers.authorization, socketAddress: req.socket.remoteAddress, headers: req.headers, cancellation: gone });
     const server = new Server({ name: 'netgraph', version: options.version }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: definitions }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
@@ -90,6 +95,7 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: MAX_BODY_BYTES });
     // Answered or gone: close both, which aborts a tool still running (its subscription, its upstream calls).
     res.on('close', () => {
+      gone.abort();
       void transport.close();
       void server.close();
     });

@@ -5,7 +5,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { credentialFingerprint } from '../../../src/pollers';
 import { planProvisioning } from '../../../src/resolvers/provisioning/plan';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox';
 import { startGateway, type RunningGateway } from '../../../src/server';
@@ -35,7 +34,7 @@ describeFleet('a lapsed run without FLEET_TOKEN_KEY', () => {
   });
 
   it('ends FAILED on the replica that finds it, with no upstream call and the reason on the record', async () => {
-    const owner = credentialFingerprint(`Bearer ${sandbox.tokens.admin}`);
+    const owner = (await gateway.verifier.verify(`Bearer ${sandbox.tokens.admin}`)).key;
     const planned = planProvisioning({
       network: { name: 'orphan' },
       hostedGateway: { name: 'gw' },

@@ -8,7 +8,7 @@ import { createProvisioningJobs, type ProvisioningOwner } from '../../../src/pro
 import type { ProvisioningRecord } from '../../../src/provisioning/records';
 import type { RunHandle } from '../../../src/provisioning/runner';
 
-const owner = (fingerprint: string): ProvisioningOwner => ({ fingerprint, sealCredential: () => null });
+const owner = (fingerprint: string): ProvisioningOwner => ({ fingerprint, verify: () => Promise.resolve(), sealCredential: () => null });
 const fields: Omit<ProvisioningRecord, 'id'> = {
   state: 'RUNNING',
   steps: [],
