@@ -329,6 +329,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     version: info.version,
     warn: (message) => logger.warn(message),
     callerOf,
+    note: (errors, caller) => pipeline.note(errors, caller, { door: 'mcp' }),
   });
 
   async function serveGraphQL(req: IncomingMessage, res: ServerResponse): Promise<void> {

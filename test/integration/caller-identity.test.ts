@@ -15,6 +15,8 @@ import type { Config } from '../../src/config';
 import { Clients, waitFor } from '../helpers/subscriptions';
 import { expectErrorCode, postGraphQL, testConfig } from '../helpers/stack';
 import { openBurstSocket } from '../helpers/ws-burst';
+import { connectMcp, toolErrors } from '../helpers/mcp';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 const IDENTITY_ROUTE = 'GET /identity/v1/organization';
 const junk = (): string => `Bearer ${randomBytes(24).toString('base64url')}`;
@@ -164,6 +166,9 @@ describe('client addresses behind a trusted proxy', () => {
     expect(await upgrade('2001:db8:1:2::1')).toBe(101);
     expect(await upgrade('2001:db8:1:2:ffff::9')).toBe(429);
     expect(await upgrade('2001:db8:1:3::1')).toBe(101);
+    // The door's own refusals are counted like the pipeline's.
+    const metrics = await (await fetch(`${new URL(gateway.url).origin}/metrics`)).text();
+    expect(metrics).toMatch(/netgraph_graphql_operations_total\{transport="ws",operation="-",outcome="errors"\} 2\b/);
   });
 });
 
@@ -184,5 +189,49 @@ describe('event search for the operator\'s organizations only', () => {
     const allowed = await postGraphQL(gateway.url, '{ alerts { totalCount } }', undefined, { token: sandbox.tokens.admin });
     expect(allowed.body.errors).toBeUndefined();
     expect(searchCalls()).toBeGreaterThan(0);
+  });
+});
+
+describe('MCP follow calls per identity', () => {
+  beforeAll(() => start((base) => ({ pollNotFoundGraceMs: 600_000, callers: { ...base.callers, maxSubscriptionsPerCaller: 3 } })));
+  afterAll(stop);
+
+  it('runs exactly MAX_SUBSCRIPTIONS_PER_CALLER follow calls of one identity at once, and refuses the rest RATE_LIMITED', async () => {
+    const mcp = await connectMcp(new URL(gateway.url).origin, sandbox.tokens.admin);
+    const refusals: CallToolResult[] = [];
+    // Business keys the platform does not know yet: each follow keeps polling for its grace period.
+    const calls = Array.from({ length: 8 }, (_, n) =>
+      mcp.callTool({ name: 'follow_workflow', arguments: { businessKey: `not-yet-${n}` } }).then(
+        (result) => void refusals.push(result as CallToolResult),
+        () => undefined,
+      ),
+    );
+    try {
+      await waitFor(() => refusals.length === 5 && gateway.pollerStats().pollers === 3, () => `5 refusals and 3 pollers, got ${refusals.length} and ${gateway.pollerStats().pollers}`, 15_000);
+      for (const refusal of refusals) expect(toolErrors(refusal)[0]).toMatchObject({ code: 'RATE_LIMITED', extensions: expect.objectContaining({ limit: 'subscriptionsPerCaller' }) });
+    } finally {
+      await mcp.close();
+      await Promise.all(calls);
+    }
+    await waitFor(() => gateway.pollerStats().pollers === 0, () => 'the followed pollers stopped');
+  });
+
+  it("labels MCP operations by name in metrics, and counts the door's own policy refusals", async () => {
+    const doorRefusals = async (): Promise<number> => {
+      const text = await (await fetch(`${new URL(gateway.url).origin}/metrics`)).text();
+      return Number(/netgraph_graphql_operations_total\{transport="mcp",operation="-",outcome="errors"\} (\d+)/.exec(text)?.[1] ?? 0);
+    };
+    const before = await doorRefusals();
+    const mcp = await connectMcp(new URL(gateway.url).origin, sandbox.tokens.admin);
+    try {
+      const refused = (await mcp.callTool({ name: 'execute', arguments: { query: 'mutation { deleteNetwork(id: "00000000-0000-4000-8000-000000000000") { accepted } }' } })) as CallToolResult;
+      expect(toolErrors(refused)[0]?.code).toBe('FORBIDDEN');
+    } finally {
+      await mcp.close();
+    }
+    const metrics = await (await fetch(`${new URL(gateway.url).origin}/metrics`)).text();
+    // The follow calls above, by their operation's name; the refusal, by the door.
+    expect(metrics).toMatch(/netgraph_graphql_operations_total\{transport="mcp",operation="FollowWorkflow",outcome="errors"\} 5\b/);
+    expect(await doorRefusals()).toBe(before + 1);
   });
 });
