@@ -80,16 +80,34 @@ export function requestIdFrom(headers: CallerInput['headers']): string {
 class VerifiedCaller implements Caller {
   identity: Identity | null = null;
   #verifying: Promise<Identity | null> | null = null;
+  #address: { clientAddress: string | undefined; addressKey: string } | null = null;
 
   constructor(
     readonly authorization: string | undefined,
-    readonly clientAddress: string | undefined,
-    readonly addressKey: string,
     readonly requestId: string,
     readonly traceHeaders: Readonly<Record<string, string | undefined>>,
     readonly cancellation: Cancellation,
     private readonly verifier: IdentityVerifier,
+    private readonly input: CallerInput,
+    private readonly addressSettings: ClientAddressSettings,
   ) {}
+
+  // Worked out when a cap asks (most requests never do): the request path stays as cheap as before.
+  get clientAddress(): string | undefined {
+    return this.address().clientAddress;
+  }
+
+  get addressKey(): string {
+    return this.address().addressKey;
+  }
+
+  private address(): { clientAddress: string | undefined; addressKey: string } {
+    if (this.#address === null) {
+      const clientAddress = clientAddressOf(this.input.socketAddress, this.input.headers, this.addressSettings);
+      this.#address = { clientAddress, addressKey: addressKey(clientAddress) };
+    }
+    return this.#address;
+  }
 
   verify(): Promise<Identity | null> {
     if (this.#verifying) return this.#verifying;
@@ -104,18 +122,16 @@ class VerifiedCaller implements Caller {
 
 /** The one function every door builds its caller with. */
 export function createCallerFactory(verifier: IdentityVerifier, address: ClientAddressSettings): CallerFactory {
-  return (input) => {
-    const clientAddress = clientAddressOf(input.socketAddress, input.headers, address);
-    return new VerifiedCaller(
+  return (input) =>
+    new VerifiedCaller(
       input.authorization,
-      clientAddress,
-      addressKey(clientAddress),
       input.requestId ?? requestIdFrom(input.headers),
       { traceparent: header(input.headers, 'traceparent'), tracestate: header(input.headers, 'tracestate') },
       input.cancellation ?? new Cancellation(),
       verifier,
+      input,
+      address,
     );
-  };
 }
 
 /**

@@ -24,10 +24,10 @@ const junk = (): string => `Bearer ${randomBytes(24).toString('base64url')}`;
 let sandbox: RunningSandbox;
 let gateway: RunningGateway;
 
-async function start(overrides: (base: Config) => Partial<Config>): Promise<void> {
+async function start(overrides: (base: Config) => Partial<Config>, log: ((line: string) => void) | null = null): Promise<void> {
   sandbox = await startSandbox({ port: 0, seed: 'tiny', stepMs: 50 });
   const base = testConfig({ upstreamBaseUrl: null });
-  gateway = await startGateway({ ...base, ...overrides(base) }, { log: null, sandbox });
+  gateway = await startGateway({ ...base, ...overrides(base) }, { log, sandbox });
 }
 async function stop(): Promise<void> {
   await gateway?.close();
@@ -233,5 +233,39 @@ describe('MCP follow calls per identity', () => {
     // The follow calls above, by their operation's name; the refusal, by the door.
     expect(metrics).toMatch(/netgraph_graphql_operations_total\{transport="mcp",operation="FollowWorkflow",outcome="errors"\} 5\b/);
     expect(await doorRefusals()).toBe(before + 1);
+  });
+});
+
+describe('an SSE client that leaves', () => {
+  const lines: string[] = [];
+  beforeAll(() => start(() => ({}), (line) => lines.push(line)));
+  afterAll(stop);
+  // Three rounds of upstream calls, one after the other.
+  const QUERY = '{ networks(first: 10) { nodes { endpoints(first: 10) { nodes { appWans(first: 10) { nodes { id } } } } } } }';
+
+  it('stops calling upstream for its operation once the client is gone', async () => {
+    const whole = await postGraphQL(gateway.url, QUERY, undefined, { token: sandbox.tokens.admin });
+    expect(whole.body.errors).toBeUndefined();
+    const wholeCalls = (JSON.parse(lines.at(-1) ?? '{}') as { upstreamCalls?: number }).upstreamCalls ?? 0;
+    expect(wholeCalls).toBeGreaterThan(2);
+    sandbox.control.setLatency(300);
+    sandbox.control.resetCalls();
+    const leave = new AbortController();
+    const streaming = fetch(gateway.streamUrl, {
+      method: 'POST',
+      headers: { accept: 'text/event-stream', 'content-type': 'application/json', authorization: `Bearer ${sandbox.tokens.admin}` },
+      body: JSON.stringify({ query: QUERY }),
+      signal: leave.signal,
+    }).then((res) => res.body?.cancel(), () => undefined);
+    try {
+      await waitFor(() => sandbox.control.calls().total >= 1, () => 'the first upstream call');
+      leave.abort();
+      await streaming;
+      const sse = (): { upstreamCalls: number } | undefined => lines.map((l) => JSON.parse(l) as { transport?: string; upstreamCalls: number }).find((l) => l.transport === 'sse');
+      await waitFor(() => sse() !== undefined, () => 'the SSE operation to end', 10_000);
+      expect(sse()?.upstreamCalls).toBeLessThan(wholeCalls);
+    } finally {
+      sandbox.control.setLatency(0);
+    }
   });
 });
