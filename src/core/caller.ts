@@ -79,7 +79,6 @@ export function requestIdFrom(headers: CallerInput['headers']): string {
 
 class VerifiedCaller implements Caller {
   identity: Identity | null = null;
-  #verifying: Promise<Identity | null> | null = null;
   #address: { clientAddress: string | undefined; addressKey: string } | null = null;
 
   constructor(
@@ -110,13 +109,17 @@ class VerifiedCaller implements Caller {
   }
 
   verify(): Promise<Identity | null> {
-    if (this.#verifying) return this.#verifying;
     const authorization = this.authorization;
-    if (authorization === undefined) return (this.#verifying = Promise.resolve(null));
-    this.#verifying = this.verifier.verify(authorization).then((identity) => (this.identity = identity));
-    // A failed verification is asked again next time (an outage passes; a refusal is cached by the verifier).
-    this.#verifying.catch(() => (this.#verifying = null));
-    return this.#verifying;
+    if (authorization === undefined) return Promise.resolve(null);
+    // Asked of the verifier each time (its cache answers at once): a caller that lives long (a
+    // WebSocket) is held to the verdict's lifetime, not to the verdict it got when it connected.
+    return this.verifier.verify(authorization).then(
+      (identity) => (this.identity = identity),
+      (error: unknown) => {
+        this.identity = null;
+        throw error;
+      },
+    );
   }
 }
 
