@@ -138,6 +138,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
+  // The verifier asks through the HTTP layer, whose quota asks the verifier: bound once both exist (just below).
   let identify: (authorization: string) => ReturnType<typeof identifyCaller> = () => Promise.reject(new Error('not started'));
   const verifier = createCallerVerifier({
     hashKey,
