@@ -12,6 +12,7 @@
  *   replayed by the raw floor server's replay route (wave-replay.ts), timed from this process like
  *   the gateway's latency phase, at the same per-call latency.
  */
+import { queryCalls } from './query-calls';
 import type { CallTiming, RecordedRequest, RunningSandbox } from '../src/sandbox';
 import type { BenchOptions } from './args';
 import { callWaves, WAVE_LATENCY_MS } from './call-waves';
@@ -85,7 +86,7 @@ async function recordRun(query: BenchQuery, facts: UpstreamFacts, sandbox: Runni
   try {
     const answer = JSON.stringify({ data: await client.execute(query.document, query.variables(facts)) });
     const calls = sandbox.control.requests();
-    const total = sandbox.control.calls().total;
+    const total = queryCalls(sandbox.control.calls());
     if (calls.length !== total) throw new Error(`${query.name} floor: the gateway made ${total} calls, the sandbox recorded the last ${calls.length}`);
     return { answer, calls, waves: callWaves(sandbox.control.timings()) };
   } finally {

@@ -37,6 +37,8 @@ export function benchGatewayEnv(sandbox: RunningSandbox): Record<string, string>
     SEARCH_URL: sandbox.searchUrl,
     SEARCH_USERNAME: sandbox.searchCredentials.username,
     SEARCH_PASSWORD: sandbox.searchCredentials.password,
+    // Event search is for the operator's organizations: the sandbox's demo callers belong to its first.
+    EVENTS_ALLOWED_ORGANIZATIONS: sandbox.restFacts().organizationIds[0] ?? '',
     HOST: '127.0.0.1',
     PORT: '0',
     // The throughput phase saturates the gateway (32 whole-network graphs at once): each then

@@ -6,6 +6,7 @@
  * Upstream calls and p50 must grow at most linearly with the records: `scaleGrowth` says whether
  * they did.
  */
+import { queryCalls } from './query-calls';
 import { startSandbox } from '../src/sandbox';
 import type { BenchOptions } from './args';
 import { readFacts } from './facts';
@@ -66,11 +67,11 @@ async function measureScale(scale: number, options: BenchOptions, log: (line: st
     let upstreamCalls: number;
     try {
       networkGraph.check(await client.execute(networkGraph.document, variables), facts);
-      upstreamCalls = sandbox.control.calls().total;
+      upstreamCalls = queryCalls(sandbox.control.calls());
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
       log(`${where}: WRONG RESULT, not timed: ${error}`);
-      return { ...shape, upstreamCalls: sandbox.control.calls().total, iterations: 0, p50Ms: 0, p99Ms: 0, p50Ratio: null, cpuMsPerQuery: null, error };
+      return { ...shape, upstreamCalls: queryCalls(sandbox.control.calls()), iterations: 0, p50Ms: 0, p99Ms: 0, p50Ratio: null, cpuMsPerQuery: null, error };
     }
 
     const op: Operation = () => client.executeUnchecked(networkGraph.document, variables);

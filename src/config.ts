@@ -169,6 +169,49 @@ export interface Config {
   mcpMutations: McpMutations;
   /** Shared state for a fleet of replicas, and per-caller shares (src/state/README.md). */
   fleet: FleetConfig;
+  /** Who the caller is: verification with the platform, client addresses, per-caller subscriptions, event search (src/core/README.md). */
+  callers: CallerSettings;
+}
+
+export interface CallerSettings {
+  /** `CALLER_VERIFY_TTL_MS`: how long the platform's acceptance of a token is trusted before asking again (1000..3600000). @default 60000 */
+  verifyTtlMs: number;
+  /** `CALLER_VERIFY_REFUSED_TTL_MS`: how long a refused token stays refused without asking (0..600000). @default 5000 */
+  refusedTtlMs: number;
+  /** `TRUST_PROXY_HOPS`: proxies in front of the gateway that append to `X-Forwarded-For` (0..10). @default 0 — the socket's address */
+  trustProxyHops: number;
+  /** `CLIENT_ADDRESS_HEADER`: a header a trusted proxy sets to the client's address (e.g. `x-real-ip`). @default null */
+  clientAddressHeader: string | null;
+  /** `MAX_SUBSCRIPTIONS_PER_CALLER`: subscriptions one identity may run at once on every door together (1..100000). @default 100 */
+  maxSubscriptionsPerCaller: number;
+  /** `MAX_ANONYMOUS_SUBSCRIPTIONS`: subscriptions without a token (e.g. `heartbeat`) in all; one client address holds a quarter (1..100000). @default 200 */
+  maxAnonymousSubscriptions: number;
+  /**
+   * `EVENTS_ALLOWED_ORGANIZATIONS`: comma-separated organization ids whose callers may read event
+   * fields (the installation's search service). @default none — in sandbox mode, the sandbox's demo organization
+   */
+  eventsAllowedOrganizations: ReadonlySet<string>;
+}
+
+function callers(env: Env): CallerSettings {
+  const header = read(env, 'CLIENT_ADDRESS_HEADER');
+  if (header !== undefined && !/^[A-Za-z0-9-]{1,64}$/.test(header)) throw new ConfigError(`CLIENT_ADDRESS_HEADER must be a header name; got ${JSON.stringify(header)}`);
+  const organizations = (read(env, 'EVENTS_ALLOWED_ORGANIZATIONS') ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter((o) => o !== '');
+  for (const organization of organizations) {
+    if (!/^[\w.:-]{1,128}$/.test(organization)) throw new ConfigError(`EVENTS_ALLOWED_ORGANIZATIONS must be comma-separated organization ids; got ${JSON.stringify(organization)}`);
+  }
+  return {
+    verifyTtlMs: int(env, 'CALLER_VERIFY_TTL_MS', 60_000, 1000, 3_600_000),
+    refusedTtlMs: int(env, 'CALLER_VERIFY_REFUSED_TTL_MS', 5000, 0, 600_000),
+    trustProxyHops: int(env, 'TRUST_PROXY_HOPS', 0, 0, 10),
+    clientAddressHeader: header === undefined ? null : header.toLowerCase(),
+    maxSubscriptionsPerCaller: int(env, 'MAX_SUBSCRIPTIONS_PER_CALLER', 100, 1, 100_000),
+    maxAnonymousSubscriptions: int(env, 'MAX_ANONYMOUS_SUBSCRIPTIONS', 200, 1, 100_000),
+    eventsAllowedOrganizations: new Set(organizations),
+  };
 }
 
 export interface FleetConfig {
@@ -584,5 +627,6 @@ function readConfig(env: Env): Config {
     tracing: tracing(env),
     mcpMutations: oneOf(env, 'MCP_MUTATIONS', ['none', 'listed', 'all'] as const, 'listed'),
     fleet: fleet(env, maxPollers, maxProvisionings),
+    callers: callers(env),
   };
 }

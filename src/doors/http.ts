@@ -15,7 +15,8 @@ import { ErrorCode } from '../errors/codes';
 import { isStream, type Answer, type AnswerStream, type Caller, type GraphQLParams, type Pipeline, type PreparedDocument, type RunOptions } from '../pipeline';
 import type { ErrorFormatter } from '../pipeline/format';
 import Negotiator from 'negotiator';
-import { Cancellation } from '../upstream/cancellation';
+import { Cancellation } from '../core/cancellation';
+import type { CallerFactory } from '../core/caller';
 import { endWith } from './answer-body';
 
 /** Largest request body accepted (queries plus variables); WebSocket messages share it. */
@@ -125,6 +126,8 @@ export interface HttpDoorOptions {
   schema: GraphQLSchema;
   pipeline: Pipeline;
   formatErrors: ErrorFormatter;
+  /** The one way every door builds its caller (src/core/caller.ts). */
+  callerOf: CallerFactory;
 }
 
 export interface HttpDoor {
@@ -210,11 +213,7 @@ export async function createHttpDoor(options: HttpDoorOptions): Promise<HttpDoor
       if (!res.writableFinished) cancellation.abort();
     });
     const accept = req.headers.accept;
-    const caller: Caller = {
-      authorization: req.headers.authorization,
-      clientAddress: req.socket.remoteAddress,
-      traceHeaders: { traceparent: header(req.headers.traceparent), tracestate: header(req.headers.tracestate) },
-    };
+    const caller: Caller = options.callerOf({ authorization: req.headers.authorization, socketAddress: req.socket.remoteAddress, headers: req.headers, cancellation, requestId });
     const runOptions: RunOptions = {
       door: 'http',
       requestId,

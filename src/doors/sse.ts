@@ -7,17 +7,23 @@
  * Both of graphql-sse's modes are served. In distinct connections mode (its client's default)
  * each `Accept: text/event-stream` request streams its own operation. In single connection mode
  * a `PUT` reserves a stream and operations are POSTed to it; a reservation:
- * - needs a token (401 without), and its stream token is always made here (crypto);
- * - counts against `SSE_MAX_RESERVATIONS` in all and a per-caller share (429 past either);
+ * - needs a token the platform accepts (401 without or when refused, 503 when it cannot say),
+ *   and its stream token is always made here (crypto);
+ * - counts against `SSE_MAX_RESERVATIONS` in all and a share per verified identity (429 past
+ *   either), taken before the first await after verification;
  * - expires when nobody opens its stream within `SSE_RESERVATION_TTL_MS`.
  * Every stream buffers at most `SSE_MAX_BUFFERED_BYTES` of events nobody has read: past it its
  * operations end with OPERATION_BUDGET_EXCEEDED (limit `streamBufferedBytes`) and the stream closes.
+ * A stream's own operation (distinct connections mode) is cancelled when its client leaves. The
+ * door's own refusals are logged and counted like the pipeline's.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { GraphQLError, type ExecutionResult, type FormattedExecutionResult } from 'graphql';
+import { GraphQLError, type ExecutionResult, type FormattedExecutionResult, type GraphQLFormattedError } from 'graphql';
 import { createHandler, TOKEN_HEADER_KEY, TOKEN_QUERY_KEY, type Request as SseRequest } from 'graphql-sse';
-import { ErrorCode } from '../errors/codes';
+import { ErrorCode, GatewayError, type LimitExceededError } from '../errors/codes';
+import { Cancellation } from '../core/cancellation';
+import type { CallerFactory } from '../core/caller';
 import type { Hold, SharedLimit } from '../limits/shares';
 import { isStream, type Caller, type Connection, type Pipeline } from '../pipeline';
 import { BodyTooLargeError, MAX_BODY_BYTES, readBody } from './http';
@@ -34,8 +40,8 @@ export interface SseDoorOptions {
   /** Reservations in all and per caller (`SSE_MAX_RESERVATIONS`, `SSE_RESERVATIONS_PER_CALLER`). */
   reservations: SharedLimit;
   limits: SseLimits;
-  /** The caller's key for the reservation share (a credential fingerprint). */
-  callerKey(caller: Caller): string;
+  /** The one way every door builds its caller (src/core/caller.ts). */
+  callerOf: CallerFactory;
 }
 
 export interface SseDoor {
@@ -85,8 +91,11 @@ function nodeHeaders(req: IncomingMessage): { get(key: string): string | undefin
   return { get: (key: string) => header(req, key) };
 }
 
-function callerOf(req: IncomingMessage): Caller {
-  return { authorization: req.headers.authorization, clientAddress: req.socket.remoteAddress, traceHeaders: { traceparent: header(req, 'traceparent'), tracestate: header(req, 'tracestate') } };
+/** What a verification failure answers on this door's own routes. */
+const VERIFY_STATUS: Partial<Record<string, number>> = { UNAUTHENTICATED: 401, FORBIDDEN: 403, UPSTREAM_UNAVAILABLE: 503 };
+
+function limitError(refused: LimitExceededError): GraphQLFormattedError {
+  return { message: refused.message, extensions: { code: refused.code, limit: refused.limit, max: refused.max, scope: refused.scope, retryAfter: refused.retryAfter } };
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -98,6 +107,27 @@ export function createSseDoor(options: SseDoorOptions): SseDoor {
   const { pipeline, limits } = options;
   const reservations = new Map<string, Reservation>();
   const open = new Set<ServerResponse>();
+  // The caller of each request, built once when it arrives (graphql-sse hands the request back in onSubscribe).
+  const callers = new WeakMap<IncomingMessage, Caller>();
+
+  function callerOf(req: IncomingMessage, res: ServerResponse | null): Caller {
+    let caller = callers.get(req);
+    if (caller) return caller;
+    const cancellation = new Cancellation();
+    // The client went away before its answer ended: its operation stops calling upstream.
+    res?.once('close', () => {
+      if (!res.writableFinished) cancellation.abort();
+    });
+    caller = options.callerOf({ authorization: req.headers.authorization, socketAddress: req.socket.remoteAddress, headers: req.headers, cancellation });
+    callers.set(req, caller);
+    return caller;
+  }
+
+  /** A refusal of the door's own, answered and logged and counted like the pipeline's. */
+  function refuse(res: ServerResponse, status: number, caller: Caller, errors: readonly GraphQLFormattedError[], headers: Record<string, string> = {}): void {
+    pipeline.note(errors, caller, { door: 'sse', statusOf: () => status });
+    sendJson(res, status, { errors }, headers);
+  }
 
   const handler = createHandler<Raw, { req: Raw }, SseContext>({
     // Tokens are only ever made here (a PUT): whoever holds one reads that stream's events.
@@ -111,7 +141,14 @@ export function createSseDoor(options: SseDoorOptions): SseDoor {
       const token = streamToken(req);
       const reservation = token === null ? undefined : reservations.get(token);
       if (raw === null) return { data: null, errors: [new GraphQLError('no request')] };
-      const answer = await pipeline.handle(params, callerOf(raw), { door: 'sse', connection: reservation?.connection ?? { subscriptions: 0 } });
+      const caller = callerOf(raw, null);
+      // An operation posted to a reserved stream lives as long as that stream, not as its POST.
+      const answer = await pipeline.handle(params, caller, {
+        door: 'sse',
+        requestId: caller.requestId,
+        connection: reservation?.connection ?? { subscriptions: 0 },
+        ...(reservation ? {} : { cancellation: caller.cancellation }),
+      });
       if (isStream(answer)) return answer as AsyncGenerator<ExecutionResult>;
       // graphql-sse takes a single result only when it has `data`; a refusal has none.
       return { data: null, ...answer.result } as ExecutionResult;
@@ -154,19 +191,35 @@ export function createSseDoor(options: SseDoorOptions): SseDoor {
   }
 
   async function reserve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const caller = callerOf(req);
-    if (caller.authorization === undefined) return sendJson(res, 401, { errors: [{ message: 'reserving an event stream needs a token (Authorization)', extensions: { code: ErrorCode.UNAUTHENTICATED } }] });
-    const key = options.callerKey(caller);
-    const refused = options.reservations.wouldRefuse(key);
-    if (refused) return sendJson(res, 429, { errors: [{ message: refused.message, extensions: { code: refused.code, limit: refused.limit, max: refused.max, scope: refused.scope, retryAfter: refused.retryAfter } }] }, { 'retry-after': String(refused.retryAfter) });
-    const [body, init] = await handler(toSseRequest(req));
-    if (init.status === 201 && typeof body === 'string') {
-      const reservation: Reservation = { hold: options.reservations.take(key), connection: { subscriptions: 0 }, pendingBytes: 0, opened: false, over: false, expiry: null };
-      reservation.expiry = setTimeout(() => void expire(body), limits.reservationTtlMs);
-      reservation.expiry.unref();
-      reservations.set(body, reservation);
+    const caller = callerOf(req, res);
+    if (caller.authorization === undefined) return refuse(res, 401, caller, [{ message: 'reserving an event stream needs a token (Authorization)', extensions: { code: ErrorCode.UNAUTHENTICATED } }]);
+    let identity;
+    try {
+      // The platform's word on the token first: a refused one reserves nothing.
+      identity = await caller.verify();
+    } catch (error) {
+      if (!(error instanceof GatewayError)) throw error;
+      return refuse(res, VERIFY_STATUS[error.code] ?? 500, caller, [{ message: error.message, extensions: { code: error.code } }]);
     }
-    await writeAnswer(res, body, init, null);
+    if (identity === null) return refuse(res, 401, caller, [{ message: 'reserving an event stream needs a token (Authorization)', extensions: { code: ErrorCode.UNAUTHENTICATED } }]);
+    // Taken now, before the next await: reservations of one identity arriving together each count.
+    const refused = options.reservations.wouldRefuse(identity.key);
+    if (refused) return refuse(res, 429, caller, [limitError(refused)], { 'retry-after': String(refused.retryAfter) });
+    const hold = options.reservations.take(identity.key);
+    let kept = false;
+    try {
+      const [body, init] = await handler(toSseRequest(req));
+      if (init.status === 201 && typeof body === 'string') {
+        const reservation: Reservation = { hold, connection: { subscriptions: 0 }, pendingBytes: 0, opened: false, over: false, expiry: null };
+        reservation.expiry = setTimeout(() => void expire(body), limits.reservationTtlMs);
+        reservation.expiry.unref();
+        reservations.set(body, reservation);
+        kept = true;
+      }
+      await writeAnswer(res, body, init, null);
+    } finally {
+      if (!kept) hold.release();
+    }
   }
 
   function toSseRequest(req: IncomingMessage): SseCall {
@@ -216,12 +269,13 @@ export function createSseDoor(options: SseDoorOptions): SseDoor {
       if (req.method === 'PUT') return reserve(req, res);
       const token = streamToken({ url: req.url, headers: nodeHeaders(req) });
       const reservation = token === null ? undefined : reservations.get(token);
-      if (reservation?.over && req.method === 'POST') return sendJson(res, 409, overflowError(limits.maxBufferedBytes));
+      const caller = callerOf(req, res);
+      if (reservation?.over && req.method === 'POST') return refuse(res, 409, caller, overflowError(limits.maxBufferedBytes).errors ?? []);
       let answer;
       try {
         answer = await handler(toSseRequest(req));
       } catch (error) {
-        if (error instanceof BodyTooLargeError) return sendJson(res, 413, { errors: [{ message: error.message, extensions: { code: ErrorCode.BAD_REQUEST } }] });
+        if (error instanceof BodyTooLargeError) return refuse(res, 413, caller, [{ message: error.message, extensions: { code: ErrorCode.BAD_REQUEST } }]);
         throw error;
       }
       await writeAnswer(res, answer[0], answer[1], req.headers.accept === 'text/event-stream' && reservation ? token : null);

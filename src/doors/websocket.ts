@@ -4,7 +4,10 @@
  * one socket. Every operation goes through the pipeline in `onSubscribe`: a refusal is the
  * protocol's `error` message, a query's or mutation's answer one `next`, a subscription's events
  * each a `next`. The door's own limits: a message is at most the HTTP body limit (larger closes
- * the socket, 1009), connections in all and per client address, and an optional Origin allowlist.
+ * the socket, 1009), connections in all and per client address (through the trusted proxies, IPv6
+ * by /64), and an optional Origin allowlist; its refusals (403, 429) are logged and counted like
+ * the pipeline's. A subscription's slots (per socket, per verified identity) are taken by the
+ * pipeline before its first await, so a burst of subscribe messages in one chunk counts each one.
  */
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -12,8 +15,9 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { GraphQLError, parse, type ExecutionResult, type FormattedExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { SharedLimit } from '../limits/shares';
+import type { CallerFactory } from '../core/caller';
 import { isStream, type AnswerStream, type Caller, type Connection, type Pipeline } from '../pipeline';
-import { Cancellation } from '../upstream/cancellation';
+import { Cancellation } from '../core/cancellation';
 import { MAX_BODY_BYTES } from './http';
 
 export interface WebSocketDoorOptions {
@@ -25,6 +29,8 @@ export interface WebSocketDoorOptions {
   connections: SharedLimit;
   /** Origins allowed to open a socket (`WS_ALLOWED_ORIGINS`); null: any (a non-browser client sends none). */
   allowedOrigins: ReadonlySet<string> | null;
+  /** The one way every door builds its caller (src/core/caller.ts). */
+  callerOf: CallerFactory;
 }
 
 export interface WebSocketDoor {
@@ -90,12 +96,19 @@ export function startWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor
   function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== options.path) return void socket.destroy();
+    // The upgrade's caller: its address (and request id) for the connection cap and the log line.
+    const caller = options.callerOf({ authorization: undefined, socketAddress: req.socket.remoteAddress, headers: req.headers });
     const origin = req.headers.origin;
-    if (options.allowedOrigins && origin !== undefined && !options.allowedOrigins.has(origin)) return refuseUpgrade(socket, 403, 'Forbidden');
-    const address = req.socket.remoteAddress ?? 'unknown';
-    const refused = options.connections.wouldRefuse(address);
-    if (refused) return refuseUpgrade(socket, 429, 'Too Many Requests', { 'Retry-After': String(refused.retryAfter) });
-    const hold = options.connections.take(address);
+    if (options.allowedOrigins && origin !== undefined && !options.allowedOrigins.has(origin)) {
+      pipeline.note([{ message: 'this origin may not open a WebSocket here (WS_ALLOWED_ORIGINS)', extensions: { code: 'FORBIDDEN' } }], caller, { door: 'ws', statusOf: () => 403 });
+      return refuseUpgrade(socket, 403, 'Forbidden');
+    }
+    const refused = options.connections.wouldRefuse(caller.addressKey);
+    if (refused) {
+      pipeline.note([{ message: refused.message, extensions: { code: refused.code, limit: refused.limit, scope: refused.scope, retryAfter: refused.retryAfter } }], caller, { door: 'ws', statusOf: () => 429 });
+      return refuseUpgrade(socket, 429, 'Too Many Requests', { 'Retry-After': String(refused.retryAfter) });
+    }
+    const hold = options.connections.take(caller.addressKey);
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
       ws.once('close', () => hold.release());
       wss.emit('connection', ws, req);
@@ -110,13 +123,15 @@ export function startWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor
         const token = tokenFromConnectionParams(ctx.connectionParams);
         if (token === null) return false; // closes with 4403 Forbidden
         const req = ctx.extra.request;
+        const gone = new Cancellation();
         const state: SocketState = {
-          caller: { authorization: token, clientAddress: req.socket.remoteAddress, traceHeaders: { traceparent: single(req.headers.traceparent), tracestate: single(req.headers.tracestate) } },
+          caller: options.callerOf({ authorization: token, socketAddress: req.socket.remoteAddress, headers: req.headers, cancellation: gone }),
           connection: { subscriptions: 0 },
           running: new Set(),
         };
         sockets.set(ctx.extra.socket, state);
         ctx.extra.socket.once('close', () => {
+          gone.abort();
           for (const cancellation of state.running) cancellation.abort();
         });
         return true;
@@ -155,6 +170,3 @@ export function startWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor
   };
 }
 
-function single(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(', ') : value;
-}

@@ -97,6 +97,8 @@ export class BadInputError extends Error {
 /** Which shared limit a caller ran into (`extensions.limit`). */
 export type SharedLimitName =
   | 'subscriptionsPerConnection'
+  | 'subscriptionsPerCaller'
+  | 'anonymousSubscriptions'
   | 'pollers'
   | 'provisionings'
   | 'heavyOperations'

@@ -1,7 +1,7 @@
 /**
  * A shared limit with a per-caller share: at most `total` holds at once in all, and at most
- * `perCaller` for any one caller (a credential fingerprint, or a client address for anonymous
- * callers), so no single caller can take all of it. Every refusal is a `LimitExceededError`
+ * `perCaller` for any one caller (a verified identity's key, src/core/caller.ts, or a client
+ * address for anonymous callers), so no single caller can take all of it. Every refusal is a `LimitExceededError`
  * (RATE_LIMITED with `retryAfter`), the same for every limit that uses this.
  *
  * Pollers, provisionings, heavy-operation turns, SSE reservations and WebSocket connections
@@ -51,7 +51,7 @@ export class SharedLimit {
     return null;
   }
 
-  /** Takes one unit for `caller`, or throws the refusal. */
+  /** Takes one unit for `caller`, or throws the refusal. Synchronous: take it before the first await. */
   take(caller: string): Hold {
     const refusal = this.wouldRefuse(caller);
     if (refusal) throw refusal;
@@ -81,6 +81,8 @@ export class SharedLimit {
 
 const DESCRIPTIONS: Record<SharedLimitName, string> = {
   subscriptionsPerConnection: 'subscriptions on this connection',
+  subscriptionsPerCaller: 'subscriptions',
+  anonymousSubscriptions: 'subscriptions without a token',
   pollers: 'followed targets',
   provisionings: 'provisionings',
   heavyOperations: 'heavy-operation turns',

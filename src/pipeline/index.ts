@@ -60,10 +60,15 @@ export function createPipeline(options: PipelineOptions): Pipeline {
    * Who registers a persisted query: the shared store (Redis) keeps only a known caller's
    * registrations; an anonymous one (null) stays in this replica.
    */
-  const registrantOf = (caller: Caller): string | null => (caller.authorization !== undefined ? options.callerKey(caller) : null);
+  const registrantOf = (caller: Caller): Promise<string | null> =>
+    // A refused or unverifiable token registers as nobody: the document stays in this replica only.
+    caller.verify().then(
+      (identity) => identity?.key ?? null,
+      () => null,
+    );
   /** Registers a valid document a request sent with its hash, under its caller. */
   async function register(prepared: PreparedDocument, text: string, caller: Caller): Promise<void> {
-    if (sources.apq !== null && !sources.trusted?.only && prepared.refusal === null) await sources.apq.set(prepared.hash, text, registrantOf(caller));
+    if (sources.apq !== null && !sources.trusted?.only && prepared.refusal === null) await sources.apq.set(prepared.hash, text, await registrantOf(caller));
   }
 
   return {

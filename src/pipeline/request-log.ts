@@ -3,8 +3,6 @@
  * status, duration, upstream calls, error codes. Tokens never reach this module: it sees only the
  * operation name, counters and error codes.
  */
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import { pino, stdTimeFunctions, type Logger } from 'pino';
 import type { Door } from './types';
 
@@ -18,12 +16,6 @@ export function createLogger(sink: LogFn | null): Logger {
     { base: null, timestamp: stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) }, ...(sink === null ? { level: 'silent' } : {}) },
     { write: (line: string) => sink?.(line.trimEnd()) },
   );
-}
-
-/** The caller's `x-request-id` when it is a plain token (echoed back and logged), else a fresh one. */
-export function requestIdOf(req: IncomingMessage): string {
-  const given = req.headers['x-request-id'];
-  return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
 }
 
 /** How a GraphQL operation arrived (the log line's `transport`). */

@@ -8,17 +8,18 @@
  * A subscription holds one of its connection's slots, makes a fresh context (fresh loaders, its
  * own budget and deadline) for each event, and is logged once, when it ends.
  */
-import { randomUUID } from 'node:crypto';
 import { createSourceEventStream, execute, GraphQLError, type ExecutionResult, type FormattedExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { GatewayContext } from '../context';
-import { CostTooExpensiveError, ErrorCode, LimitExceededError } from '../errors/codes';
+import { CostTooExpensiveError, ErrorCode, GatewayError, LimitExceededError } from '../errors/codes';
+import { shareKeyOf } from '../core/caller';
 import type { HeavyOperationGate } from '../limits/admission';
+import type { Hold, SharedLimit } from '../limits/shares';
 import type { CostEstimate } from '../limits/cost';
 import type { PriceLimits } from '../limits/limits';
 import { priceOperation } from '../limits/price';
 import type { OperationSpan, Tracer } from '../tracing';
-import { Cancellation } from '../upstream/cancellation';
+import { Cancellation } from '../core/cancellation';
 import type { Executor } from './execute';
 import { errorCodes, limitsOf, type ErrorFormatter } from './format';
 import { outcomeOf, type OperationMetrics } from './operation-metrics';
@@ -50,8 +51,8 @@ export interface RunDeps {
   createContext(caller: Caller, cancellation: Cancellation, calls: { count: number }, trace: OperationSpan | undefined): GatewayContext;
   /** The operation is answered: let go of its loaders. */
   releaseContext(context: GatewayContext): void;
-  /** The caller's key for shared limits: a credential fingerprint, or the client address when anonymous. */
-  callerKey(caller: Caller): string;
+  /** Subscriptions per verified identity (every door together), and without a token (gateway-wide, a share per address). */
+  subscriptionShares: { perCaller: SharedLimit; anonymous: SharedLimit };
   logger: Logger;
   metrics: OperationMetrics;
   tracer: Tracer | null;
@@ -94,7 +95,7 @@ class OperationRecord {
     readonly caller: Caller,
     readonly options: RunOptions,
   ) {
-    this.requestId = options.requestId ?? randomUUID();
+    this.requestId = options.requestId ?? caller.requestId;
     this.cancellation = options.cancellation ?? new Cancellation();
     this.trace = deps.tracer?.startOperation({ door: options.door, headers: caller.traceHeaders ?? {} });
   }
@@ -131,6 +132,21 @@ class OperationRecord {
       errorCodes: this.codes,
       waitedMs: this.waitedMs,
     });
+  }
+}
+
+const VERIFY_STATUS: Partial<Record<string, number>> = { UNAUTHENTICATED: 401, FORBIDDEN: 403, UPSTREAM_UNAVAILABLE: 503 };
+
+/**
+ * The caller's token verified with the platform (src/core/verify.ts), before anything is
+ * reserved for it; a refusal (or an outage) as the GraphQL error the door answers, with its HTTP status.
+ */
+export async function verifyCaller(caller: Caller): Promise<void> {
+  try {
+    await caller.verify();
+  } catch (error) {
+    if (!(error instanceof GatewayError)) throw error;
+    throw new GraphQLError(error.message, { extensions: { code: error.code, http: { status: VERIFY_STATUS[error.code] ?? 500 } }, originalError: error });
   }
 }
 
@@ -177,8 +193,10 @@ export function createRunner(deps: RunDeps): Runner {
     const budget = context.budget;
     try {
       budget.startDeadline();
-      // A heavy operation waits for its turn; everything else goes on without a hop.
-      const turn = deps.gate.admit(estimate, budget, deps.gate.isHeavy(estimate) ? deps.callerKey(record.caller) : '');
+      // A heavy operation waits for its turn, keyed by the verified identity; everything else goes on without a hop.
+      const heavy = deps.gate.isHeavy(estimate);
+      if (heavy) await verifyCaller(record.caller);
+      const turn = deps.gate.admit(estimate, budget, heavy ? shareKeyOf(record.caller) : '');
       if (turn) await turn;
       record.waitedMs = budget.waitedMs;
       const result: ExecutionResult = await deps.executor.execute(op, context, params.variables ?? undefined);
@@ -205,25 +223,44 @@ export function createRunner(deps: RunDeps): Runner {
     if (connection && connection.subscriptions >= max) {
       return refusal(record, [new LimitExceededError('subscriptionsPerConnection', max, `this connection runs ${max} subscriptions already (MAX_SUBSCRIPTIONS_PER_CONNECTION); complete one first`, { scope: 'caller' })]);
     }
+    // The connection's slot is taken now, before the first await: the messages of one TCP chunk
+    // arrive in one tick, and each must see the ones before it. Given back on every path below.
+    if (connection) connection.subscriptions += 1;
+    let share: Hold | null = null;
+    const giveBack = (): void => {
+      if (connection) connection.subscriptions -= 1;
+      share?.release();
+    };
+    try {
+      // The caller's share is its verified identity's (or the anonymous callers', gateway-wide).
+      await verifyCaller(record.caller);
+      const { perCaller, anonymous } = deps.subscriptionShares;
+      share = record.caller.identity ? perCaller.take(record.caller.identity.key) : anonymous.take(record.caller.addressKey);
+    } catch (error) {
+      giveBack();
+      return refusal(record, [error]);
+    }
     const context = deps.createContext(record.caller, record.cancellation, record.calls, record.trace);
     let source: AsyncIterable<unknown> | ExecutionResult;
     try {
       source = await createSourceEventStream({ schema: deps.schema, document: op.document, operationName: op.name, variableValues: params.variables ?? undefined, contextValue: context });
     } catch (error) {
+      giveBack();
+      deps.releaseContext(context);
       return refusal(record, [error]);
     }
     if (!(Symbol.asyncIterator in source)) {
+      giveBack();
       deps.releaseContext(context);
       const errors = source.errors ?? [];
       return errors.length > 0 ? refusal(record, errors) : { result: {}, requestError: true };
     }
-    if (connection) connection.subscriptions += 1;
     deps.onSubscriptionCount?.(record.options.door, 1);
     let ended = false;
     const end = (): void => {
       if (ended) return;
       ended = true;
-      if (connection) connection.subscriptions -= 1;
+      giveBack();
       deps.onSubscriptionCount?.(record.options.door, -1);
       record.cancellation.abort();
       deps.releaseContext(context);

@@ -1,19 +1,12 @@
 /** The words every door and the pipeline share. */
 import type { FormattedExecutionResult } from 'graphql';
-import type { Cancellation } from '../upstream/cancellation';
+import type { Cancellation } from '../core/cancellation';
 
 /** How an operation arrived. */
 export type Door = 'http' | 'ws' | 'sse' | 'mcp';
 
-/** Who sent the operation, as the door read it off its wire. */
-export interface Caller {
-  /** The `Authorization` value (HTTP header, `connection_init` payload): forwarded upstream, never logged. */
-  authorization: string | undefined;
-  /** The client's address: an anonymous caller's key for per-caller shares. */
-  clientAddress: string | undefined;
-  /** W3C trace context the caller sent (`traceparent`, `tracestate`), when any. */
-  traceHeaders?: Readonly<Record<string, string | undefined>>;
-}
+/** Who sent the operation: built by the one caller factory (src/core/caller.ts) for every door. */
+export type { Caller } from '../core/caller';
 
 /** A GraphQL request's parameters, whatever the door's wire format. */
 export interface GraphQLParams {

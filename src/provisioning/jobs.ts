@@ -1,6 +1,6 @@
 /**
- * The provisionings of one process (the store without a fleet): each belongs to the credential
- * fingerprint that started it (nobody else can read or follow it), keeps its record for `retainMs`
+ * The provisionings of one process (the store without a fleet): each belongs to the verified
+ * identity that started it (nobody else can read or follow it), keeps its record for `retainMs`
  * after it finished, and tells its watchers every change. Bounded: `maxRunning` at once and
  * `maxRunningPerOwner` for one owner (limits/shares.ts), `maxRetained` records kept (the oldest
  * finished ones go first, the owner's own before anybody else's). A fleet keeps the same contract
@@ -14,9 +14,12 @@ import type { RunHandle } from './runner';
 
 export { ownerRetained, refusalOf, type ProvisioningLimits } from './limits';
 
-/** Who starts a provisioning: a credential fingerprint, and the credential itself only to seal it. */
+/** Who starts a provisioning: its verified identity's key, and the credential itself only to seal it. */
 export interface ProvisioningOwner {
+  /** The owner's key (src/core/caller.ts `shareKeyOf`): only read after `verify()`. */
   readonly fingerprint: string;
+  /** Verifies the owner's token with the platform (cached); rejects UNAUTHENTICATED when refused. */
+  verify(): Promise<void>;
   /** The caller's credential passed through `seal` (a fleet keeps it, encrypted, while the run lasts); null when there is none. */
   sealCredential(seal: (authorization: string) => string): string | null;
 }

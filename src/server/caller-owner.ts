@@ -1,38 +1,54 @@
 /**
  * The caller of one request as the owner of background work (a subscription's shared poller, a
- * provisioning run): a credential fingerprint, and fresh loaders with the caller's credentials on
- * a signal of the work's own. The token is a private field: resolvers, which see this object in
- * their context, can read neither it nor anything made from it but the fingerprint.
+ * provisioning run): its verified identity's key (src/core/caller.ts), and fresh loaders with the
+ * caller's credentials on a signal of the work's own. The token is a private field: resolvers,
+ * which see this object in their context, can read neither it nor anything made from it.
  */
 import { setMaxListeners } from 'node:events';
 import { createPollSession, type GatewayOwner, type PollSession } from '../context';
-import { credentialFingerprint } from '../pollers';
+import { shareKeyOf, type Caller } from '../core/caller';
 import type { HttpLayer } from '../upstream/http';
 import type { LoaderOptions } from '../upstream/loader-options';
 
 /** Calls of one poll that may listen on its poller's signal at once (running or queued). */
 const MAX_CALLS_LISTENING = 10_000;
 
+type OwnerCaller = Pick<Caller, 'authorization' | 'identity' | 'verify'>;
+
 export class CallerOwner implements GatewayOwner {
-  readonly #authorization: string | undefined;
+  readonly #caller: OwnerCaller;
   readonly #http: HttpLayer;
   readonly #options: LoaderOptions;
-  #fingerprint: string | undefined;
+  readonly #knownKey: string | null;
 
-  constructor(authorization: string | undefined, http: HttpLayer, options: LoaderOptions) {
-    this.#authorization = authorization;
+  constructor(caller: OwnerCaller, http: HttpLayer, options: LoaderOptions, knownKey: string | null = null) {
+    this.#caller = caller;
     this.#http = http;
     this.#options = options;
+    this.#knownKey = knownKey;
   }
 
-  /** Hashed when background work first asks (most requests start none). */
+  /** A run resumed from the fleet's record: its owner's key is the one the record was started under. */
+  static resumed(authorization: string, ownerKey: string, http: HttpLayer, options: LoaderOptions): CallerOwner {
+    return new CallerOwner({ authorization, identity: null, verify: () => Promise.resolve(null) }, http, options, ownerKey);
+  }
+
+  /**
+   * The key its work is counted and found under: the verified identity's (`anonymous` without a
+   * token). Asked before verification, it refuses (UNAUTHENTICATED) rather than key by the header.
+   */
   get fingerprint(): string {
-    return (this.#fingerprint ??= credentialFingerprint(this.#authorization));
+    return this.#knownKey ?? shareKeyOf(this.#caller);
+  }
+
+  /** Verifies the caller's token with the platform (cached), before anything is reserved for it. */
+  async verify(): Promise<void> {
+    if (this.#knownKey === null) await this.#caller.verify();
   }
 
   /** Only a fleet that must resume a run elsewhere asks, and keeps what `seal` makes (encrypted) while the run lasts. */
   sealCredential(seal: (authorization: string) => string): string | null {
-    return this.#authorization === undefined ? null : seal(this.#authorization);
+    return this.#caller.authorization === undefined ? null : seal(this.#caller.authorization);
   }
 
   session(signal: AbortSignal): PollSession {
@@ -40,6 +56,6 @@ export class CallerOwner implements GatewayOwner {
     // on the poller's signal until it settles: more than Node's default of 10 is no leak.
     setMaxListeners(MAX_CALLS_LISTENING, signal);
     const calls = { count: 0 };
-    return createPollSession(this.#http.forCaller({ authorization: this.#authorization, signal, calls }), this.#options, calls);
+    return createPollSession(this.#http.forCaller({ authorization: this.#caller.authorization, signal, calls }), this.#options, calls);
   }
 }

@@ -3,13 +3,18 @@
  * browsers, subscriptions over WebSocket, and the health/metrics paths. Dependencies point one
  * way: server → resolvers → upstream.
  */
+import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config';
 import { createContext, releaseContext, type GatewayContext, type GatewayInfo, type GatewayOwner, type GatewayServices, type PollSession } from '../context';
-import { createPollerMetrics, credentialFingerprint } from '../pollers';
+import { createPollerMetrics } from '../pollers';
+import { createCallerFactory, requestIdFrom, type CallerFactory } from '../core/caller';
+import { createCallerVerifier, type CallerVerifier } from '../core/verify';
+import { GatewayError } from '../errors/codes';
+import { identifyCaller } from '../upstream/identity/identify';
 import { provisioningDeps } from '../resolvers/provisioning';
 import { runProvisioning } from '../provisioning/runner';
 import { createFleetState } from '../state';
@@ -17,19 +22,19 @@ import { upstreamQuotaOf } from '../state/call-quota';
 import { HeavyOperationGate } from '../limits/admission';
 import { OperationBudget } from '../limits/budget';
 import { instrumentSchema } from '../limits/instrument';
-import { SharedLimit } from '../limits/shares';
+import { defaultShare, SharedLimit } from '../limits/shares';
 import { introspectionRules } from '../limits/introspection';
 import { loadManifest } from '../persisted/trusted-documents';
 import { createTracer, type OperationSpan } from '../tracing';
 import { createPipeline, type Caller, type Door, type Pipeline } from '../pipeline';
 import type { ExecutorStats } from '../pipeline/execute';
 import { createErrorFormatter } from '../pipeline/format';
-import { createLogger, requestIdOf, type LogFn } from '../pipeline/request-log';
+import { createLogger, type LogFn } from '../pipeline/request-log';
 import { createOperationMetrics, operationNamesOf, OWN_OPERATION_NAMES } from '../pipeline/operation-metrics';
 import { COST_HEADER, createHttpDoor } from '../doors/http';
 import { createSseDoor } from '../doors/sse';
 import { startWebSocketDoor } from '../doors/websocket';
-import { type Cancellation } from '../upstream/cancellation';
+import { type Cancellation } from '../core/cancellation';
 import { createHttpLayer } from '../upstream/http';
 import type { LoaderOptions } from '../upstream/loader-options';
 import { createSharedProbe } from '../upstream/probe';
@@ -38,6 +43,7 @@ import { createIdeHandler } from './ide';
 import { createMapHandler } from './map';
 import { packageVersion, projectRoot } from './project-root';
 import { createMcpHandler, MCP_PATH } from '../doors/mcp/handler';
+import { readOperationFolder } from '../doors/mcp/catalog';
 import { createPipelineMcpRunner } from '../doors/mcp/pipeline-runner';
 import { CallerOwner } from './caller-owner';
 import { createNetworkPolling } from './network-polling';
@@ -53,6 +59,8 @@ export interface SandboxUpstream {
   searchUrl: string;
   searchCredentials: { username: string; password: string };
   tokens: { admin: string };
+  /** The seed's facts: its first organization is the demo callers' (allowed to read events in sandbox mode). */
+  restFacts?(): { organizationIds: readonly string[] };
 }
 
 export interface StartGatewayOptions {
@@ -83,6 +91,8 @@ export interface RunningGateway {
   pipelineStats(): ReturnType<Pipeline['stats']>;
   /** Reserved and open SSE streams. */
   sseStats(): { reservations: number; open: number };
+  /** The caller verifier (tests: how often the platform was asked). */
+  verifier: CallerVerifier;
   close(): Promise<void>;
 }
 
@@ -119,6 +129,36 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     : null;
   // Pollers, provisionings, persisted queries and quotas: in this process, or shared by the fleet in Redis (src/state).
   const fleet = createFleetState({ config: config.fleet, registry, warn: (message, fields) => logger.warn(fields ?? {}, message) });
+  // Who a token belongs to, asked of the platform once per token and cached briefly (src/core/verify.ts).
+  // The hash key is the fleet's when verdicts are shared (derived from FLEET_TOKEN_KEY), else this process's own.
+  const hashKey = config.fleet.tokenKey ? createHmac('sha256', config.fleet.tokenKey).update('netgraph caller verdicts').digest() : randomBytes(32);
+  const verifications = new Counter({
+    name: 'netgraph_caller_verifications_total',
+    help: 'Tokens verified with the platform (identity/v1), by outcome: accepted, refused, unavailable. Cached verdicts are not counted.',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  // The verifier asks through the HTTP layer, whose quota asks the verifier: bound once both exist (just below).
+  let identify: (authorization: string) => ReturnType<typeof identifyCaller> = () => Promise.reject(new Error('not started'));
+  const verifier = createCallerVerifier({
+    hashKey,
+    ttlMs: config.callers.verifyTtlMs,
+    refusedTtlMs: config.callers.refusedTtlMs,
+    store: fleet.verdicts,
+    identify: (authorization) => identify(authorization),
+    onIdentify: (outcome) => verifications.inc({ outcome }),
+  });
+  // Every door builds its caller with this one function (src/core/caller.ts).
+  const callerOf: CallerFactory = createCallerFactory(verifier, { trustProxyHops: config.callers.trustProxyHops, header: config.callers.clientAddressHeader });
+  // The quota counts per identity; tokens the platform refuses share one count (their calls answer 401 anyway).
+  const quotaKeyOf = (authorization: string): Promise<string> =>
+    verifier.verify(authorization).then(
+      (identity) => identity.key,
+      (error: unknown) => {
+        if (error instanceof GatewayError && error.code !== 'UPSTREAM_UNAVAILABLE') return 'refused';
+        throw error;
+      },
+    );
   const httpLayer = createHttpLayer({
     upstreamBaseUrl,
     searchUrl,
@@ -127,8 +167,9 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     retry: { attempts: config.retryAttempts, baseDelayMs: config.retryBaseDelayMs, maxDelayMs: config.retryMaxDelayMs, maxRetryAfterMs: config.retryAfterMaxMs },
     maxConcurrentPerRequest: config.maxConcurrentPerRequest,
     metrics: registry,
-    ...(fleet.quota ? { quota: upstreamQuotaOf(fleet.quota) } : {}),
+    ...(fleet.quota ? { quota: upstreamQuotaOf(fleet.quota, quotaKeyOf) } : {}),
   });
+  identify = (authorization) => identifyCaller(httpLayer, authorization);
   // Heavy operations take turns, on every transport (src/limits/admission.ts).
   const gate = new HeavyOperationGate(config.limits.admission);
   for (const [state, help] of [
@@ -165,7 +206,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     },
     (owner, handle, actions, signal) =>
       runProvisioning(handle, actions, provisioningDeps(pollers.forOwner(owner), owner, config.pollNotFoundGraceMs), { signal, stepTimeoutMs: config.provisioningStepTimeoutMs }),
-    (authorization) => new CallerOwner(authorization, httpLayer, loaderOptions),
+    (authorization, ownerKey) => CallerOwner.resumed(authorization, ownerKey, httpLayer, loaderOptions),
   );
   new Gauge({
     name: 'netgraph_provisionings_running',
@@ -184,9 +225,19 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     polling: { notFoundGraceMs: config.pollNotFoundGraceMs, network: createNetworkPolling(config, registry) },
     provisioning: { jobs: provisionings, stepTimeoutMs: config.provisioningStepTimeoutMs },
   };
-  const makeContext = (authorization: string | undefined, cancellation: Cancellation, calls: { count: number }, trace?: OperationSpan): GatewayContext => {
-    // The token stays private to the owner: pollers and background work see its fingerprint, resolvers see neither.
-    const owner = new CallerOwner(authorization, httpLayer, loaderOptions);
+  // Event fields read the installation's search service: only callers of the organizations the operator allowed.
+  const eventOrganizations = new Set(config.callers.eventsAllowedOrganizations);
+  if (sandboxMode) for (const id of options.sandbox?.restFacts?.().organizationIds.slice(0, 1) ?? []) eventOrganizations.add(id);
+  const admitEventSearch = async (caller: Caller): Promise<void> => {
+    const identity = await caller.verify();
+    if (identity === null || !eventOrganizations.has(identity.organizationId)) {
+      throw new GatewayError('FORBIDDEN', 'event search reads the installation\'s search service: only callers of the organizations the operator allowed (EVENTS_ALLOWED_ORGANIZATIONS) may read it');
+    }
+  };
+  const makeContext = (caller: Caller, cancellation: Cancellation, calls: { count: number }, trace?: OperationSpan): GatewayContext => {
+    const authorization = caller.authorization;
+    // The token stays private to the owner: pollers and background work see its identity's key, resolvers see neither.
+    const owner = new CallerOwner(caller, httpLayer, loaderOptions);
     const budget = new OperationBudget(config.limits.budget, cancellation);
     return createContext({
       http: httpLayer.forCaller({ authorization, signal: cancellation, calls, budget, trace }),
@@ -198,6 +249,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
       gateway: services,
       pollers: pollers.forOwner(owner),
       owner,
+      admitEventSearch: () => admitEventSearch(caller),
     });
   };
 
@@ -205,10 +257,14 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
   const schema = instrumentSchema(buildSchema());
   const trusted = config.trustedDocuments ? loadManifest(config.trustedDocuments.path, config.trustedDocuments.only) : null;
   // Metric labels: the trusted operations' names and the gateway's own clients', never callers' (operation-metrics.ts).
-  const operationMetrics = createOperationMetrics(registry, [...OWN_OPERATION_NAMES, ...operationNamesOf(trusted?.documents() ?? [])]);
+  const mcpOperationsDir = join(projectRoot(), 'operations', 'mcp');
+  const operationMetrics = createOperationMetrics(registry, [
+    ...OWN_OPERATION_NAMES,
+    ...operationNamesOf(trusted?.documents() ?? []),
+    // The MCP tools' shipped operations are labelled by name too.
+    ...operationNamesOf(readOperationFolder(mcpOperationsDir).map((source) => source.text)),
+  ]);
   const formatErrors = createErrorFormatter({ development: config.development });
-  // Shared limits count per caller: a credential fingerprint, or the client address when anonymous.
-  const callerKey = (caller: Caller): string => (caller.authorization !== undefined ? credentialFingerprint(caller.authorization) : `address:${caller.clientAddress ?? 'unknown'}`);
   const subscriptionsActive = new Gauge({
     name: 'netgraph_subscriptions_active',
     help: 'Subscriptions running now, by transport (ws, sse, mcp).',
@@ -226,16 +282,23 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     priceLimits: config.limits.price,
     gate,
     formatErrors,
-    createContext: (caller, cancellation, calls, trace) => makeContext(caller.authorization, cancellation, calls, trace),
+    createContext: (caller, cancellation, calls, trace) => makeContext(caller, cancellation, calls, trace),
     releaseContext,
-    callerKey,
+    subscriptionShares: {
+      perCaller: new SharedLimit('subscriptionsPerCaller', { total: Number.MAX_SAFE_INTEGER, perCaller: config.callers.maxSubscriptionsPerCaller, setting: 'MAX_SUBSCRIPTIONS_PER_CALLER' }),
+      anonymous: new SharedLimit('anonymousSubscriptions', {
+        total: config.callers.maxAnonymousSubscriptions,
+        perCaller: defaultShare(config.callers.maxAnonymousSubscriptions),
+        setting: 'MAX_ANONYMOUS_SUBSCRIPTIONS',
+      }),
+    },
     logger,
     metrics: operationMetrics,
     tracer,
     maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection,
     onSubscriptionCount: (door: Door, delta) => subscriptionsActive.inc({ transport: door }, delta),
   });
-  const httpDoor = await createHttpDoor({ schema, pipeline, formatErrors });
+  const httpDoor = await createHttpDoor({ schema, pipeline, formatErrors, callerOf });
 
   const ide = createIdeHandler({
     graphqlPath: GRAPHQL_PATH,
@@ -255,22 +318,24 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     pipeline,
     reservations: new SharedLimit('sseReservations', { total: config.transport.sseMaxReservations, perCaller: config.transport.sseReservationsPerCaller, setting: 'SSE_MAX_RESERVATIONS' }),
     limits: { reservationTtlMs: config.transport.sseReservationTtlMs, maxBufferedBytes: config.transport.sseMaxBufferedBytes },
-    callerKey,
+    callerOf,
   });
   // MCP at /mcp (src/doors/mcp): the shipped operations as tools for AI assistants, with the caller's token.
   const mcp = createMcpHandler({
     schema,
     runner: createPipelineMcpRunner(pipeline, config.limits.price),
-    operationsDir: join(projectRoot(), 'operations', 'mcp'),
+    operationsDir: mcpOperationsDir,
     manifest: trusted ? { only: trusted.only, documents: trusted.documents() } : null,
     mutations: config.mcpMutations,
     version: info.version,
     warn: (message) => logger.warn(message),
+    callerOf,
+    note: (errors, caller) => pipeline.note(errors, caller, { door: 'mcp' }),
   });
 
   async function serveGraphQL(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
-    const requestId = requestIdOf(req);
+    const requestId = requestIdFrom(req.headers);
     res.setHeader('x-request-id', requestId);
     await httpDoor.serve(req, res, requestId);
     requestDuration.observe({ status_class: `${Math.floor(res.statusCode / 100)}xx` }, (performance.now() - started) / 1000);
@@ -330,6 +395,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     pipeline,
     connections: new SharedLimit('wsConnections', { total: config.transport.wsMaxConnections, perCaller: config.transport.wsConnectionsPerClient, setting: 'WS_MAX_CONNECTIONS' }),
     allowedOrigins: config.transport.wsAllowedOrigins,
+    callerOf,
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -351,6 +417,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     executorStats: () => pipeline.stats().executor,
     pipelineStats: () => pipeline.stats(),
     sseStats: () => sse.stats(),
+    verifier,
     close() {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

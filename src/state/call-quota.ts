@@ -1,11 +1,12 @@
 /**
- * `CALLER_UPSTREAM_CALLS_PER_MINUTE`: how many upstream calls one credential may cause per
- * minute, counted where each call is sent (src/upstream/http.ts). Past it, the call is not sent:
+ * `CALLER_UPSTREAM_CALLS_PER_MINUTE`: how many upstream calls one caller may cause per minute,
+ * counted where each call is sent (src/upstream/http.ts). Past it, the call is not sent:
  * `RATE_LIMITED` (LimitExceededError, scope `caller`) with `retryAfter` until the next minute.
- * Keyed by the credential's fingerprint (src/pollers/fingerprint.ts), never by the token.
+ * Keyed by the verified identity (src/core/caller.ts), so every token of one person shares one
+ * quota; callers without a token share one, and so do tokens the platform refuses.
  */
 import { LimitExceededError } from '../errors/codes';
-import { credentialFingerprint } from '../pollers/fingerprint';
+import { ANONYMOUS_KEY } from '../core/caller';
 import type { UpstreamQuota } from '../upstream/http';
 import { PREFIX, type RedisLink } from './redis';
 
@@ -55,12 +56,19 @@ export class MemoryCallQuota implements CallQuota {
   }
 }
 
-/** The HTTP layer's hook (src/upstream/http.ts) over a quota: one fingerprint per caller, hashed once. */
-export function upstreamQuotaOf(quota: CallQuota): UpstreamQuota {
+/**
+ * The HTTP layer's hook (src/upstream/http.ts) over a quota: the caller's identity key, asked of
+ * `keyOf` (the verifier: cached per token) before the first call of a request is counted.
+ */
+export function upstreamQuotaOf(quota: CallQuota, keyOf: (authorization: string) => Promise<string>): UpstreamQuota {
   return {
     forCaller(authorization) {
-      const fingerprint = credentialFingerprint(authorization);
-      return () => quota.spend(fingerprint);
+      if (authorization === undefined) return () => quota.spend(ANONYMOUS_KEY);
+      let key: Promise<string> | null = null;
+      return async () => {
+        key ??= keyOf(authorization);
+        await quota.spend(await key);
+      };
     },
   };
 }

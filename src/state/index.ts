@@ -14,6 +14,8 @@ import { createFleetMetrics } from './metrics';
 import { MemoryPersistedQueries, RedisPersistedQueries, type PersistedQueryLimits, type PersistedQueryStore } from './persisted-queries';
 import { createFleetProvisionings } from './provisionings';
 import { RedisLink } from './redis';
+import { RedisVerdicts } from './verdicts';
+import type { VerdictStore } from '../core/verify';
 
 /** What `/readyz` shows of the shared state. */
 export interface StateCheck {
@@ -25,10 +27,15 @@ export interface StateCheck {
 export interface FleetState {
   readonly mode: 'memory' | 'redis';
   pollers<S>(settings: PollerSettings, metrics: PollerMetrics): PollerRegistry<S>;
-  provisionings<O extends ProvisioningOwner>(limits: ProvisioningLimits, run: ProvisioningRun<O>, ownerFor: (authorization: string) => O): ProvisioningJobs<O>;
+  provisionings<O extends ProvisioningOwner>(limits: ProvisioningLimits, run: ProvisioningRun<O>, ownerFor: (authorization: string, ownerKey: string) => O): ProvisioningJobs<O>;
   persistedQueries(limits: PersistedQueryLimits): PersistedQueryStore;
   /** The `CALLER_UPSTREAM_CALLS_PER_MINUTE` counter; null when no quota is set. */
   readonly quota: CallQuota | null;
+  /**
+   * Verdicts on bearer tokens shared by the fleet (src/core/verify.ts); null in memory mode, and in
+   * a fleet without `FLEET_TOKEN_KEY` (the hash key must be the fleet's for replicas to agree).
+   */
+  readonly verdicts: VerdictStore | null;
   check(): StateCheck;
   close(): Promise<void>;
 }
@@ -51,6 +58,7 @@ export function createFleetState(options: FleetStateOptions): FleetState {
     provisionings: (limits, run, ownerFor) => createFleetProvisionings({ link, limits, run, ownerFor, tokenKey: config.tokenKey, metrics: fleet, warn: options.warn }),
     persistedQueries: (limits) => new RedisPersistedQueries(link, limits),
     quota: config.callerUpstreamCallsPerMinute === null ? null : new RedisCallQuota(link, config.callerUpstreamCallsPerMinute),
+    verdicts: config.tokenKey === null ? null : new RedisVerdicts(link),
     check: () => link.check(),
     close: () => link.close(),
   };
@@ -72,6 +80,7 @@ function createMemoryState(config: FleetConfig): FleetState {
     provisionings: (limits, run) => createProvisioningJobs(limits, run),
     persistedQueries: (limits) => new MemoryPersistedQueries(limits),
     quota: config.callerUpstreamCallsPerMinute === null ? null : new MemoryCallQuota(config.callerUpstreamCallsPerMinute),
+    verdicts: null,
     check: () => ({ status: 'memory' }),
     close: () => Promise.resolve(),
   };

@@ -187,7 +187,8 @@ export interface FleetProvisioningOptions<O> {
   link: RedisLink;
   limits: ProvisioningLimits;
   run: ProvisioningRun<O>;
-  ownerFor: (authorization: string) => O;
+  /** The owner of a run resumed here: its token (opened from the sealed copy) and the key the record was started under. */
+  ownerFor: (authorization: string, ownerKey: string) => O;
   /** `FLEET_TOKEN_KEY`; null: no token is kept, a lapsed run ends FAILED. */
   tokenKey: Buffer | null;
   metrics: FleetMetrics;
@@ -345,7 +346,7 @@ export function createFleetProvisionings<O extends ProvisioningOwner>(options: F
     const token = sealed !== null && options.tokenKey !== null ? openToken(options.tokenKey, sealed, id) : null;
     if (token !== null && sealed !== null) {
       options.warn('resuming a provisioning whose replica stopped', { id });
-      carry(entry, sealed, options.ownerFor(token), true);
+      carry(entry, sealed, options.ownerFor(token, entry.owner), true);
       return;
     }
     // No token to go on with: the run ends here, and says so.

@@ -51,6 +51,8 @@ export interface CallerOptions {
   budget?: CallBudget;
   /** The operation's span when tracing is on (src/tracing): each attempt gets a child span and sends its trace headers. */
   trace?: OperationSpan;
+  /** The gateway's own call for the caller (verifying the token), not the caller's: outside the per-caller quota. */
+  unmetered?: boolean;
 }
 
 /**
@@ -109,7 +111,7 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
 
   function forCaller(caller: CallerOptions): HttpClient {
     const limit = createLimiter(config.maxConcurrentPerRequest);
-    const spend = config.quota?.forCaller(caller.authorization) ?? null;
+    const spend = caller.unmetered === true ? null : (config.quota?.forCaller(caller.authorization) ?? null);
     return {
       send: (request) => {
         const signal = signalFor(request, caller);

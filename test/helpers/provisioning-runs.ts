@@ -3,7 +3,7 @@ import type { ProvisioningOwner } from '../../src/provisioning/jobs';
 import type { ProvisioningRecord } from '../../src/provisioning/records';
 import type { RunHandle } from '../../src/provisioning/runner';
 
-export const owner = (fingerprint: string): ProvisioningOwner => ({ fingerprint, sealCredential: () => null });
+export const owner = (fingerprint: string): ProvisioningOwner => ({ fingerprint, verify: () => Promise.resolve(), sealCredential: () => null });
 
 export const fields: Omit<ProvisioningRecord, 'id'> = {
   state: 'RUNNING',

@@ -65,9 +65,12 @@ export interface Stack {
 
 /** Gateway configuration for tests: fast retries so fault tests stay quick. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
+  const loaded = loadConfig({ NETGRAPH_EXECUTOR: process.env['NETGRAPH_EXECUTOR'] });
   return {
     // The executor comes from the environment: `npm test` runs the integration suites on both.
-    ...loadConfig({ NETGRAPH_EXECUTOR: process.env['NETGRAPH_EXECUTOR'] }),
+    ...loaded,
+    // A verified token stays verified for the whole suite: call counts never see a re-check.
+    callers: { ...loaded.callers, verifyTtlMs: 3_600_000 },
     port: 0,
     host: '127.0.0.1',
     retryBaseDelayMs: 5,
@@ -94,6 +97,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     await sandbox.close();
     throw error;
   }
+  // The demo tokens are verified once now (the platform's identity check, cached): tests that count
+  // the upstream calls of what they ask see only those calls.
+  await Promise.all(Object.values(sandbox.tokens).map((token) => gateway.verifier.verify(`Bearer ${token}`)));
+  sandbox.control.resetCalls();
   let closing: Promise<void> | null = null;
   return {
     gatewayUrl: gateway.url,

@@ -9,8 +9,10 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { GraphQLSchema } from 'graphql';
+import { Cancellation } from '../../core/cancellation';
+import type { Caller, CallerFactory } from '../../core/caller';
 import { buildCatalog, readOperationFolder, type OperationSource } from './catalog';
-import { refusal } from './results';
+import { doorRefusalCode, refusal } from './results';
 import type { McpRunner } from './runner';
 import { buildTools, type McpMutations, type ToolEntry } from './tools';
 
@@ -37,6 +39,10 @@ export interface McpHandlerOptions {
   version: string;
   /** Where start-up notes go (operations left out and why). */
   warn?: (message: string) => void;
+  /** The one way every door builds its caller (src/core/caller.ts): token, address, request id, trace context. */
+  callerOf: CallerFactory;
+  /** Logs and counts one of the door's own refusals (a policy refusal, a bad argument) like the pipeline's answers. */
+  note?: (errors: ReadonlyArray<{ message: string; extensions: { code: string } }>, caller: Caller) => void;
 }
 
 export type McpHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -66,15 +72,17 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
       res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC requests with POST.' }, id: null }));
       return;
     }
-    const caller = { authorization: req.headers.authorization, clientAddress: req.socket.remoteAddress };
+    const gone = new Cancellation();
+    const caller = options.callerOf({ authorization: req.headers.authorization, socketAddress: req.socket.remoteAddress, headers: req.headers, cancellation: gone });
     const server = new Server({ name: 'netgraph', version: options.version }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: definitions }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
       const tool: ToolEntry | undefined = tools.get(request.params.name);
       if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool named ${request.params.name}`);
       const token = extra._meta?.progressToken;
+      let result: CallToolResult;
       try {
-        return await tool.call(request.params.arguments ?? {}, {
+        result = await tool.call(request.params.arguments ?? {}, {
           caller,
           signal: extra.signal,
           async progress(report) {
@@ -84,12 +92,17 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
         });
       } catch (error) {
         warn(`MCP: ${request.params.name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
-        return refusal(request.params.name, 'INTERNAL_SERVER_ERROR', 'Unexpected error.');
+        result = refusal(request.params.name, 'INTERNAL_SERVER_ERROR', 'Unexpected error.');
       }
+      // The pipeline logs and counts what it answered; the door's own refusals are told here.
+      const refused = doorRefusalCode(result);
+      if (refused !== null) options.note?.([{ message: `${request.params.name}: refused by the MCP door`, extensions: { code: refused } }], caller);
+      return result;
     });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: MAX_BODY_BYTES });
     // Answered or gone: close both, which aborts a tool still running (its subscription, its upstream calls).
     res.on('close', () => {
+      gone.abort();
       void transport.close();
       void server.close();
     });

@@ -4,8 +4,8 @@
  */
 import type { PriceLimits } from '../../limits/limits';
 import { isStream, type Pipeline } from '../../pipeline';
-import { Cancellation } from '../../upstream/cancellation';
-import type { McpCaller, McpResult, McpRunner } from './runner';
+import { Cancellation } from '../../core/cancellation';
+import type { McpResult, McpRunner } from './runner';
 
 const QUERIES_AND_MUTATIONS: ReadonlySet<'query' | 'mutation' | 'subscription'> = new Set(['query', 'mutation']);
 const SUBSCRIPTIONS: ReadonlySet<'query' | 'mutation' | 'subscription'> = new Set(['subscription']);
@@ -28,10 +28,9 @@ function asResult(result: { data?: unknown; errors?: ReadonlyArray<unknown>; ext
 }
 
 export function createPipelineMcpRunner(pipeline: Pipeline, limits: PriceLimits): McpRunner {
-  const caller = (c: McpCaller): { authorization: string | undefined; clientAddress: string | undefined } => ({ authorization: c.authorization, clientAddress: c.clientAddress });
   return {
     async execute(request, who, signal) {
-      const answer = await pipeline.handle(request, caller(who), { door: 'mcp', cancellation: cancellationOf(signal), accepts: QUERIES_AND_MUTATIONS });
+      const answer = await pipeline.handle(request, who, { door: 'mcp', cancellation: cancellationOf(signal), accepts: QUERIES_AND_MUTATIONS });
       if (isStream(answer)) {
         await answer.return();
         return { errors: [{ message: 'subscriptions run through the follow tools', extensions: { code: 'BAD_REQUEST' } }] };
@@ -39,7 +38,7 @@ export function createPipelineMcpRunner(pipeline: Pipeline, limits: PriceLimits)
       return asResult(answer.result);
     },
     async *subscribe(request, who, signal) {
-      const answer = await pipeline.handle(request, caller(who), { door: 'mcp', cancellation: cancellationOf(signal), accepts: SUBSCRIPTIONS });
+      const answer = await pipeline.handle(request, who, { door: 'mcp', cancellation: cancellationOf(signal), accepts: SUBSCRIPTIONS });
       if (!isStream(answer)) {
         yield asResult(answer.result);
         return;

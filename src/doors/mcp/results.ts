@@ -51,8 +51,21 @@ export function errorResult(tool: string, errors: ReadonlyArray<McpError>, data?
 }
 
 /** A refusal by the door itself (not a GraphQL error): same shape as errorResult's. */
+/** The door's own refusals (not the pipeline's answers): the handler logs and counts these itself. */
+const doorRefusals = new WeakSet<CallToolResult>();
+
 export function refusal(tool: string, code: string, message: string): CallToolResult {
-  return errorResult(tool, [{ message, extensions: { code } }]);
+  const result = errorResult(tool, [{ message, extensions: { code } }]);
+  doorRefusals.add(result);
+  return result;
+}
+
+/** Whether a tool result is one of the door's own refusals, with its code. */
+export function doorRefusalCode(result: CallToolResult): string | null {
+  if (!doorRefusals.has(result)) return null;
+  const json = result.content.find((c) => c.type === 'text' && c.text.startsWith('{'));
+  const code = json?.type === 'text' ? /"code":"([A-Z_]+)"/.exec(json.text)?.[1] : undefined;
+  return code ?? 'INTERNAL_SERVER_ERROR';
 }
 
 /** A successful result: the data as structured content, a summary, and the data as JSON text. */

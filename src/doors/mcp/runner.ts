@@ -11,11 +11,10 @@ export interface McpOperationRequest {
   variables?: Record<string, unknown>;
 }
 
-/** Who is calling: their `Authorization` header as sent (used exactly as on /graphql) and address. */
-export interface McpCaller {
-  authorization: string | undefined;
-  clientAddress: string | undefined;
-}
+import type { Caller } from '../../core/caller';
+
+/** Who is calling: the caller every door builds (its `Authorization` used exactly as on /graphql). */
+export type McpCaller = Caller;
 
 export interface McpError {
   message: string;

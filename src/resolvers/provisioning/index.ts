@@ -41,15 +41,18 @@ function requireToken(ctx: GatewayContext): void {
 export const provisioningResolvers: Resolvers = {
   Query: {
     provisioning: async (_r, { id }, ctx) => {
+      await ctx.owner.verify();
       const record = await ctx.gateway.provisioning.jobs.get(id, ctx.owner.fingerprint);
       if (record === null) throw notFound(id);
       return record;
     },
   },
   Mutation: {
-    provisionAppWan: (_r, { input }, ctx) => {
+    provisionAppWan: async (_r, { input }, ctx) => {
       requireToken(ctx);
       const planned = planProvisioning(input);
+      // Verified with the platform before anything is reserved: a refused token starts nothing.
+      await ctx.owner.verify();
       const fields: Omit<ProvisioningRecord, 'id'> = {
         state: 'RUNNING',
         steps: planned.map((p) => p.record),
@@ -67,6 +70,7 @@ export const provisioningResolvers: Resolvers = {
     provisioning: {
       subscribe: async (_r, { id }, ctx) => {
         const { jobs } = ctx.gateway.provisioning;
+        await ctx.owner.verify();
         if ((await jobs.get(id, ctx.owner.fingerprint)) === null) throw notFound(id);
         return jobs.watch(id, ctx.owner.fingerprint, ctx.cancellation.abortSignal());
       },

@@ -1,9 +1,11 @@
 /**
- * Per-request event search (created by the context). Before the first search of a request the
- * caller's token is checked upstream (identity/v1 `/organization`, the same call `myOrganization`
- * makes, once per request): the search service never sees the caller's token, so this is what
- * keeps a caller the platform does not accept from searching. No token → UNAUTHENTICATED with no
- * call at all; an expired one → the upstream's 401 → UNAUTHENTICATED, and no search call.
+ * Per-request event search (created by the context). The search service is the installation's,
+ * read with the gateway's basic credentials and no filter by caller, so before the first search of
+ * a request the caller must be one the operator allowed (`admit`: the token verified with the
+ * platform, its organization in `EVENTS_ALLOWED_ORGANIZATIONS`). No token → UNAUTHENTICATED with
+ * no call at all; a refused one → UNAUTHENTICATED, another organization → FORBIDDEN, and no
+ * search call. The rest/v1 search proxy (`networkEvents`) reads with the caller's own token for
+ * the caller's own organization: the platform decides there.
  */
 import { ErrorCode, GatewayError } from '../../errors/codes';
 import type { HttpClient } from '../http-types';
@@ -27,11 +29,14 @@ export interface SearchLoaderDeps {
   authenticated: boolean;
   /** The caller's organization (identity/v1, cached per request by the network loaders). */
   organization: () => Promise<OrganizationRecord>;
+  /** Resolves when the caller may read the installation's search service; rejects UNAUTHENTICATED or FORBIDDEN. */
+  admit: () => Promise<void>;
 }
 
 export function createSearchLoaders(deps: SearchLoaderDeps): SearchLoaders {
   const client = new SearchClient(deps.http);
   let caller: Promise<OrganizationRecord> | null = null;
+  let admitted: Promise<void> | null = null;
 
   function acceptedCaller(): Promise<OrganizationRecord> {
     if (!deps.authenticated) return Promise.reject(new GatewayError(ErrorCode.UNAUTHENTICATED, 'Event search needs a bearer token (Authorization header)'));
@@ -42,7 +47,9 @@ export function createSearchLoaders(deps: SearchLoaderDeps): SearchLoaders {
   return {
     async search(index, body) {
       if (!deps.configured) throw new GatewayError(ErrorCode.NOT_CONFIGURED, 'No search service is configured (SEARCH_URL): event search is not available on this gateway');
-      await acceptedCaller();
+      if (!deps.authenticated) throw new GatewayError(ErrorCode.UNAUTHENTICATED, 'Event search needs a bearer token (Authorization header)');
+      admitted ??= deps.admit();
+      await admitted;
       return client.search(index, body);
     },
     async networkEvents(body) {

@@ -43,7 +43,12 @@ let ticker: NodeJS.Timeout | null = null;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** A token of its own for each scenario (the same identity): quotas and pollers are per credential. */
-const freshToken = (): string => sandbox.tokenService.sign({ sub: ADMIN_IDENTITY_ID, jti: randomBytes(8).toString('hex') });
+/**
+ * A caller the fleet has not seen: another identity (shares and quotas are per identity), with the
+ * admin's permissions. The sandbox places a token with an `organizationId` claim in that
+ * organization, so the same subject there is another identity.
+ */
+const freshToken = (): string => sandbox.tokenService.sign({ sub: ADMIN_IDENTITY_ID, organizationId: `fleet-${randomBytes(8).toString('hex')}` });
 
 /** Starts replica i and waits until it is ready (it has reached Redis), as a Service would. */
 async function replica(i: number): Promise<Replica> {
@@ -331,8 +336,8 @@ describeFleet('a fleet of three gateways on Redis', () => {
     } finally {
       inspector.disconnect();
     }
-    // Another token is nobody's owner, on any replica.
-    const stranger = await gql(at(2), freshToken(), `query($id: ID!) { provisioning(id: $id) { id } }`, { id });
+    // Another person is not its owner, on any replica (another token of the same person is: one identity).
+    const stranger = await gql(at(2), sandbox.tokens.reader, `query($id: ID!) { provisioning(id: $id) { id } }`, { id });
     expect(stranger.body.errors?.[0]?.extensions?.['code']).toBe('NOT_FOUND');
     progress(true);
     const events = await follow(at(2), token, id);

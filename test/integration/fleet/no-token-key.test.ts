@@ -4,38 +4,31 @@
  * change. The run's leftovers are laid in Redis as a replica killed mid-step leaves them.
  */
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { credentialFingerprint } from '../../../src/pollers';
+import type { Redis } from 'ioredis';
 import { planProvisioning } from '../../../src/resolvers/provisioning/plan';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox';
-import { startGateway, type RunningGateway } from '../../../src/server';
-import { redisTestsEnabled, startRedis, type TestRedis } from '../../helpers/redis-server';
-import { postGraphQL, testConfig } from '../../helpers/stack';
+import type { RunningSandbox } from '../../../src/sandbox';
+import type { RunningGateway } from '../../../src/server';
+import { redisTestsEnabled } from '../../helpers/redis-server';
+import { startInProcessFleet, type InProcessFleet } from '../../helpers/in-process-fleet';
+import { postGraphQL } from '../../helpers/stack';
 
 const describeFleet = redisTestsEnabled() ? describe : describe.skip;
 
 describeFleet('a lapsed run without FLEET_TOKEN_KEY', () => {
-  let redis: TestRedis;
+  let fleet: InProcessFleet;
   let sandbox: RunningSandbox;
   let gateway: RunningGateway;
   let client: Redis;
 
   beforeAll(async () => {
-    redis = await startRedis();
-    client = new Redis(redis.url);
-    sandbox = await startSandbox({ port: 0, seed: 'tiny' });
-    const config = testConfig({ upstreamBaseUrl: null });
-    gateway = await startGateway({ ...config, fleet: { ...config.fleet, redisUrl: redis.url, tokenKey: null } }, { log: null, sandbox });
+    fleet = await startInProcessFleet(1, { tokenKey: null });
+    ({ sandbox, client } = fleet);
+    gateway = fleet.gateways[0] as RunningGateway;
   });
-  afterAll(async () => {
-    await gateway?.close();
-    client?.disconnect();
-    await sandbox?.close();
-    await redis?.close();
-  });
+  afterAll(() => fleet?.close());
 
   it('ends FAILED on the replica that finds it, with no upstream call and the reason on the record', async () => {
-    const owner = credentialFingerprint(`Bearer ${sandbox.tokens.admin}`);
+    const owner = (await gateway.verifier.verify(`Bearer ${sandbox.tokens.admin}`)).key;
     const planned = planProvisioning({
       network: { name: 'orphan' },
       hostedGateway: { name: 'gw' },

@@ -22,6 +22,8 @@ const TOKEN = 'Bearer scripted-token';
 
 function answer(req: SeenRequest, res: ServerResponse): void {
   const path = req.url.split('?')[0] ?? '';
+  // The identity check before a subscription's slots are taken: the token belongs to one organization.
+  if (path === '/identity/v1/organization' && !scripts.has(path)) return json(res, 200, { id: 'org-scripted', name: 'scripted' });
   const script = scripts.get(path);
   if (!script) return json(res, 404, { status: 404, message: `no script for ${path}` });
   served.set(path, (served.get(path) ?? 0) + 1);

@@ -7,6 +7,7 @@
 import type { HttpClient, UpstreamRequest, UpstreamResponse } from '../../../src/upstream/http-types';
 import { createCoreV2Loaders } from '../../../src/upstream/core-v2/loaders';
 import { createSearchLoaders } from '../../../src/upstream/search/loaders';
+import type { OrganizationRecord } from '../../../src/upstream/identity/records';
 import { topTalkersOf, usageSeriesOf } from '../../../src/resolvers/events/records';
 import { timeWindow } from '../../../src/resolvers/events/time-window';
 
@@ -72,17 +73,18 @@ describe('search answers', () => {
     ]);
   });
 
-  it('checks the caller once per request before the first search, and sends no search for a refused one', async () => {
+  it('admits the caller once per request before the first search, and sends no search for a refused one', async () => {
     const http = scripted(() => ({ body: { hits: { total: 0, hits: [] } } }));
     let checks = 0;
-    const accepted = createSearchLoaders({ http, configured: true, authenticated: true, organization: () => (checks++, Promise.resolve({ id: 'org', name: null, label: null, attributes: {} })) });
+    const organization = (): Promise<OrganizationRecord> => Promise.resolve({ id: 'org', name: null, label: null, attributes: {} });
+    const accepted = createSearchLoaders({ http, configured: true, authenticated: true, organization, admit: () => (checks++, Promise.resolve()) });
     await accepted.search('svc.alert*', {});
     await accepted.search('svc.alert*', {});
     expect(checks).toBe(1);
     expect(http.seen.map((r) => r.service)).toEqual(['search', 'search']);
 
-    const refused = createSearchLoaders({ http, configured: true, authenticated: true, organization: () => Promise.reject(new Error('401')) });
-    await expect(refused.search('svc.alert*', {})).rejects.toThrow('401');
+    const refused = createSearchLoaders({ http, configured: true, authenticated: true, organization, admit: () => Promise.reject(new Error('FORBIDDEN')) });
+    await expect(refused.search('svc.alert*', {})).rejects.toThrow('FORBIDDEN');
     expect(http.seen).toHaveLength(2);
   });
 });

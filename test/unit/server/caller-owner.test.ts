@@ -1,5 +1,5 @@
-/** The caller as owner of background work (src/server/caller-owner.ts): the token stays inside. */
-import { credentialFingerprint } from '../../../src/pollers';
+/** The caller as owner of background work (src/server/caller-owner.ts): the token stays inside; its key is the verified identity's. */
+import { ANONYMOUS_KEY, backgroundCaller, type Caller, type Identity } from '../../../src/core/caller';
 import { CallerOwner } from '../../../src/server/caller-owner';
 import type { CallerOptions, HttpLayer } from '../../../src/upstream/http';
 
@@ -18,10 +18,25 @@ function fakeLayer(): { layer: HttpLayer; callers: CallerOptions[] } {
   return { layer, callers };
 }
 
+const IDENTITY: Identity = { key: 'id:owner', organizationId: 'org', subject: 'owner' };
+
+/** A caller whose token the platform accepts once asked. */
+function unverified(authorization: string | undefined): Caller {
+  const caller = backgroundCaller(authorization, null);
+  return Object.assign(caller, {
+    verify() {
+      Object.assign(caller, { identity: authorization === undefined ? null : IDENTITY });
+      return Promise.resolve(caller.identity);
+    },
+  });
+}
+
 describe('CallerOwner', () => {
-  it('shows the credential fingerprint, never the token', () => {
-    const owner = new CallerOwner(TOKEN, fakeLayer().layer, { batching: true });
-    expect(owner.fingerprint).toBe(credentialFingerprint(TOKEN));
+  it("shows the verified identity's key, never the token, and refuses to show one before verification", async () => {
+    const owner = new CallerOwner(unverified(TOKEN), fakeLayer().layer, { batching: true });
+    expect(() => owner.fingerprint).toThrow(/not verified/);
+    await owner.verify();
+    expect(owner.fingerprint).toBe('id:owner');
     expect(JSON.stringify(owner)).not.toContain('eyJ');
     expect(Object.values(owner)).toEqual([]);
     expect(JSON.stringify({ ...owner })).toBe('{}');
@@ -29,7 +44,7 @@ describe('CallerOwner', () => {
 
   it("makes each session's loaders over the caller's token and the work's own signal", () => {
     const { layer, callers } = fakeLayer();
-    const owner = new CallerOwner(TOKEN, layer, { batching: true });
+    const owner = new CallerOwner(unverified(TOKEN), layer, { batching: true });
     const signal = new AbortController().signal;
     const session = owner.session(signal);
     expect(session.loaders.network).toBeDefined();
@@ -40,7 +55,8 @@ describe('CallerOwner', () => {
     expect(callers[0]?.calls).toBe(session.calls);
   });
 
-  it('has the anonymous fingerprint without a token', () => {
-    expect(new CallerOwner(undefined, fakeLayer().layer, { batching: true }).fingerprint).toBe(credentialFingerprint(undefined));
+  it('has the anonymous key without a token, and a resumed run keeps the key its record was started under', () => {
+    expect(new CallerOwner(unverified(undefined), fakeLayer().layer, { batching: true }).fingerprint).toBe(ANONYMOUS_KEY);
+    expect(CallerOwner.resumed(TOKEN, 'id:started', fakeLayer().layer, { batching: true }).fingerprint).toBe('id:started');
   });
 });

@@ -1,0 +1,163 @@
+/**
+ * The caller of one request, built by ONE function (`createCallerFactory(…)(input)`) for every
+ * door: the `Authorization` value (forwarded upstream, never logged), the verified identity once
+ * something asks for it, the request id, the trace context, the client's address and the key its
+ * per-address caps count under, and the signal that fires when the client goes away.
+ *
+ * The identity is the platform's word, not the header's: `verify()` asks the platform once per
+ * token (cached briefly, src/core/verify.ts). Everything reserved for a caller (a share, a quota,
+ * a stream, a provisioning, a poller, a heavy turn) is keyed by `shareKeyOf(caller)`, which is the
+ * identity's key, or one gateway-wide `anonymous` key for a caller without a token. Doors never
+ * compute a fingerprint or a share key themselves.
+ */
+import { randomUUID } from 'node:crypto';
+import { GatewayError } from '../errors/codes';
+import { Cancellation } from './cancellation';
+import { addressKey, clientAddressOf, type ClientAddressSettings } from './client-address';
+
+/** Who the platform says the token belongs to. */
+export interface Identity {
+  /** What shares, quotas and owners are keyed by (a hash: the same for every token of one person). */
+  readonly key: string;
+  /** The caller's organization, as the platform named it. */
+  readonly organizationId: string;
+  /** The JWT's `sub` when the token is one, null otherwise. */
+  readonly subject: string | null;
+}
+
+/** Verifies bearer values with the platform (src/core/verify.ts). */
+export interface IdentityVerifier {
+  /** The identity behind `authorization`; rejects UNAUTHENTICATED/FORBIDDEN when the platform refuses it, UPSTREAM_UNAVAILABLE when it cannot say. */
+  verify(authorization: string): Promise<Identity>;
+}
+
+export interface Caller {
+  /** The `Authorization` value (HTTP header, `connection_init` payload): forwarded upstream, never logged. */
+  readonly authorization: string | undefined;
+  /** The client's address (through the trusted proxies, if any). */
+  readonly clientAddress: string | undefined;
+  /** What per-address caps count under (IPv6 grouped by /64). */
+  readonly addressKey: string;
+  /** The id of the caller's log lines (the client's `x-request-id` when usable). */
+  readonly requestId: string;
+  /** W3C trace context the caller sent (`traceparent`, `tracestate`), when any. */
+  readonly traceHeaders: Readonly<Record<string, string | undefined>>;
+  /** Aborted when the client goes away (a request's connection, a socket): pass it on to upstream calls. */
+  readonly cancellation: Cancellation;
+  /** The verified identity, once `verify()` has answered; null before, and for an anonymous caller. */
+  readonly identity: Identity | null;
+  /** Verifies the token once (later calls share the answer); null for a caller without a token. */
+  verify(): Promise<Identity | null>;
+}
+
+/** What a door reads off its wire to build a caller. */
+export interface CallerInput {
+  authorization: string | undefined;
+  socketAddress: string | undefined;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** Aborted when the client goes away; none: a fresh one the door never aborts. */
+  cancellation?: Cancellation;
+  /** The door made the request id already (HTTP sets its response header first). */
+  requestId?: string;
+}
+
+export type CallerFactory = (input: CallerInput) => Caller;
+
+/** Share key of every caller without a token: together they are one caller (gateway-wide caps). */
+export const ANONYMOUS_KEY = 'anonymous';
+
+function header(headers: CallerInput['headers'], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** The client's `x-request-id` when it is a usable id, or a fresh one. */
+export function requestIdFrom(headers: CallerInput['headers']): string {
+  const given = headers['x-request-id'];
+  return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+}
+
+class VerifiedCaller implements Caller {
+  identity: Identity | null = null;
+  #address: { clientAddress: string | undefined; addressKey: string } | null = null;
+
+  constructor(
+    readonly authorization: string | undefined,
+    readonly requestId: string,
+    readonly traceHeaders: Readonly<Record<string, string | undefined>>,
+    readonly cancellation: Cancellation,
+    private readonly verifier: IdentityVerifier,
+    private readonly input: CallerInput,
+    private readonly addressSettings: ClientAddressSettings,
+  ) {}
+
+  // Worked out when a cap asks (most requests never do): the request path stays as cheap as before.
+  get clientAddress(): string | undefined {
+    return this.address().clientAddress;
+  }
+
+  get addressKey(): string {
+    return this.address().addressKey;
+  }
+
+  private address(): { clientAddress: string | undefined; addressKey: string } {
+    if (this.#address === null) {
+      const clientAddress = clientAddressOf(this.input.socketAddress, this.input.headers, this.addressSettings);
+      this.#address = { clientAddress, addressKey: addressKey(clientAddress) };
+    }
+    return this.#address;
+  }
+
+  verify(): Promise<Identity | null> {
+    const authorization = this.authorization;
+    if (authorization === undefined) return Promise.resolve(null);
+    // Asked of the verifier each time (its cache answers at once): a caller that lives long (a
+    // WebSocket) is held to the verdict's lifetime, not to the verdict it got when it connected.
+    return this.verifier.verify(authorization).then(
+      (identity) => (this.identity = identity),
+      (error: unknown) => {
+        this.identity = null;
+        throw error;
+      },
+    );
+  }
+}
+
+/** The one function every door builds its caller with. */
+export function createCallerFactory(verifier: IdentityVerifier, address: ClientAddressSettings): CallerFactory {
+  return (input) =>
+    new VerifiedCaller(
+      input.authorization,
+      input.requestId ?? requestIdFrom(input.headers),
+      { traceparent: header(input.headers, 'traceparent'), tracestate: header(input.headers, 'tracestate') },
+      input.cancellation ?? new Cancellation(),
+      verifier,
+      input,
+      address,
+    );
+}
+
+/**
+ * The key a caller's shares and quotas count under: its verified identity's, or `anonymous`.
+ * A caller with a token that was not verified yet has none: asking is a defect (the slot would be
+ * keyed by what the header claims), answered UNAUTHENTICATED rather than counted.
+ */
+export function shareKeyOf(caller: Pick<Caller, 'authorization' | 'identity'>): string {
+  if (caller.identity) return caller.identity.key;
+  if (caller.authorization === undefined) return ANONYMOUS_KEY;
+  throw new GatewayError('UNAUTHENTICATED', 'the token was not verified before something was reserved for it');
+}
+
+/** A caller for work the gateway starts itself (tests, a resumed run): no address, no trace. */
+export function backgroundCaller(authorization: string | undefined, identity: Identity | null): Caller {
+  return {
+    authorization,
+    clientAddress: undefined,
+    addressKey: addressKey(undefined),
+    requestId: randomUUID(),
+    traceHeaders: {},
+    cancellation: new Cancellation(),
+    identity,
+    verify: () => Promise.resolve(identity),
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * Verifies a bearer with the platform once and remembers the verdict briefly: the identity
+ * behind an accepted token (its organization and, for a JWT, its `sub`), or the refusal.
+ *
+ * - Verdicts are keyed by a keyed hash (HMAC-SHA-256) of the token, never the token, in this
+ *   process and (when the fleet shares state) in a `VerdictStore` every replica reads.
+ * - Accepted verdicts live `ttlMs`, refusals `refusedTtlMs` (shorter: a token may become valid).
+ * - Concurrent verifications of one token share one call.
+ * - An outage is not a verdict: nothing is cached, the caller is told UPSTREAM_UNAVAILABLE.
+ *
+ * The identity key is the same for every token of one person: a hash of organization and
+ * subject. A token that is not a JWT is its own identity within its organization (a keyed hash
+ * of it).
+ */
+import { createHash, createHmac } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import { GatewayError } from '../errors/codes';
+import type { Identity, IdentityVerifier } from './caller';
+
+/** What the platform said about a token. */
+export type Verdict = { accepted: true; identity: Identity } | { accepted: false; code: 'UNAUTHENTICATED' | 'FORBIDDEN' };
+
+/** What identifying a token asks the platform: its organization, or a refusal with the HTTP status. */
+export type Identification = { organizationId: string } | { refused: 401 | 403 | 404 };
+
+/** Where verdicts outlive this process's memory (the fleet's Redis); answers null when it does not know. */
+export interface VerdictStore {
+  get(tokenHash: string): Promise<Verdict | null>;
+  set(tokenHash: string, verdict: Verdict, ttlMs: number): Promise<void>;
+}
+
+export interface VerifierOptions {
+  /** The HMAC key tokens are hashed with (shared by the fleet when verdicts are). */
+  hashKey: Buffer;
+  /** Asks the platform (`GET /identity/v1/organization` with the token); throws on an outage. */
+  identify(authorization: string): Promise<Identification>;
+  ttlMs: number;
+  refusedTtlMs: number;
+  /** The fleet's verdicts; none: this process's memory only. */
+  store?: VerdictStore | null;
+  /** Told each time the platform is asked (metrics, tests). */
+  onIdentify?(outcome: 'accepted' | 'refused' | 'unavailable'): void;
+  /** Verdicts kept in this process. @default 10000 */
+  maxLocal?: number;
+  now?(): number;
+}
+
+export interface CallerVerifier extends IdentityVerifier {
+  /** The keyed hash verdicts are stored under. */
+  tokenHash(authorization: string): string;
+}
+
+/** The JWT's `sub`, read without checking the signature: only asked once the platform accepted the token. */
+export function jwtSubject(authorization: string): string | null {
+  const token = /^Bearer\s+(\S+)$/i.exec(authorization.trim())?.[1];
+  const parts = token?.split('.');
+  if (parts?.length !== 3 || parts[1] === undefined) return null;
+  try {
+    const claims: unknown = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
+    if (typeof claims !== 'object' || claims === null || Array.isArray(claims)) return null;
+    const sub: unknown = (claims as Record<string, unknown>)['sub'];
+    return typeof sub === 'string' && sub !== '' && sub.length <= 256 ? sub : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Identity of a token the platform accepted for `organizationId`. */
+export function identityOf(organizationId: string, subject: string | null, tokenHash: string): Identity {
+  const who = subject !== null ? `sub\0${subject}` : `token\0${tokenHash}`;
+  const key = `id:${createHash('sha256').update(`${organizationId}\0${who}`).digest('hex').slice(0, 32)}`;
+  return { key, organizationId, subject };
+}
+
+const REFUSAL_TEXT: Record<Extract<Verdict, { accepted: false }>['code'], string> = {
+  UNAUTHENTICATED: 'the platform does not accept this token (identity check): send a valid one (Authorization: Bearer …)',
+  FORBIDDEN: 'the platform names no organization for this token (identity check): nothing can be reserved for it',
+};
+
+export function createCallerVerifier(options: VerifierOptions): CallerVerifier {
+  const now = options.now ?? Date.now;
+  const local = new LRUCache<string, { verdict: Verdict; until: number }>({ max: options.maxLocal ?? 10_000 });
+  const pending = new Map<string, Promise<Verdict>>();
+  const tokenHash = (authorization: string): string => createHmac('sha256', options.hashKey).update(authorization).digest('hex').slice(0, 40);
+
+  function remember(hash: string, verdict: Verdict, ttlMs: number): void {
+    local.set(hash, { verdict, until: now() + ttlMs });
+  }
+
+  async function ask(authorization: string, hash: string): Promise<Verdict> {
+    const shared = await options.store?.get(hash).catch(() => null);
+    if (shared) {
+      remember(hash, shared, shared.accepted ? options.ttlMs : options.refusedTtlMs);
+      return shared;
+    }
+    let answer: Identification;
+    try {
+      answer = await options.identify(authorization);
+    } catch (error) {
+      options.onIdentify?.('unavailable');
+      throw new GatewayError('UPSTREAM_UNAVAILABLE', `the platform could not verify the token now (${error instanceof Error ? error.message : 'no answer'}); try again`);
+    }
+    const verdict: Verdict =
+      'refused' in answer
+        ? { accepted: false, code: answer.refused === 401 ? 'UNAUTHENTICATED' : 'FORBIDDEN' }
+        : { accepted: true, identity: identityOf(answer.organizationId, jwtSubject(authorization), hash) };
+    options.onIdentify?.(verdict.accepted ? 'accepted' : 'refused');
+    const ttl = verdict.accepted ? options.ttlMs : options.refusedTtlMs;
+    remember(hash, verdict, ttl);
+    await options.store?.set(hash, verdict, ttl).catch(() => undefined);
+    return verdict;
+  }
+
+  function verdictFor(authorization: string): Promise<Verdict> {
+    const hash = tokenHash(authorization);
+    const known = local.get(hash);
+    if (known && known.until > now()) return Promise.resolve(known.verdict);
+    const running = pending.get(hash);
+    if (running) return running;
+    const started = ask(authorization, hash).finally(() => pending.delete(hash));
+    pending.set(hash, started);
+    return started;
+  }
+
+  return {
+    tokenHash,
+    async verify(authorization) {
+      const verdict = await verdictFor(authorization);
+      if (!verdict.accepted) throw new GatewayError(verdict.code, REFUSAL_TEXT[verdict.code]);
+      return verdict.identity;
+    },
+  };
+}
