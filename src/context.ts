@@ -11,7 +11,7 @@ import { createNetworkLoaders, type NetworkLoaders } from './upstream/network/lo
 import { createAuthLoaders, type AuthLoaders } from './upstream/auth/loaders';
 import { createCoreV2Loaders, type CoreV2Loaders } from './upstream/core-v2/loaders';
 import { createSearchLoaders, type SearchLoaders } from './upstream/search/loaders';
-import type { Cancellation } from './upstream/cancellation';
+import type { Cancellation } from './core/cancellation';
 import type { ProbeOptions, UpstreamCheck } from './upstream/probe';
 
 /** Facts about the running gateway that resolvers may show (nothing secret). */

@@ -15,7 +15,7 @@ import { ErrorCode } from '../errors/codes';
 import { isStream, type Answer, type AnswerStream, type Caller, type GraphQLParams, type Pipeline, type PreparedDocument, type RunOptions } from '../pipeline';
 import type { ErrorFormatter } from '../pipeline/format';
 import Negotiator from 'negotiator';
-import { Cancellation } from '../upstream/cancellation';
+import { Cancellation } from '../core/cancellation';
 import { endWith } from './answer-body';
 
 /** Largest request body accepted (queries plus variables); WebSocket messages share it. */

@@ -18,7 +18,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GraphQLError, type ExecutionResult, type FormattedExecutionResult } from 'graphql';
 import { createHandler, TOKEN_HEADER_KEY, TOKEN_QUERY_KEY, type Request as SseRequest } from 'graphql-sse';
 import { ErrorCode } from '../errors/codes';
-import type { Hold, SharedLimit } from '../limits/shares';
+import type { Hold, SharedLimit } from '../core/shares';
 import { isStream, type Caller, type Connection, type Pipeline } from '../pipeline';
 import { BodyTooLargeError, MAX_BODY_BYTES, readBody } from './http';
 

@@ -11,9 +11,9 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { GraphQLError, parse, type ExecutionResult, type FormattedExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
-import type { SharedLimit } from '../limits/shares';
+import type { SharedLimit } from '../core/shares';
 import { isStream, type AnswerStream, type Caller, type Connection, type Pipeline } from '../pipeline';
-import { Cancellation } from '../upstream/cancellation';
+import { Cancellation } from '../core/cancellation';
 import { MAX_BODY_BYTES } from './http';
 
 export interface WebSocketDoorOptions {

@@ -13,7 +13,7 @@
  * with the budget's own error, exactly as when the deadline passes while it runs.
  */
 import { LimitExceededError } from '../errors/codes';
-import { onAbort, type CancelSignal } from '../upstream/cancellation';
+import { onAbort, type CancelSignal } from '../core/cancellation';
 import type { CostEstimate } from './cost';
 
 /** Configured by the environment (config.ts); defaults in limits.ts. */

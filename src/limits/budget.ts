@@ -6,7 +6,7 @@
  * or queued is aborted, so the work stops while the data already resolved stays.
  */
 import { BudgetExceededError, type BudgetLimit } from '../errors/codes';
-import { Cancellation, onAbort } from '../upstream/cancellation';
+import { Cancellation, onAbort } from '../core/cancellation';
 import type { BudgetLimits } from './limits';
 
 export interface BudgetUsage {

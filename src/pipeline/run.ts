@@ -18,7 +18,7 @@ import type { CostEstimate } from '../limits/cost';
 import type { PriceLimits } from '../limits/limits';
 import { priceOperation } from '../limits/price';
 import type { OperationSpan, Tracer } from '../tracing';
-import { Cancellation } from '../upstream/cancellation';
+import { Cancellation } from '../core/cancellation';
 import type { Executor } from './execute';
 import { errorCodes, limitsOf, type ErrorFormatter } from './format';
 import { outcomeOf, type OperationMetrics } from './operation-metrics';

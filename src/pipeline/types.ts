@@ -1,6 +1,6 @@
 /** The words every door and the pipeline share. */
 import type { FormattedExecutionResult } from 'graphql';
-import type { Cancellation } from '../upstream/cancellation';
+import type { Cancellation } from '../core/cancellation';
 
 /** How an operation arrived. */
 export type Door = 'http' | 'ws' | 'sse' | 'mcp';

@@ -4,7 +4,7 @@
  * would implement the same `PollerRegistry` (e.g. Redis leases for who polls, pub/sub for fan-out).
  */
 import { GatewayError } from '../errors/codes';
-import { defaultShare, SharedLimit } from '../limits/shares';
+import { defaultShare, SharedLimit } from '../core/shares';
 import { ANONYMOUS } from './fingerprint';
 import { NO_POLLER_METRICS, type PollerMetrics } from './metrics';
 import { Poller } from './poller';

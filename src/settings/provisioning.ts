@@ -1,5 +1,5 @@
 /** `provisionAppWan` runs: how long a step may take, how many run and how many are kept. */
-import { defaultShare } from '../limits/shares';
+import { defaultShare } from '../core/shares';
 import { int, type Area } from './setting';
 
 export const PROVISIONING_STEP_TIMEOUT_MS = int({

@@ -1,5 +1,5 @@
 /** Subscriptions and the shared pollers behind them. */
-import { defaultShare } from '../limits/shares';
+import { defaultShare } from '../core/shares';
 import { MAX_MS, int, type Area } from './setting';
 
 export const POLL_INTERVAL_MS = int({

@@ -6,7 +6,6 @@
  */
 import { LimitExceededError } from '../errors/codes';
 import { credentialFingerprint } from '../pollers/fingerprint';
-import type { UpstreamQuota } from '../upstream/http';
 import { PREFIX, type RedisLink } from './redis';
 
 export interface CallQuota {
@@ -55,8 +54,8 @@ export class MemoryCallQuota implements CallQuota {
   }
 }
 
-/** The HTTP layer's hook (src/upstream/http.ts) over a quota: one fingerprint per caller, hashed once. */
-export function upstreamQuotaOf(quota: CallQuota): UpstreamQuota {
+/** The HTTP layer's hook over a quota (its `UpstreamQuota`, by shape): one fingerprint per caller, hashed once. */
+export function upstreamQuotaOf(quota: CallQuota): { forCaller(authorization: string | undefined): () => Promise<void> } {
   return {
     forCaller(authorization) {
       const fingerprint = credentialFingerprint(authorization);

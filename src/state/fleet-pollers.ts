@@ -11,7 +11,7 @@
  * reachable, is polled by this replica on its own; when Redis is back the targets re-join.
  */
 import { GatewayError, ErrorCode } from '../errors/codes';
-import { defaultShare, SharedLimit, type Hold } from '../limits/shares';
+import { defaultShare, SharedLimit, type Hold } from '../core/shares';
 import {
   ANONYMOUS,
   createPollerRegistry,
@@ -24,7 +24,7 @@ import {
   type PollOwner,
   type PollStream,
 } from '../pollers';
-import { Fields } from '../upstream/parse';
+import { Fields } from '../core/parse';
 import { decodeError, encodeError } from './error-wire';
 import type { FleetMetrics } from './metrics';
 import { PREFIX, type RedisLink } from './redis';

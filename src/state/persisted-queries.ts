@@ -3,14 +3,10 @@
  * for by hash alone. Documents are not caller data (any caller may send any document), so one
  * store serves everybody. Bounded both ways: a size cap per document and in all, and an expiry.
  */
+import type { PersistedQueryStore } from '../persisted/store';
 import { PREFIX, type RedisLink } from './redis';
 
-export interface PersistedQueryStore {
-  /** The document registered under `sha256Hex`; null when unknown (or expired). */
-  get(sha256Hex: string): Promise<string | null>;
-  /** Registers `query` under its hash (a document over the size cap is not kept). */
-  set(sha256Hex: string, query: string): Promise<void>;
-}
+export type { PersistedQueryStore };
 
 export interface PersistedQueryLimits {
   /** Largest document kept, in characters (the gateway's `MAX_DOCUMENT_BYTES`). */

@@ -28,7 +28,7 @@ import {
 } from '../provisioning/jobs';
 import type { ProvisioningRecord, StepAction } from '../provisioning/records';
 import { HANDOVER, type RunHandle } from '../provisioning/runner';
-import { Fields } from '../upstream/parse';
+import { Fields } from '../core/parse';
 import type { FleetMetrics } from './metrics';
 import { PREFIX, type RedisLink } from './redis';
 import { openToken, sealToken } from './token-seal';

@@ -4,7 +4,7 @@
  */
 import type { PriceLimits } from '../../limits/limits';
 import { isStream, type Pipeline } from '../../pipeline';
-import { Cancellation } from '../../upstream/cancellation';
+import { Cancellation } from '../../core/cancellation';
 import type { McpCaller, McpResult, McpRunner } from './runner';
 
 const QUERIES_AND_MUTATIONS: ReadonlySet<'query' | 'mutation' | 'subscription'> = new Set(['query', 'mutation']);
