@@ -4,7 +4,7 @@ import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-check/**', 'dist-bench/**', 'node_modules/**', 'src/generated/**', 'web/map/gql/**', '**/*.js', '**/*.mjs'] },
+  { ignores: ['dist/**', 'dist-check/**', 'dist-bench/**', 'node_modules/**', 'src/generated/**', 'web/map/gql/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {

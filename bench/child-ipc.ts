@@ -5,7 +5,7 @@
  * `phases-stop` (where its requests' time went in between, phase-clock.ts) and any the entry adds —
  * and stops when told to or when the parent goes away.
  */
-import { isObject, type JsonObject } from '../src/upstream/parse';
+import { isObject, type JsonObject } from '../src/core/parse';
 import { createPhaseClock } from './phase-clock';
 
 export interface ChildServer {

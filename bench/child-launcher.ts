@@ -6,7 +6,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { GATEWAY_NODE_FLAGS } from '../src/server/node-flags';
-import { isObject } from '../src/upstream/parse';
+import { isObject } from '../src/core/parse';
 import { readPhaseSummary, type PhaseSummary } from './phase-clock';
 
 /** A server's phase clock (phase-clock.ts), driven from the bench process. */

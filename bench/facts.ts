@@ -3,7 +3,7 @@
  * bench queries and the page counts their lower bounds are computed from. Read once per run at
  * per-call latency 0, before any measurement (the call log is reset afterwards).
  */
-import type { JsonObject } from '../src/upstream/parse';
+import type { JsonObject } from '../src/core/parse';
 import { idOf, mapLimit, stringField, UpstreamReader } from './upstream-reader';
 import { readTopTalkers, readV2, type SearchService, type TopTalkerFacts, type V2Facts } from './search-facts';
 

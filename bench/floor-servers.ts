@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { Pool } from 'undici';
-import { isObject, type JsonObject } from '../src/upstream/parse';
+import { isObject, type JsonObject } from '../src/core/parse';
 import type { ChildServer } from './child-ipc';
 import type { FloorKind } from './floor-kind';
 

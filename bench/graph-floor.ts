@@ -5,7 +5,7 @@
  * is read on this process's CPU clock (user + system, every thread) over several repetitions after
  * an untimed one; the figure is the median.
  */
-import { isObject } from '../src/upstream/parse';
+import { isObject } from '../src/core/parse';
 import type { FloorUpstream } from './floor-servers';
 import { median } from './stats';
 

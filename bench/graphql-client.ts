@@ -3,7 +3,7 @@
  * enough keep-alive connections for the throughput phase, so connection set-up is not measured.
  */
 import { Pool } from 'undici';
-import { isObject, type JsonObject } from '../src/upstream/parse';
+import { isObject, type JsonObject } from '../src/core/parse';
 
 export class BenchRequestError extends Error {}
 

@@ -15,7 +15,7 @@
  * nothing, so the throughput phases measure the server without it.
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { isObject } from '../src/upstream/parse';
+import { isObject } from '../src/core/parse';
 import { median } from './stats';
 
 /** Medians over the requests counted since the last reset (ms). */

@@ -4,7 +4,7 @@
  * the two check each other.
  */
 import { request } from 'undici';
-import { isObject, type JsonObject } from '../src/upstream/parse';
+import { isObject, type JsonObject } from '../src/core/parse';
 import { idOf, type UpstreamReader } from './upstream-reader';
 
 /** The fixed window the topTalkers bench query asks for (6 hours: well under the 10,000-hit window on `large`). */

@@ -4,7 +4,7 @@
  * bounds). It deliberately shares no code with the gateway's clients, so the two check each other.
  */
 import { request } from 'undici';
-import { asArray, isObject, type JsonObject } from '../src/upstream/parse';
+import { asArray, isObject, type JsonObject } from '../src/core/parse';
 
 /** Page size asked for: larger than any list the bench needs, so the answer reveals the upstream's cap. */
 export const PROBE_PAGE_SIZE = 100_000;

@@ -7,7 +7,7 @@
  * undici must do for the query, GraphQL left out; the bench times it from its load client at the
  * latency phase's per-call latency (floors.ts).
  */
-import { isObject } from '../src/upstream/parse';
+import { isObject } from '../src/core/parse';
 import { readText, type FloorUpstream, type Handler } from './floor-servers';
 import { isStringList, receiveAll } from './graph-floor';
 

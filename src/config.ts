@@ -1,17 +1,27 @@
 /**
- * The gateway's configuration: the only module that reads `process.env`. Every variable is
- * validated at start-up; a bad value throws ConfigError with a one-line message naming it.
+ * The gateway's configuration: the only module that reads `process.env`. Each setting is declared
+ * once in src/settings (by area: its variable, check, default and documentation; how to add one is
+ * at the top of src/settings/index.ts); this module checks them all at start-up and assembles the
+ * `Config` the rest of the code reads. A bad value throws ConfigError with a one-line message
+ * naming it.
  */
-import { DEFAULT_LIMITS, type Limits } from './limits/limits';
-import { SAMPLERS, type SamplerName, type TracingSettings } from './tracing/settings';
-import { defaultShare } from './limits/shares';
+import type { Limits } from './limits/limits';
+import type { TracingSettings } from './tracing/settings';
+import { ConfigError, readSettings, refuseMisspelt, type Setting } from './settings';
+import * as callers from './settings/callers';
+import * as documents from './settings/documents';
+import * as fleet from './settings/fleet';
+import * as limits from './settings/limits';
+import * as mcp from './settings/mcp';
+import * as provisioning from './settings/provisioning';
+import * as server from './settings/server';
+import * as subscriptions from './settings/subscriptions';
+import * as telemetry from './settings/telemetry';
+import * as transports from './settings/transports';
+import * as upstream from './settings/upstream';
 
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
+export { isLoopback } from './settings/server';
 
 export type SandboxSeed = 'tiny' | 'demo' | 'large';
 
@@ -19,7 +29,7 @@ export type SandboxSeed = 'tiny' | 'demo' | 'large';
 export type ExecutorKind = 'jit' | 'graphql-js';
 
 /** Which changes MCP clients may make (`MCP_MUTATIONS`, src/doors/mcp). */
-export type McpMutations = 'none' | 'listed' | 'all';
+export type McpMutations = (typeof mcp.MCP_MUTATION_KINDS)[number];
 
 export interface Config {
   /**
@@ -174,44 +184,20 @@ export interface Config {
 }
 
 export interface CallerSettings {
-  /** `CALLER_VERIFY_TTL_MS`: how long the platform's acceptance of a token is trusted before asking again (1000..3600000). @default 60000 */
+  /** `CALLER_VERIFY_TTL_MS` */
   verifyTtlMs: number;
-  /** `CALLER_VERIFY_REFUSED_TTL_MS`: how long a refused token stays refused without asking (0..600000). @default 5000 */
+  /** `CALLER_VERIFY_REFUSED_TTL_MS` */
   refusedTtlMs: number;
-  /** `TRUST_PROXY_HOPS`: proxies in front of the gateway that append to `X-Forwarded-For` (0..10). @default 0 — the socket's address */
+  /** `TRUST_PROXY_HOPS` */
   trustProxyHops: number;
-  /** `CLIENT_ADDRESS_HEADER`: a header a trusted proxy sets to the client's address (e.g. `x-real-ip`). @default null */
+  /** `CLIENT_ADDRESS_HEADER` */
   clientAddressHeader: string | null;
-  /** `MAX_SUBSCRIPTIONS_PER_CALLER`: subscriptions one identity may run at once on every door together (1..100000). @default 100 */
+  /** `MAX_SUBSCRIPTIONS_PER_CALLER` */
   maxSubscriptionsPerCaller: number;
-  /** `MAX_ANONYMOUS_SUBSCRIPTIONS`: subscriptions without a token (e.g. `heartbeat`) in all; one client address holds a quarter (1..100000). @default 200 */
+  /** `MAX_ANONYMOUS_SUBSCRIPTIONS` */
   maxAnonymousSubscriptions: number;
-  /**
-   * `EVENTS_ALLOWED_ORGANIZATIONS`: comma-separated organization ids whose callers may read event
-   * fields (the installation's search service). @default none — in sandbox mode, the sandbox's demo organization
-   */
+  /** `EVENTS_ALLOWED_ORGANIZATIONS` */
   eventsAllowedOrganizations: ReadonlySet<string>;
-}
-
-function callers(env: Env): CallerSettings {
-  const header = read(env, 'CLIENT_ADDRESS_HEADER');
-  if (header !== undefined && !/^[A-Za-z0-9-]{1,64}$/.test(header)) throw new ConfigError(`CLIENT_ADDRESS_HEADER must be a header name; got ${JSON.stringify(header)}`);
-  const organizations = (read(env, 'EVENTS_ALLOWED_ORGANIZATIONS') ?? '')
-    .split(',')
-    .map((o) => o.trim())
-    .filter((o) => o !== '');
-  for (const organization of organizations) {
-    if (!/^[\w.:-]{1,128}$/.test(organization)) throw new ConfigError(`EVENTS_ALLOWED_ORGANIZATIONS must be comma-separated organization ids; got ${JSON.stringify(organization)}`);
-  }
-  return {
-    verifyTtlMs: int(env, 'CALLER_VERIFY_TTL_MS', 60_000, 1000, 3_600_000),
-    refusedTtlMs: int(env, 'CALLER_VERIFY_REFUSED_TTL_MS', 5000, 0, 600_000),
-    trustProxyHops: int(env, 'TRUST_PROXY_HOPS', 0, 0, 10),
-    clientAddressHeader: header === undefined ? null : header.toLowerCase(),
-    maxSubscriptionsPerCaller: int(env, 'MAX_SUBSCRIPTIONS_PER_CALLER', 100, 1, 100_000),
-    maxAnonymousSubscriptions: int(env, 'MAX_ANONYMOUS_SUBSCRIPTIONS', 200, 1, 100_000),
-    eventsAllowedOrganizations: new Set(organizations),
-  };
 }
 
 export interface FleetConfig {
@@ -221,11 +207,6 @@ export interface FleetConfig {
    * quotas are shared by every replica through it. @default null — all state in this process
    */
   redisUrl: string | null;
-  /**
-   * `REDIS_TLS_CA_FILE`: a PEM file of the certificate authorities a `rediss://` Redis's
-   * certificate is checked against (a private CA). @default null — the system's authorities
-   */
-  redisTlsCaFile: string | null;
   /**
    * `FLEET_TOKEN_KEY`: 32 bytes (64 hex digits, or base64), the AES-256-GCM key a running
    * provisioning's token is kept under in Redis so another replica can resume the run. Never
@@ -242,15 +223,11 @@ export interface FleetConfig {
   callerUpstreamCallsPerMinute: number | null;
   /** `APQ_TTL_SECONDS`: how long a persisted query registration is kept after its last use. @default 86400 */
   apqTtlSeconds: number;
-  /**
-   * `APQ_SHARED_MAX_BYTES`: bytes the shared persisted-query store may hold in Redis (documents
-   * and their bookkeeping; the least recently used go first). Only callers with a credential
-   * register there. @default 16777216 (16 MiB)
-   */
+  /** `REDIS_TLS_CA_FILE` */
+  redisTlsCaFile: string | null;
+  /** `APQ_SHARED_MAX_BYTES` */
   apqSharedMaxBytes: number;
 }
-
-type Env = Readonly<Record<string, string | undefined>>;
 
 export interface TransportLimits {
   wsMaxConnections: number;
@@ -262,371 +239,128 @@ export interface TransportLimits {
   sseMaxBufferedBytes: number;
 }
 
-function transport(env: Env): TransportLimits {
-  const wsMaxConnections = int(env, 'WS_MAX_CONNECTIONS', 10_000, 1, 1_000_000);
-  const sseMaxReservations = int(env, 'SSE_MAX_RESERVATIONS', 1000, 1, 1_000_000);
-  const origins = read(env, 'WS_ALLOWED_ORIGINS');
-  let wsAllowedOrigins: Set<string> | null = null;
-  if (origins !== undefined) {
-    wsAllowedOrigins = new Set(origins.split(',').map((o) => o.trim()).filter((o) => o !== ''));
-    for (const origin of wsAllowedOrigins) {
-      if (!/^https?:\/\/[^/\s]+$/.test(origin)) throw new ConfigError(`WS_ALLOWED_ORIGINS must list origins such as https://app.example.com (scheme and host, no path); got ${JSON.stringify(origin)}`);
-    }
-  }
-  return {
-    wsMaxConnections,
-    wsConnectionsPerClient: int(env, 'WS_CONNECTIONS_PER_CLIENT', Math.max(1, Math.floor(wsMaxConnections / 4)), 1, wsMaxConnections),
-    wsAllowedOrigins,
-    sseMaxReservations,
-    sseReservationsPerCaller: int(env, 'SSE_RESERVATIONS_PER_CALLER', Math.min(10, sseMaxReservations), 1, sseMaxReservations),
-    sseReservationTtlMs: int(env, 'SSE_RESERVATION_TTL_MS', 10_000, 100, MAX_MS),
-    sseMaxBufferedBytes: int(env, 'SSE_MAX_BUFFERED_BYTES', 4 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
-  };
-}
-
-function read(env: Env, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value === undefined || value === '' ? undefined : value;
-}
-
-function url(env: Env, name: string): string | null {
-  const value = read(env, name);
-  if (value === undefined) return null;
-  let parsed: URL;
-  try {
-    parsed = new URL(value);
-  } catch {
-    throw new ConfigError(`${name} must be an http(s) URL; got ${JSON.stringify(value)}`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ConfigError(`${name} must be an http(s) URL; got ${JSON.stringify(value)}`);
-  // Credentials in a URL end up in logs and error messages: search has its own variables for them.
-  if (parsed.username || parsed.password) throw new ConfigError(`${name} must not carry credentials${name.startsWith('SEARCH') ? ' (use SEARCH_USERNAME/SEARCH_PASSWORD)' : ''}`);
-  if (parsed.search || parsed.hash) throw new ConfigError(`${name} must not have a query string or fragment`);
-  return parsed.href.replace(/\/+$/, '');
-}
-
-function int(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const value = read(env, name);
-  if (value === undefined) return fallback;
-  const n = /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}; got ${JSON.stringify(value)}`);
-  return n;
-}
-
-function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
-  const value = read(env, name);
-  if (value === undefined) return fallback;
-  const match = allowed.find((a) => a === value.toLowerCase());
-  if (match === undefined) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}; got ${JSON.stringify(value)}`);
-  return match;
-}
-
-function credentials(env: Env): Config['searchCredentials'] {
-  const username = read(env, 'SEARCH_USERNAME');
-  const password = env['SEARCH_PASSWORD'] === '' ? undefined : env['SEARCH_PASSWORD'];
-  if (username === undefined && password === undefined) return null;
-  // Never echo the password, not even in a config error.
-  if (username === undefined) throw new ConfigError('SEARCH_USERNAME must be set when SEARCH_PASSWORD is');
-  if (password === undefined) throw new ConfigError('SEARCH_PASSWORD must be set when SEARCH_USERNAME is');
-  return { username, password };
-}
-
-const MAX_MS = 600_000;
-
-function trustedDocuments(env: Env): Config['trustedDocuments'] {
-  const path = read(env, 'TRUSTED_DOCUMENTS');
-  const only = oneOf(env, 'TRUSTED_DOCUMENTS_ONLY', ['on', 'off'] as const, 'on') === 'on';
-  if (path === undefined) {
-    if (read(env, 'TRUSTED_DOCUMENTS_ONLY') !== undefined) throw new ConfigError('TRUSTED_DOCUMENTS_ONLY needs TRUSTED_DOCUMENTS (the manifest path)');
-    return null;
-  }
-  return { path, only };
-}
-
-function limits(env: Env): Limits {
-  const { price, budget, admission } = DEFAULT_LIMITS;
-  return {
-    price: {
-      // The request body (queries plus variables) is capped at 1 MiB by the HTTP handler.
-      maxDocumentBytes: int(env, 'MAX_DOCUMENT_BYTES', price.maxDocumentBytes, 64, 1024 * 1024),
-      maxDocumentTokens: int(env, 'MAX_DOCUMENT_TOKENS', price.maxDocumentTokens, 10, 1_000_000),
-      maxDepth: int(env, 'MAX_DEPTH', price.maxDepth, 2, 1000),
-      maxAliases: int(env, 'MAX_ALIASES', price.maxAliases, 0, 100_000),
-      maxNodes: int(env, 'MAX_ESTIMATED_NODES', price.maxNodes, 1, 1_000_000_000),
-      maxUpstreamCalls: int(env, 'MAX_ESTIMATED_UPSTREAM_CALLS', price.maxUpstreamCalls, 1, 100_000_000),
-    },
-    budget: {
-      upstreamCalls: int(env, 'OPERATION_MAX_UPSTREAM_CALLS', budget.upstreamCalls, 1, 10_000_000),
-      deadlineMs: int(env, 'OPERATION_TIMEOUT_MS', budget.deadlineMs, 1, 3_600_000),
-      nodes: int(env, 'OPERATION_MAX_NODES', budget.nodes, 1, 1_000_000_000),
-      responseBytes: int(env, 'OPERATION_MAX_RESPONSE_BYTES', budget.responseBytes, 1024, 1024 * 1024 * 1024),
-    },
-    admission: {
-      heavyConcurrency: int(env, 'HEAVY_OPERATION_CONCURRENCY', admission.heavyConcurrency, 1, 10_000),
-      heavyMinCalls: int(env, 'HEAVY_OPERATION_MIN_CALLS', admission.heavyMinCalls, 1, 100_000_000),
-      heavyQueuePerCaller: int(env, 'HEAVY_OPERATION_QUEUE_PER_CALLER', admission.heavyQueuePerCaller, 1, 100_000),
-    },
-  };
-}
-
-/** The traces variable of an exporter setting when it is set, else the general one (the OTLP exporter spec). */
-function otlpName(env: Env, setting: string): string {
-  const traces = `OTEL_EXPORTER_OTLP_TRACES_${setting}`;
-  return read(env, traces) !== undefined ? traces : `OTEL_EXPORTER_OTLP_${setting}`;
-}
-
-/**
- * A `key=value,key=value` list (the W3C baggage form the OTLP spec uses for headers and resource
- * attributes), values percent-decoded. Values are never echoed in an error: headers carry keys.
- */
-function keyValues(env: Env, name: string, validKey: RegExp): Record<string, string> {
-  const text = read(env, name);
-  const pairs: Record<string, string> = {};
-  if (text === undefined) return pairs;
-  for (const item of text.split(',')) {
-    if (item.trim() === '') continue;
-    const at = item.indexOf('=');
-    const key = at < 0 ? '' : item.slice(0, at).trim();
-    if (!validKey.test(key)) throw new ConfigError(`${name} must be a list of key=value pairs separated by commas; an entry has no valid key`);
-    let value: string;
-    try {
-      value = decodeURIComponent(item.slice(at + 1).trim());
-    } catch {
-      throw new ConfigError(`${name}: the value of ${key} is not valid percent-encoding`);
-    }
-    pairs[key] = value;
-  }
-  return pairs;
-}
-
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const RESOURCE_KEY = /^[\w.\-/]{1,255}$/;
-
-function sampler(env: Env): TracingSettings['sampler'] {
-  const name = oneOf<SamplerName>(env, 'OTEL_TRACES_SAMPLER', SAMPLERS, 'parentbased_always_on');
-  const arg = read(env, 'OTEL_TRACES_SAMPLER_ARG');
-  if (!name.endsWith('traceidratio') || arg === undefined) return { name, ratio: 1 };
-  const ratio = /^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(arg) ? Number(arg) : NaN;
-  if (!(ratio >= 0 && ratio <= 1)) throw new ConfigError(`OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1; got ${JSON.stringify(arg)}`);
-  return { name, ratio };
-}
-
-function tracing(env: Env): Config['tracing'] {
-  const traces = url(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
-  const base = url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
-  const resourceAttributes = keyValues(env, 'OTEL_RESOURCE_ATTRIBUTES', RESOURCE_KEY);
-  // OTEL_SERVICE_NAME wins over a service.name among the resource attributes.
-  const serviceName = read(env, 'OTEL_SERVICE_NAME') ?? resourceAttributes['service.name'] ?? 'netgraph';
-  if (!/^[\w.-]{1,128}$/.test(serviceName)) throw new ConfigError(`OTEL_SERVICE_NAME must be 1-128 letters, digits, '.', '_' or '-'; got ${JSON.stringify(serviceName)}`);
-  const headers = { ...keyValues(env, 'OTEL_EXPORTER_OTLP_HEADERS', HEADER_NAME), ...keyValues(env, 'OTEL_EXPORTER_OTLP_TRACES_HEADERS', HEADER_NAME) };
-  const settings = {
-    protocol: oneOf(env, otlpName(env, 'PROTOCOL'), ['http/protobuf', 'http/json'] as const, 'http/protobuf'),
-    compression: oneOf(env, otlpName(env, 'COMPRESSION'), ['gzip', 'none'] as const, 'none'),
-    timeoutMs: int(env, otlpName(env, 'TIMEOUT'), 10_000, 1, MAX_MS),
-    sampler: sampler(env),
-  };
-  const disabled = oneOf(env, 'OTEL_SDK_DISABLED', ['true', 'false'] as const, 'false') === 'true' || oneOf(env, 'OTEL_TRACES_EXPORTER', ['otlp', 'none'] as const, 'otlp') === 'none';
-  const tracesUrl = traces ?? (base !== null ? `${base}/v1/traces` : null);
-  if (tracesUrl === null || disabled) return null;
-  return { tracesUrl, headers, serviceName, resourceAttributes, ...settings };
-}
-
-/** Where the platform is; null when the demo sandbox stands in for it, and may (see `Config.upstreamBaseUrl`). */
-function upstream(env: Env, host: string): string | null {
-  const given = env['UPSTREAM_BASE_URL'];
-  if (given !== undefined && given.trim() === '') throw new ConfigError("UPSTREAM_BASE_URL is blank: set the platform's base URL, or leave the variable out (the demo sandbox then runs on a loopback HOST only)");
-  const upstreamBaseUrl = url(env, 'UPSTREAM_BASE_URL');
-  const sandbox = read(env, 'SANDBOX') === undefined ? null : oneOf(env, 'SANDBOX', ['on', 'off'] as const, 'off') === 'on';
-  if (upstreamBaseUrl !== null) {
-    if (sandbox === true) throw new ConfigError('SANDBOX=on serves the demo sandbox instead of a platform: leave out UPSTREAM_BASE_URL or SANDBOX');
-    return upstreamBaseUrl;
-  }
-  if (sandbox === false) throw new ConfigError('UPSTREAM_BASE_URL must be set (SANDBOX=off: the demo sandbox never runs)');
-  if (sandbox === null && !isLoopback(host)) {
-    throw new ConfigError(`UPSTREAM_BASE_URL must be set when HOST (${host}) is not a loopback address; SANDBOX=on serves the demo sandbox there instead (demo only: it hands out an admin token)`);
-  }
-  return null;
-}
-
-/** 127.0.0.0/8, ::1 and localhost: only this machine can reach the gateway. */
-export function isLoopback(host: string): boolean {
-  const h = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
-  return h === 'localhost' || h === '::1' || h === '::ffff:127.0.0.1' || /^127(?:\.\d{1,3}){3}$/.test(h);
-}
-
-/**
- * Refuses a variable that looks like a misspelt setting, which would otherwise be ignored in
- * silence (a misspelt UPSTREAM_BASE_URL once meant the demo): any unread `UPSTREAM_*` or
- * `NETGRAPH_*`, and any unread name within two edits of a setting's (case, `_`, `-` and `.`
- * ignored; settings of 8 letters or more, so HOME is not taken for HOST). Kubernetes' service
- * variables (`<SERVICE>_SERVICE_HOST`, `<SERVICE>_PORT_…`, made for a Service named `netgraph`
- * or `upstream`) are not settings and are let through.
- */
-function refuseMisspelt(present: readonly string[], settings: ReadonlySet<string>, options: { nearOnly: boolean }): void {
-  const known = [...settings].map((name) => ({ name, key: squash(name) })).filter((s) => s.key.length >= 8);
-  for (const name of present) {
-    if (settings.has(name) || SERVICE_LINK.test(name) || name.startsWith('npm_')) continue;
-    const key = squash(name);
-    const near = known.filter((s) => Math.abs(s.key.length - key.length) <= 2 && editDistance(s.key, key) <= 2);
-    const closest = near.sort((a, b) => editDistance(a.key, key) - editDistance(b.key, key))[0];
-    if (closest === undefined && (options.nearOnly || !/^(UPSTREAM|NETGRAPH)_/i.test(name))) continue;
-    throw new ConfigError(`${name} is not a setting of this gateway${closest ? `; did you mean ${closest.name}?` : ''} (see the configuration table in README.md)`);
-  }
-}
-
-const SERVICE_LINK = /^[A-Z][A-Z\d_]*_(?:SERVICE_HOST|SERVICE_PORT(?:_[A-Z\d_]+)?|PORT(?:_\d+_(?:TCP|UDP|SCTP)(?:_(?:PROTO|PORT|ADDR))?)?)$/;
-
-function squash(name: string): string {
-  return name.toUpperCase().replace(/[_.-]/g, '');
-}
-
-/** Edits (insert, delete, substitute, swap two neighbours) from `a` to `b`. */
-function editDistance(a: string, b: string): number {
-  const width = b.length + 1;
-  const d = new Uint16Array((a.length + 1) * width);
-  const at = (i: number, j: number): number => d[i * width + j] ?? 0;
-  for (let i = 0; i <= a.length; i += 1) d[i * width] = i;
-  for (let j = 0; j <= b.length; j += 1) d[j] = j;
-  for (let i = 1; i <= a.length; i += 1) {
-    for (let j = 1; j <= b.length; j += 1) {
-      let v = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, at(i - 2, j - 2) + 1);
-      d[i * width + j] = v;
-    }
-  }
-  return at(a.length, b.length);
-}
-
-/** `REDIS_URL`, checked without ever echoing its password. */
-function redisUrl(env: Env): string | null {
-  const value = read(env, 'REDIS_URL');
-  if (value === undefined) return null;
-  const bad = (why: string): ConfigError => new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL with a host${why}`);
-  let parsed: URL;
-  try {
-    parsed = new URL(value);
-  } catch {
-    throw bad('');
-  }
-  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') throw bad(`; got the scheme ${JSON.stringify(parsed.protocol)}`);
-  if (parsed.hostname === '') throw bad('');
-  if (parsed.search || parsed.hash) throw bad(', without a query string or fragment');
-  const db = parsed.pathname.replace(/^\//, '');
-  if (db !== '' && !/^\d{1,5}$/.test(db)) throw bad(`, and a database number as its path; got ${JSON.stringify(db)}`);
-  return parsed.href;
-}
-
-/** `REDIS_TLS_CA_FILE`: only with a `rediss://` REDIS_URL (a plain connection checks no certificate). */
-function redisTlsCaFile(env: Env): string | null {
-  const value = read(env, 'REDIS_TLS_CA_FILE');
-  if (value === undefined) return null;
-  if (!(read(env, 'REDIS_URL') ?? '').startsWith('rediss://')) throw new ConfigError('REDIS_TLS_CA_FILE needs a rediss:// REDIS_URL (TLS)');
-  return value;
-}
-
-/** Keys printed in this repository's examples: a fleet sealing with one of them seals nothing. */
-const PUBLISHED_KEYS: readonly Buffer[] = ['00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff'].map((hex) => Buffer.from(hex, 'hex'));
-
-/** `FLEET_TOKEN_KEY`: 32 bytes, hex or base64; never a published example. */
-function tokenKey(env: Env): Buffer | null {
-  const value = read(env, 'FLEET_TOKEN_KEY');
-  if (value === undefined) return null;
-  const key = /^[0-9a-f]{64}$/i.test(value) ? Buffer.from(value, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(value) ? Buffer.from(value, 'base64') : null;
-  // The key itself is never echoed.
-  if (key === null || key.length !== 32) throw new ConfigError('FLEET_TOKEN_KEY must be 32 bytes: 64 hex digits, or 44 characters of base64');
-  if (PUBLISHED_KEYS.some((published) => published.equals(key)))
-    throw new ConfigError('FLEET_TOKEN_KEY is the example key from the deployment manifest, which anyone can read: generate one (openssl rand -hex 32)');
-  return key;
-}
-
-function fleet(env: Env, maxPollers: number, maxProvisionings: number): FleetConfig {
-  const quota = int(env, 'CALLER_UPSTREAM_CALLS_PER_MINUTE', 0, 1, 100_000_000);
-  return {
-    redisUrl: redisUrl(env),
-    redisTlsCaFile: redisTlsCaFile(env),
-    tokenKey: tokenKey(env),
-    maxPollersPerCaller: int(env, 'MAX_POLLERS_PER_CALLER', defaultShare(maxPollers), 1, maxPollers),
-    maxProvisioningsPerCaller: int(env, 'MAX_PROVISIONINGS_PER_CALLER', defaultShare(maxProvisionings), 1, maxProvisionings),
-    provisioningsRetained: int(env, 'PROVISIONINGS_RETAINED', Math.max(1000, maxProvisionings), maxProvisionings, 1_000_000),
-    callerUpstreamCallsPerMinute: quota === 0 ? null : quota,
-    apqTtlSeconds: int(env, 'APQ_TTL_SECONDS', 86_400, 1, 30 * 86_400),
-    apqSharedMaxBytes: int(env, 'APQ_SHARED_MAX_BYTES', 16 * 1024 * 1024, 64 * 1024, 4 * 1024 * 1024 * 1024),
-  };
-}
+type Env = Readonly<Record<string, string | undefined>>;
+type Get = <T>(setting: Setting<T>) => T;
 
 /** Read and validate the configuration (from `process.env` unless given another map). */
 export function loadConfig(env: Env = process.env): Config {
-  // Every variable is read on every load, even one that ends up unused: the names read are the
-  // settings, and anything close to one of them is a misspelling (refuseMisspelt).
-  const names = new Set<string>();
-  const recorded = new Proxy(env, {
-    get(target, name) {
-      if (typeof name === 'string') names.add(name);
-      return Reflect.get(target, name);
-    },
-  });
   let config: Config;
   try {
-    config = readConfig(recorded);
+    config = assemble(readSettings(env));
   } catch (error) {
-    // A misspelling explains a later error best (UPSTREAM_BASE_URL must be set…); names not read
-    // yet are not all known, so only near misses count here.
-    refuseMisspelt(Object.keys(env), names, { nearOnly: true });
+    // A misspelling explains a later error best (UPSTREAM_BASE_URL must be set…), but only a near
+    // miss is sure to be one.
+    refuseMisspelt(Object.keys(env), { nearOnly: true });
     throw error;
   }
-  refuseMisspelt(Object.keys(env), names, { nearOnly: false });
+  refuseMisspelt(Object.keys(env), { nearOnly: false });
   return config;
 }
 
-function readConfig(env: Env): Config {
-  const host = read(env, 'HOST') ?? '127.0.0.1';
-  const pollIntervalMs = int(env, 'POLL_INTERVAL_MS', 2000, 1, MAX_MS);
-  const pollMaxIntervalMs = int(env, 'POLL_MAX_INTERVAL_MS', Math.max(15_000, pollIntervalMs), 1, MAX_MS);
-  if (pollMaxIntervalMs < pollIntervalMs) throw new ConfigError(`POLL_MAX_INTERVAL_MS must be at least POLL_INTERVAL_MS (${pollIntervalMs}); got ${pollMaxIntervalMs}`);
-  const networkPollIntervalMs = int(env, 'NETWORK_POLL_INTERVAL_MS', 2000, 1, MAX_MS);
-  const networkPollMaxIntervalMs = int(env, 'NETWORK_POLL_MAX_INTERVAL_MS', Math.max(30_000, networkPollIntervalMs), 1, MAX_MS);
-  if (networkPollMaxIntervalMs < networkPollIntervalMs) {
-    throw new ConfigError(`NETWORK_POLL_MAX_INTERVAL_MS must be at least NETWORK_POLL_INTERVAL_MS (${networkPollIntervalMs}); got ${networkPollMaxIntervalMs}`);
-  }
-  const maxPollers = int(env, 'MAX_POLLERS', 1000, 1, 1_000_000);
-  const maxProvisionings = int(env, 'MAX_PROVISIONINGS', 100, 1, 10_000);
-  if (/\s|\//.test(host)) throw new ConfigError(`HOST must be a host name or IP address; got ${JSON.stringify(host)}`);
+function assemble(get: Get): Config {
+  const username = get(upstream.SEARCH_USERNAME);
+  const password = get(upstream.SEARCH_PASSWORD);
+  const trustedPath = get(documents.TRUSTED_DOCUMENTS);
   return {
-    upstreamBaseUrl: upstream(env, host),
-    probeCacheMs: int(env, 'PROBE_CACHE_MS', 2000, 0, 60_000),
-    introspection: oneOf(env, 'INTROSPECTION', ['on', 'off'] as const, 'on') === 'on',
-    searchUrl: url(env, 'SEARCH_URL'),
-    searchCredentials: credentials(env),
-    port: int(env, 'PORT', 4000, 0, 65535),
-    host,
-    connectTimeoutMs: int(env, 'UPSTREAM_CONNECT_TIMEOUT_MS', 5000, 1, MAX_MS),
-    headersTimeoutMs: int(env, 'UPSTREAM_HEADERS_TIMEOUT_MS', 10_000, 1, MAX_MS),
-    bodyTimeoutMs: int(env, 'UPSTREAM_BODY_TIMEOUT_MS', 10_000, 1, MAX_MS),
-    retryAttempts: int(env, 'UPSTREAM_RETRY_ATTEMPTS', 3, 1, 10),
-    retryBaseDelayMs: int(env, 'UPSTREAM_RETRY_BASE_MS', 50, 0, MAX_MS),
-    retryMaxDelayMs: int(env, 'UPSTREAM_RETRY_MAX_DELAY_MS', 1000, 0, MAX_MS),
-    retryAfterMaxMs: int(env, 'UPSTREAM_RETRY_AFTER_MAX_MS', 5000, 0, MAX_MS),
-    maxConcurrentPerRequest: int(env, 'UPSTREAM_MAX_CONCURRENCY', 64, 1, 256),
-    executor: oneOf(env, 'NETGRAPH_EXECUTOR', ['jit', 'graphql-js'] as const, 'jit'),
-    sandboxSeed: oneOf(env, 'SANDBOX_SEED', ['tiny', 'demo', 'large'] as const, 'demo'),
-    development: read(env, 'NODE_ENV') === 'development',
-    pollIntervalMs,
-    pollMaxIntervalMs,
-    networkPollIntervalMs,
-    networkPollMaxIntervalMs,
-    pollMaxErrors: int(env, 'POLL_MAX_ERRORS', 5, 1, 100),
-    pollNotFoundGraceMs: int(env, 'POLL_NOT_FOUND_GRACE_MS', 10_000, 0, MAX_MS),
-    maxSubscriptionsPerConnection: int(env, 'MAX_SUBSCRIPTIONS_PER_CONNECTION', 20, 1, 10_000),
-    maxPollers,
-    provisioningStepTimeoutMs: int(env, 'PROVISIONING_STEP_TIMEOUT_MS', 600_000, 1, 3_600_000),
-    maxProvisionings,
-    limits: limits(env),
-    transport: transport(env),
-    apq: oneOf(env, 'APQ', ['on', 'off'] as const, 'on') === 'on',
-    trustedDocuments: trustedDocuments(env),
-    tracing: tracing(env),
-    mcpMutations: oneOf(env, 'MCP_MUTATIONS', ['none', 'listed', 'all'] as const, 'listed'),
-    fleet: fleet(env, maxPollers, maxProvisionings),
-    callers: callers(env),
+    upstreamBaseUrl: get(upstream.UPSTREAM_BASE_URL),
+    probeCacheMs: get(server.PROBE_CACHE_MS),
+    introspection: get(server.INTROSPECTION),
+    searchUrl: get(upstream.SEARCH_URL),
+    searchCredentials: username !== undefined && password !== undefined ? { username, password } : null,
+    port: get(server.PORT),
+    host: get(server.HOST),
+    connectTimeoutMs: get(upstream.UPSTREAM_CONNECT_TIMEOUT_MS),
+    headersTimeoutMs: get(upstream.UPSTREAM_HEADERS_TIMEOUT_MS),
+    bodyTimeoutMs: get(upstream.UPSTREAM_BODY_TIMEOUT_MS),
+    retryAttempts: get(upstream.UPSTREAM_RETRY_ATTEMPTS),
+    retryBaseDelayMs: get(upstream.UPSTREAM_RETRY_BASE_MS),
+    retryMaxDelayMs: get(upstream.UPSTREAM_RETRY_MAX_DELAY_MS),
+    retryAfterMaxMs: get(upstream.UPSTREAM_RETRY_AFTER_MAX_MS),
+    maxConcurrentPerRequest: get(upstream.UPSTREAM_MAX_CONCURRENCY),
+    executor: get(server.NETGRAPH_EXECUTOR),
+    sandboxSeed: get(upstream.SANDBOX_SEED),
+    development: get(server.NODE_ENV),
+    pollIntervalMs: get(subscriptions.POLL_INTERVAL_MS),
+    pollMaxIntervalMs: get(subscriptions.POLL_MAX_INTERVAL_MS),
+    networkPollIntervalMs: get(subscriptions.NETWORK_POLL_INTERVAL_MS),
+    networkPollMaxIntervalMs: get(subscriptions.NETWORK_POLL_MAX_INTERVAL_MS),
+    pollMaxErrors: get(subscriptions.POLL_MAX_ERRORS),
+    pollNotFoundGraceMs: get(subscriptions.POLL_NOT_FOUND_GRACE_MS),
+    maxSubscriptionsPerConnection: get(subscriptions.MAX_SUBSCRIPTIONS_PER_CONNECTION),
+    maxPollers: get(subscriptions.MAX_POLLERS),
+    provisioningStepTimeoutMs: get(provisioning.PROVISIONING_STEP_TIMEOUT_MS),
+    maxProvisionings: get(provisioning.MAX_PROVISIONINGS),
+    limits: {
+      price: {
+        maxDocumentBytes: get(limits.MAX_DOCUMENT_BYTES),
+        maxDocumentTokens: get(limits.MAX_DOCUMENT_TOKENS),
+        maxDepth: get(limits.MAX_DEPTH),
+        maxAliases: get(limits.MAX_ALIASES),
+        maxNodes: get(limits.MAX_ESTIMATED_NODES),
+        maxUpstreamCalls: get(limits.MAX_ESTIMATED_UPSTREAM_CALLS),
+      },
+      budget: {
+        upstreamCalls: get(limits.OPERATION_MAX_UPSTREAM_CALLS),
+        deadlineMs: get(limits.OPERATION_TIMEOUT_MS),
+        nodes: get(limits.OPERATION_MAX_NODES),
+        responseBytes: get(limits.OPERATION_MAX_RESPONSE_BYTES),
+      },
+      admission: {
+        heavyConcurrency: get(limits.HEAVY_OPERATION_CONCURRENCY),
+        heavyMinCalls: get(limits.HEAVY_OPERATION_MIN_CALLS),
+        heavyQueuePerCaller: get(limits.HEAVY_OPERATION_QUEUE_PER_CALLER),
+      },
+    },
+    transport: {
+      wsMaxConnections: get(transports.WS_MAX_CONNECTIONS),
+      wsConnectionsPerClient: get(transports.WS_CONNECTIONS_PER_CLIENT),
+      wsAllowedOrigins: get(transports.WS_ALLOWED_ORIGINS),
+      sseMaxReservations: get(transports.SSE_MAX_RESERVATIONS),
+      sseReservationsPerCaller: get(transports.SSE_RESERVATIONS_PER_CALLER),
+      sseReservationTtlMs: get(transports.SSE_RESERVATION_TTL_MS),
+      sseMaxBufferedBytes: get(transports.SSE_MAX_BUFFERED_BYTES),
+    },
+    apq: get(documents.APQ),
+    trustedDocuments: trustedPath === undefined ? null : { path: trustedPath, only: get(documents.TRUSTED_DOCUMENTS_ONLY) },
+    tracing: tracing(get),
+    mcpMutations: get(mcp.MCP_MUTATIONS),
+    fleet: {
+      redisUrl: get(fleet.REDIS_URL),
+      tokenKey: get(fleet.FLEET_TOKEN_KEY),
+      maxPollersPerCaller: get(subscriptions.MAX_POLLERS_PER_CALLER),
+      maxProvisioningsPerCaller: get(provisioning.MAX_PROVISIONINGS_PER_CALLER),
+      provisioningsRetained: get(provisioning.PROVISIONINGS_RETAINED),
+      callerUpstreamCallsPerMinute: get(limits.CALLER_UPSTREAM_CALLS_PER_MINUTE),
+      apqTtlSeconds: get(documents.APQ_TTL_SECONDS),
+      redisTlsCaFile: get(fleet.REDIS_TLS_CA_FILE),
+      apqSharedMaxBytes: get(fleet.APQ_SHARED_MAX_BYTES),
+    },
+    callers: {
+      verifyTtlMs: get(callers.CALLER_VERIFY_TTL_MS),
+      refusedTtlMs: get(callers.CALLER_VERIFY_REFUSED_TTL_MS),
+      trustProxyHops: get(callers.TRUST_PROXY_HOPS),
+      clientAddressHeader: get(callers.CLIENT_ADDRESS_HEADER),
+      maxSubscriptionsPerCaller: get(callers.MAX_SUBSCRIPTIONS_PER_CALLER),
+      maxAnonymousSubscriptions: get(callers.MAX_ANONYMOUS_SUBSCRIPTIONS),
+      eventsAllowedOrganizations: get(callers.EVENTS_ALLOWED_ORGANIZATIONS),
+    },
+  };
+}
+
+/** Null (the SDK never loaded) without an endpoint, or when turned off. */
+function tracing(get: Get): TracingSettings | null {
+  const base = get(telemetry.OTEL_EXPORTER_OTLP_ENDPOINT);
+  const tracesUrl = get(telemetry.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) ?? (base !== null ? `${base}/v1/traces` : null);
+  const disabled = get(telemetry.OTEL_SDK_DISABLED) === 'true' || get(telemetry.OTEL_TRACES_EXPORTER) === 'none';
+  if (tracesUrl === null || disabled) return null;
+  return {
+    tracesUrl,
+    headers: { ...get(telemetry.OTEL_EXPORTER_OTLP_HEADERS), ...get(telemetry.OTEL_EXPORTER_OTLP_TRACES_HEADERS) },
+    serviceName: get(telemetry.OTEL_SERVICE_NAME),
+    resourceAttributes: get(telemetry.OTEL_RESOURCE_ATTRIBUTES),
+    protocol: get(telemetry.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL),
+    compression: get(telemetry.OTEL_EXPORTER_OTLP_TRACES_COMPRESSION),
+    timeoutMs: get(telemetry.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT),
+    sampler: { name: get(telemetry.OTEL_TRACES_SAMPLER), ratio: get(telemetry.OTEL_TRACES_SAMPLER_ARG) },
   };
 }

@@ -2,7 +2,7 @@
  * Readers for checking GraphQL results: each names the path it failed at, so a failed check
  * says exactly which part of the answer was wrong.
  */
-import { isObject, type JsonObject } from '../../src/upstream/parse';
+import { isObject, type JsonObject } from '../../src/core/parse';
 
 export class CheckError extends Error {}
 

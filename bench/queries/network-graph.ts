@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../src/upstream/parse';
+import type { JsonObject } from '../../src/core/parse';
 import { chooseGroupMemberPlan } from '../../src/upstream/network/plan';
 import type { NetworkFacts, UpstreamFacts } from '../facts';
 import { allNodes, CheckError, idsOf, pagingTrip, sameIds, sum } from './check';

@@ -1,4 +1,4 @@
-import { isObject } from '../../src/upstream/parse';
+import { isObject } from '../../src/core/parse';
 import { CheckError, expectEqual, field, idsOf } from './check';
 import { loadDocument } from './load-document';
 import type { BenchQuery } from './types';

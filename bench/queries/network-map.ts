@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../src/upstream/parse';
+import type { JsonObject } from '../../src/core/parse';
 import type { NetworkFacts, UpstreamFacts } from '../facts';
 import { allNodes, CheckError, expectEqual, field, idsOf, pagingTrip, sameIds, sum } from './check';
 import { loadDocument } from './load-document';

@@ -1,4 +1,4 @@
-import { isObject, type JsonObject } from '../../src/upstream/parse';
+import { isObject, type JsonObject } from '../../src/core/parse';
 import type { TopTalkerFacts } from '../search-facts';
 import type { UpstreamFacts } from '../facts';
 import { CheckError, field } from './check';

@@ -3,7 +3,7 @@
  * the data, the lower bound of upstream calls and the sequential round trips (each with its
  * one-line reason), and a correctness check run before anything is timed.
  */
-import type { JsonObject } from '../../src/upstream/parse';
+import type { JsonObject } from '../../src/core/parse';
 import type { UpstreamFacts } from '../facts';
 
 export interface Bound {

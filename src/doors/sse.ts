@@ -24,7 +24,7 @@ import { createHandler, TOKEN_HEADER_KEY, TOKEN_QUERY_KEY, type Request as SseRe
 import { ErrorCode, GatewayError, type LimitExceededError } from '../errors/codes';
 import { Cancellation } from '../core/cancellation';
 import type { CallerFactory } from '../core/caller';
-import type { Hold, SharedLimit } from '../limits/shares';
+import type { Hold, SharedLimit } from '../core/shares';
 import { isStream, type Caller, type Connection, type Pipeline } from '../pipeline';
 import { BodyTooLargeError, MAX_BODY_BYTES, readBody } from './http';
 

@@ -14,7 +14,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { GraphQLError, parse, type ExecutionResult, type FormattedExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
-import type { SharedLimit } from '../limits/shares';
+import type { SharedLimit } from '../core/shares';
 import type { CallerFactory } from '../core/caller';
 import { isStream, type AnswerStream, type Caller, type Connection, type Pipeline } from '../pipeline';
 import { Cancellation } from '../core/cancellation';

@@ -7,7 +7,7 @@
 import { GraphQLError } from 'graphql';
 import { ErrorCode } from '../errors/codes';
 import { sha256 as sha256Hex, type TrustedDocuments } from '../persisted/trusted-documents';
-import type { PersistedQueryStore } from '../state/persisted-queries';
+import type { PersistedQueryStore } from '../persisted/store';
 import type { GraphQLParams } from './types';
 
 export interface DocumentSources {

@@ -6,7 +6,7 @@
 import type { GraphQLError, GraphQLFormattedError, GraphQLSchema, ValidationRule } from 'graphql';
 import type { DocumentLimits } from '../limits/document-check';
 import type { TrustedDocuments } from '../persisted/trusted-documents';
-import type { PersistedQueryStore } from '../state/persisted-queries';
+import type { PersistedQueryStore } from '../persisted/store';
 import { asApolloCache, registrationOf, resolveDocument } from './documents';
 import { createExecutor, type ExecutorKind, type ExecutorStats } from './execute';
 import { createPreparer, type PreparedDocument } from './prepare';

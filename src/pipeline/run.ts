@@ -14,7 +14,7 @@ import type { GatewayContext } from '../context';
 import { CostTooExpensiveError, ErrorCode, GatewayError, LimitExceededError } from '../errors/codes';
 import { shareKeyOf } from '../core/caller';
 import type { HeavyOperationGate } from '../limits/admission';
-import type { Hold, SharedLimit } from '../limits/shares';
+import type { Hold, SharedLimit } from '../core/shares';
 import type { CostEstimate } from '../limits/cost';
 import type { PriceLimits } from '../limits/limits';
 import { priceOperation } from '../limits/price';

@@ -7,7 +7,7 @@
  * (src/state/fleet-pollers.ts).
  */
 import { GatewayError } from '../errors/codes';
-import { defaultShare, SharedLimit } from '../limits/shares';
+import { defaultShare, SharedLimit } from '../core/shares';
 import { ANONYMOUS } from './fingerprint';
 import type { CallerPollers, PollerRegistry, PollerSettings, PollKind, PollOwner, PollStream } from './types';
 

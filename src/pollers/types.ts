@@ -130,6 +130,6 @@ export interface PollerSettings {
   maxErrors: number;
   /** Pollers allowed at once in this process. */
   maxPollers: number;
-  /** Pollers one owner (credential fingerprint) may start, its share of `maxPollers`. @default a quarter of `maxPollers` (limits/shares.ts) */
+  /** Pollers one owner (credential fingerprint) may start, its share of `maxPollers`. @default a quarter of `maxPollers` (core/shares.ts) */
   maxPollersPerCaller?: number;
 }

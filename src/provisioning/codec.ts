@@ -2,7 +2,7 @@
  * A provisioning's record and plan as JSON and back, checked field by field: a fleet keeps them in
  * Redis, and a replica reads what another one wrote.
  */
-import { Fields, isObject, type JsonObject } from '../upstream/parse';
+import { Fields, isObject, type JsonObject } from '../core/parse';
 import type { ProvisioningErrorRecord, ProvisioningRecord, StepAction, StepRecord, StepTask } from './records';
 
 const TASKS: readonly StepTask[] = ['network', 'hostedGateway', 'service', 'bridgeGateway', 'client', 'appWan', 'authorizeEndpoints', 'authorizeServices'];

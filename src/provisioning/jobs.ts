@@ -2,7 +2,7 @@
  * The provisionings of one process (the store without a fleet): each belongs to the verified
  * identity that started it (nobody else can read or follow it), keeps its record for `retainMs`
  * after it finished, and tells its watchers every change. Bounded: `maxRunning` at once and
- * `maxRunningPerOwner` for one owner (limits/shares.ts), `maxRetained` records kept (the oldest
+ * `maxRunningPerOwner` for one owner (core/shares.ts), `maxRetained` records kept (the oldest
  * finished ones go first, the owner's own before anybody else's). A fleet keeps the same contract
  * in Redis (src/state/provisionings.ts).
  */

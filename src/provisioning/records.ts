@@ -1,5 +1,5 @@
 /** What a provisioning is made of (the mappers of schema/provisioning.graphql), and the steps a plan orders. */
-import type { JsonObject } from '../upstream/parse';
+import type { JsonObject } from '../core/parse';
 
 export type StepTask = 'network' | 'hostedGateway' | 'service' | 'bridgeGateway' | 'client' | 'appWan' | 'authorizeEndpoints' | 'authorizeServices';
 

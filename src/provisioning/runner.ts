@@ -10,7 +10,7 @@ import { GatewayError } from '../errors/codes';
 import { toGraphQLError } from '../errors/to-graphql-error';
 import type { NetworkChanges, WritableKind } from '../upstream/network/changes';
 import type { NetworkLoaders } from '../upstream/network/loaders';
-import type { JsonObject } from '../upstream/parse';
+import type { JsonObject } from '../core/parse';
 import type { ProvisioningErrorRecord, ProvisioningRecord, StepAction, StepRecord } from './records';
 
 export type StatusKind = 'NETWORK' | 'ENDPOINT' | 'SERVICE' | 'APP_WAN';

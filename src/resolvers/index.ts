@@ -51,3 +51,6 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
 }
 
 export const resolvers: Resolvers = mergeResolvers(areaResolvers);
+
+/** What the provisioning runner needs, bound to one owner (the server wires it; src/provisioning runs it). */
+export { provisioningDeps } from './provisioning';

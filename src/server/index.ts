@@ -1,80 +1,23 @@
 /**
  * startGateway: one node:http server carrying GraphQL over HTTP (Apollo Server 5), the IDE for
- * browsers, subscriptions over WebSocket, and the health/metrics paths. Dependencies point one
- * way: server → resolvers → upstream.
+ * browsers, subscriptions over WebSocket, and the health/metrics paths. The services come from
+ * compose.ts, the paths from routes.ts, the order of closing from lifecycle.ts; this module
+ * listens and hands back the running gateway.
  */
-import { createHmac, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { join } from 'node:path';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config';
-import { createContext, releaseContext, type GatewayContext, type GatewayInfo, type GatewayOwner, type GatewayServices, type PollSession } from '../context';
-import { createPollerMetrics } from '../pollers';
-import { createCallerFactory, requestIdFrom, type CallerFactory } from '../core/caller';
-import { createCallerVerifier, type CallerVerifier } from '../core/verify';
-import { GatewayError } from '../errors/codes';
-import { identifyCaller } from '../upstream/identity/identify';
-import { provisioningDeps } from '../resolvers/provisioning';
-import { runProvisioning } from '../provisioning/runner';
-import { createFleetState } from '../state';
-import { upstreamQuotaOf } from '../state/call-quota';
-import { HeavyOperationGate } from '../limits/admission';
-import { OperationBudget } from '../limits/budget';
-import { instrumentSchema } from '../limits/instrument';
-import { defaultShare, SharedLimit } from '../limits/shares';
-import { introspectionRules } from '../limits/introspection';
-import { loadManifest } from '../persisted/trusted-documents';
-import { createTracer, type OperationSpan } from '../tracing';
-import { createPipeline, type Caller, type Door, type Pipeline } from '../pipeline';
-import type { ExecutorStats } from '../pipeline/execute';
-import { createErrorFormatter } from '../pipeline/format';
-import { createLogger, type LogFn } from '../pipeline/request-log';
-import { createOperationMetrics, operationNamesOf, OWN_OPERATION_NAMES } from '../pipeline/operation-metrics';
-import { COST_HEADER, createHttpDoor } from '../doors/http';
-import { createSseDoor } from '../doors/sse';
+import { SharedLimit } from '../core/shares';
 import { startWebSocketDoor } from '../doors/websocket';
-import { type Cancellation } from '../core/cancellation';
-import { createHttpLayer } from '../upstream/http';
-import type { LoaderOptions } from '../upstream/loader-options';
-import { createSharedProbe } from '../upstream/probe';
-import { createHealthRoutes, sendJson, upstreamReadiness } from './health';
-import { createIdeHandler } from './ide';
-import { createMapHandler } from './map';
-import { packageVersion, projectRoot } from './project-root';
-import { createMcpHandler, MCP_PATH } from '../doors/mcp/handler';
-import { readOperationFolder } from '../doors/mcp/catalog';
-import { createPipelineMcpRunner } from '../doors/mcp/pipeline-runner';
-import { CallerOwner } from './caller-owner';
-import { createNetworkPolling } from './network-polling';
-import { buildSchema } from './schema';
+import type { CallerVerifier } from '../core/verify';
+import type { Pipeline } from '../pipeline';
+import type { ExecutorStats } from '../pipeline/execute';
+import { composeGateway, GRAPHQL_PATH, STREAM_PATH, type StartGatewayOptions } from './compose';
+import { sendJson } from './health';
+import { closer, drain } from './lifecycle';
+import { createRoutes } from './routes';
 
-export const GRAPHQL_PATH = '/graphql';
-/** Subscriptions over Server-Sent Events (graphql-sse). */
-export const STREAM_PATH = `${GRAPHQL_PATH}/stream`;
-
-/** What the gateway needs from a running sandbox upstream (sandbox mode only). */
-export interface SandboxUpstream {
-  baseUrl: string;
-  searchUrl: string;
-  searchCredentials: { username: string; password: string };
-  tokens: { admin: string };
-  /** The seed's facts: its first organization is the demo callers' (allowed to read events in sandbox mode). */
-  restFacts?(): { organizationIds: readonly string[] };
-}
-
-export interface StartGatewayOptions {
-  /** Serve this sandbox (used when `config.upstreamBaseUrl` is null; its admin token prefills the IDE). */
-  sandbox?: SandboxUpstream;
-  /** Where log lines (JSON, one per line) go; null: no log at all (nothing is formatted). @default a line on stdout */
-  log?: LogFn | null;
-  /** Add Node's default process metrics to /metrics (off in tests: one registry per gateway). @default false */
-  processMetrics?: boolean;
-  /** Longest wait for in-flight requests on close, in ms. @default 5000 */
-  drainTimeoutMs?: number;
-  /** How loaders batch and cache; tests and the benchmark turn batching off to measure it, operators cannot. @default batching on */
-  loaderOptions?: LoaderOptions;
-}
+export { composeGateway, GRAPHQL_PATH, STREAM_PATH, type GatewayParts, type SandboxUpstream, type StartGatewayOptions } from './compose';
 
 export interface RunningGateway {
   /** `http://host:port/graphql` */
@@ -96,274 +39,13 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-const PROBE_TIMEOUT_MS = 2000;
 /** How long an idle keep-alive connection stays open (see where it is set). */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
-/** How long a finished provisioning stays readable (`Query.provisioning`). */
-const PROVISIONING_RETAIN_MS = 60 * 60 * 1000;
 
 export async function startGateway(config: Config, options: StartGatewayOptions = {}): Promise<RunningGateway> {
-  const logger = createLogger(options.log === undefined ? (line) => process.stdout.write(`${line}\n`) : options.log);
-  const upstreamBaseUrl = config.upstreamBaseUrl ?? options.sandbox?.baseUrl;
-  if (upstreamBaseUrl === undefined) throw new Error('startGateway: no upstream (set UPSTREAM_BASE_URL or pass a sandbox)');
-  const sandboxMode = config.upstreamBaseUrl === null;
-  const searchUrl = config.searchUrl ?? (sandboxMode ? (options.sandbox?.searchUrl ?? null) : null);
-  const searchCredentials = config.searchCredentials ?? (sandboxMode ? (options.sandbox?.searchCredentials ?? null) : null);
-
-  const registry = new Registry();
-  if (options.processMetrics) collectDefaultMetrics({ register: registry });
-  const requestDuration = new Histogram({
-    name: 'netgraph_graphql_request_duration_seconds',
-    help: 'Duration of GraphQL requests over HTTP, by HTTP status class.',
-    labelNames: ['status_class'] as const,
-    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
-  });
-
-  // Null when no OTLP endpoint is configured: then the SDK is not loaded and no span, id or header is ever made.
-  const tracer = config.tracing
-    ? createTracer(config.tracing, {
-        serviceVersion: packageVersion(),
-        onExportError: (error) => logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'trace export failed (spans dropped; told once)'),
-      })
-    : null;
-  // Pollers, provisionings, persisted queries and quotas: in this process, or shared by the fleet in Redis (src/state).
-  const fleet = createFleetState({ config: config.fleet, registry, warn: (message, fields) => logger.warn(fields ?? {}, message) });
-  // Who a token belongs to, asked of the platform once per token and cached briefly (src/core/verify.ts).
-  // The hash key is the fleet's when verdicts are shared (derived from FLEET_TOKEN_KEY), else this process's own.
-  const hashKey = config.fleet.tokenKey ? createHmac('sha256', config.fleet.tokenKey).update('netgraph caller verdicts').digest() : randomBytes(32);
-  const verifications = new Counter({
-    name: 'netgraph_caller_verifications_total',
-    help: 'Tokens verified with the platform (identity/v1), by outcome: accepted, refused, unavailable. Cached verdicts are not counted.',
-    labelNames: ['outcome'] as const,
-    registers: [registry],
-  });
-  // The verifier asks through the HTTP layer, whose quota asks the verifier: bound once both exist (just below).
-  let identify: (authorization: string) => ReturnType<typeof identifyCaller> = () => Promise.reject(new Error('not started'));
-  const verifier = createCallerVerifier({
-    hashKey,
-    ttlMs: config.callers.verifyTtlMs,
-    refusedTtlMs: config.callers.refusedTtlMs,
-    store: fleet.verdicts,
-    identify: (authorization) => identify(authorization),
-    onIdentify: (outcome) => verifications.inc({ outcome }),
-  });
-  // Every door builds its caller with this one function (src/core/caller.ts).
-  const callerOf: CallerFactory = createCallerFactory(verifier, { trustProxyHops: config.callers.trustProxyHops, header: config.callers.clientAddressHeader });
-  // The quota counts per identity; tokens the platform refuses share one count (their calls answer 401 anyway).
-  const quotaKeyOf = (authorization: string): Promise<string> =>
-    verifier.verify(authorization).then(
-      (identity) => identity.key,
-      (error: unknown) => {
-        if (error instanceof GatewayError && error.code !== 'UPSTREAM_UNAVAILABLE') return 'refused';
-        throw error;
-      },
-    );
-  const httpLayer = createHttpLayer({
-    upstreamBaseUrl,
-    searchUrl,
-    searchCredentials,
-    timeouts: { connectMs: config.connectTimeoutMs, headersMs: config.headersTimeoutMs, bodyMs: config.bodyTimeoutMs },
-    retry: { attempts: config.retryAttempts, baseDelayMs: config.retryBaseDelayMs, maxDelayMs: config.retryMaxDelayMs, maxRetryAfterMs: config.retryAfterMaxMs },
-    maxConcurrentPerRequest: config.maxConcurrentPerRequest,
-    metrics: registry,
-    ...(fleet.quota ? { quota: upstreamQuotaOf(fleet.quota, quotaKeyOf) } : {}),
-  });
-  identify = (authorization) => identifyCaller(httpLayer, authorization);
-  // Heavy operations take turns, on every transport (src/limits/admission.ts).
-  const gate = new HeavyOperationGate(config.limits.admission);
-  for (const [state, help] of [
-    ['running', 'Heavy operations running (each holds one of HEAVY_OPERATION_CONCURRENCY slots).'],
-    ['queued', 'Heavy operations waiting for a slot.'],
-  ] as const) {
-    new Gauge({
-      name: `netgraph_heavy_operations_${state}`,
-      help,
-      registers: [registry],
-      collect() {
-        this.set(gate.stats()[state]);
-      },
-    });
-  }
-  const loaderOptions: LoaderOptions = options.loaderOptions ?? { batching: true };
-  const pollers = fleet.pollers<PollSession>(
-    {
-      intervalMs: config.pollIntervalMs,
-      maxIntervalMs: config.pollMaxIntervalMs,
-      maxErrors: config.pollMaxErrors,
-      maxPollers: config.maxPollers,
-      maxPollersPerCaller: config.fleet.maxPollersPerCaller,
-    },
-    createPollerMetrics(registry),
-  );
-  // A run (or a run resumed from another replica) works with its owner's credentials, through the shared pollers.
-  const provisionings = fleet.provisionings<GatewayOwner>(
-    {
-      maxRunning: config.maxProvisionings,
-      maxRunningPerOwner: config.fleet.maxProvisioningsPerCaller,
-      maxRetained: config.fleet.provisioningsRetained,
-      retainMs: PROVISIONING_RETAIN_MS,
-    },
-    (owner, handle, actions, signal) =>
-      runProvisioning(handle, actions, provisioningDeps(pollers.forOwner(owner), owner, config.pollNotFoundGraceMs), { signal, stepTimeoutMs: config.provisioningStepTimeoutMs }),
-    (authorization, ownerKey) => CallerOwner.resumed(authorization, ownerKey, httpLayer, loaderOptions),
-  );
-  new Gauge({
-    name: 'netgraph_provisionings_running',
-    help: 'provisionAppWan runs in progress.',
-    registers: [registry],
-    collect() {
-      this.set(provisionings.running());
-    },
-  });
-  const info: GatewayInfo = { version: packageVersion(), sandbox: sandboxMode, searchConfigured: searchUrl !== null };
-  // One probe round at a time, its result reused for PROBE_CACHE_MS: /readyz and checkUpstreams share it.
-  const probe = createSharedProbe(httpLayer.serviceUrls(), { timeoutMs: PROBE_TIMEOUT_MS, cacheMs: config.probeCacheMs });
-  const services: GatewayServices = {
-    info,
-    probeUpstreams: (probeOptions) => probe.check(probeOptions),
-    polling: { notFoundGraceMs: config.pollNotFoundGraceMs, network: createNetworkPolling(config, registry) },
-    provisioning: { jobs: provisionings, stepTimeoutMs: config.provisioningStepTimeoutMs },
-  };
-  // Event fields read the installation's search service: only callers of the organizations the operator allowed.
-  const eventOrganizations = new Set(config.callers.eventsAllowedOrganizations);
-  if (sandboxMode) for (const id of options.sandbox?.restFacts?.().organizationIds.slice(0, 1) ?? []) eventOrganizations.add(id);
-  const admitEventSearch = async (caller: Caller): Promise<void> => {
-    const identity = await caller.verify();
-    if (identity === null || !eventOrganizations.has(identity.organizationId)) {
-      throw new GatewayError('FORBIDDEN', 'event search reads the installation\'s search service: only callers of the organizations the operator allowed (EVENTS_ALLOWED_ORGANIZATIONS) may read it');
-    }
-  };
-  const makeContext = (caller: Caller, cancellation: Cancellation, calls: { count: number }, trace?: OperationSpan): GatewayContext => {
-    const authorization = caller.authorization;
-    // The token stays private to the owner: pollers and background work see its identity's key, resolvers see neither.
-    const owner = new CallerOwner(caller, httpLayer, loaderOptions);
-    const budget = new OperationBudget(config.limits.budget, cancellation);
-    return createContext({
-      http: httpLayer.forCaller({ authorization, signal: cancellation, calls, budget, trace }),
-      budget,
-      options: loaderOptions,
-      cancellation,
-      authenticated: authorization !== undefined,
-      calls,
-      gateway: services,
-      pollers: pollers.forOwner(owner),
-      owner,
-      admitEventSearch: () => admitEventSearch(caller),
-    });
-  };
-
-  // Every field counts what it produces on its operation's budget (src/limits/instrument.ts).
-  const schema = instrumentSchema(buildSchema());
-  const trusted = config.trustedDocuments ? loadManifest(config.trustedDocuments.path, config.trustedDocuments.only) : null;
-  // Metric labels: the trusted operations' names and the gateway's own clients', never callers' (operation-metrics.ts).
-  const mcpOperationsDir = join(projectRoot(), 'operations', 'mcp');
-  const operationMetrics = createOperationMetrics(registry, [
-    ...OWN_OPERATION_NAMES,
-    ...operationNamesOf(trusted?.documents() ?? []),
-    // The MCP tools' shipped operations are labelled by name too.
-    ...operationNamesOf(readOperationFolder(mcpOperationsDir).map((source) => source.text)),
-  ]);
-  const formatErrors = createErrorFormatter({ development: config.development });
-  const subscriptionsActive = new Gauge({
-    name: 'netgraph_subscriptions_active',
-    help: 'Subscriptions running now, by transport (ws, sse, mcp).',
-    labelNames: ['transport'] as const,
-    registers: [registry],
-  });
-  // Every door hands its operations to this one pipeline (src/pipeline).
-  const pipeline = createPipeline({
-    schema,
-    executor: config.executor,
-    documentLimits: { maxBytes: config.limits.price.maxDocumentBytes, maxTokens: config.limits.price.maxDocumentTokens },
-    trusted,
-    extraRules: introspectionRules(config.introspection),
-    apq: config.apq ? fleet.persistedQueries({ maxDocumentBytes: config.limits.price.maxDocumentBytes, ttlMs: config.fleet.apqTtlSeconds * 1000, maxSharedBytes: config.fleet.apqSharedMaxBytes }) : null,
-    priceLimits: config.limits.price,
-    gate,
-    formatErrors,
-    createContext: (caller, cancellation, calls, trace) => makeContext(caller, cancellation, calls, trace),
-    releaseContext,
-    subscriptionShares: {
-      perCaller: new SharedLimit('subscriptionsPerCaller', { total: Number.MAX_SAFE_INTEGER, perCaller: config.callers.maxSubscriptionsPerCaller, setting: 'MAX_SUBSCRIPTIONS_PER_CALLER' }),
-      anonymous: new SharedLimit('anonymousSubscriptions', {
-        total: config.callers.maxAnonymousSubscriptions,
-        perCaller: defaultShare(config.callers.maxAnonymousSubscriptions),
-        setting: 'MAX_ANONYMOUS_SUBSCRIPTIONS',
-      }),
-    },
-    logger,
-    metrics: operationMetrics,
-    tracer,
-    maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection,
-    onSubscriptionCount: (door: Door, delta) => subscriptionsActive.inc({ transport: door }, delta),
-  });
-  const httpDoor = await createHttpDoor({ schema, pipeline, formatErrors, callerOf });
-
-  const ide = createIdeHandler({
-    graphqlPath: GRAPHQL_PATH,
-    // Every answer in the IDE shows its estimated and actual cost (`extensions.cost`, src/limits/README.md).
-    defaultHeaders: {
-      ...(sandboxMode && options.sandbox ? { Authorization: `Bearer ${options.sandbox.tokens.admin}` } : {}),
-      [COST_HEADER]: 'true',
-    },
-  });
-  // The network map page (GET /map, src/server/map): in sandbox mode its token field is prepopulated too.
-  const map = createMapHandler({
-    graphqlPath: GRAPHQL_PATH,
-    ...(sandboxMode && options.sandbox ? { defaultToken: options.sandbox.tokens.admin } : {}),
-  });
-  const routes = createHealthRoutes({ readiness: { upstreams: upstreamReadiness(probe) }, mode: sandboxMode ? 'sandbox' : 'upstream', metrics: registry, state: () => fleet.check() });
-  const sse = createSseDoor({
-    pipeline,
-    reservations: new SharedLimit('sseReservations', { total: config.transport.sseMaxReservations, perCaller: config.transport.sseReservationsPerCaller, setting: 'SSE_MAX_RESERVATIONS' }),
-    limits: { reservationTtlMs: config.transport.sseReservationTtlMs, maxBufferedBytes: config.transport.sseMaxBufferedBytes },
-    callerOf,
-  });
-  // MCP at /mcp (src/doors/mcp): the shipped operations as tools for AI assistants, with the caller's token.
-  const mcp = createMcpHandler({
-    schema,
-    runner: createPipelineMcpRunner(pipeline, config.limits.price),
-    operationsDir: mcpOperationsDir,
-    manifest: trusted ? { only: trusted.only, documents: trusted.documents() } : null,
-    mutations: config.mcpMutations,
-    version: info.version,
-    warn: (message) => logger.warn(message),
-    callerOf,
-    note: (errors, caller) => pipeline.note(errors, caller, { door: 'mcp' }),
-  });
-
-  async function serveGraphQL(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const started = performance.now();
-    const requestId = requestIdFrom(req.headers);
-    res.setHeader('x-request-id', requestId);
-    await httpDoor.serve(req, res, requestId);
-    requestDuration.observe({ status_class: `${Math.floor(res.statusCode / 100)}xx` }, (performance.now() - started) / 1000);
-  }
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const target = req.url ?? '/';
-    const query = target.indexOf('?');
-    const path = query < 0 ? target : target.slice(0, query);
-    if (path === GRAPHQL_PATH || path.startsWith(`${GRAPHQL_PATH}/`)) {
-      if (path === STREAM_PATH) return sse.handle(req, res);
-      if (ide(req, res)) return;
-      if (path === GRAPHQL_PATH) return serveGraphQL(req, res);
-    }
-    if (path === MCP_PATH) return mcp(req, res);
-    if (await map(req, res)) return;
-    const route = routes[path];
-    if (route && (req.method === 'GET' || req.method === 'HEAD')) {
-      await route(req, res);
-      return;
-    }
-    if (path === '/') {
-      res.writeHead(302, { location: GRAPHQL_PATH });
-      res.end();
-      return;
-    }
-    sendJson(res, 404, { error: `no route for ${req.method ?? 'GET'} ${path}` });
-  }
+  const parts = await composeGateway(config, options);
+  const { logger, pipeline, pollers, provisionings, sse, httpDoor, httpLayer, fleet, tracer, schema, verifier, callerOf } = parts;
+  const handle = createRoutes(parts);
 
   const sockets = new Set<Socket>();
   // A count, not a Set of responses: a Set that every request adds to and deletes from leaves its
@@ -408,7 +90,40 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
 
-  let closing: Promise<void> | null = null;
+  // What to close, in order (lifecycle.ts): stop taking requests, end what never ends by itself,
+  // drain, then release what the requests used.
+  let stopped: Promise<void> = Promise.resolve();
+  const close = closer(() => [
+    {
+      name: 'listening',
+      close: () => {
+        stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+      },
+    },
+    { name: 'WebSocket subscriptions', close: () => subscriptions.close() },
+    // Event streams never finish by themselves: end them before draining the other requests.
+    { name: 'SSE streams', close: () => sse.close() },
+    // Provisionings stop first (their steps wait on pollers), and say so on their records.
+    { name: 'provisionings', close: () => provisionings.close() },
+    // Whatever still follows a poller (e.g. a reserved SSE stream nobody opened) ends here, with every timer.
+    { name: 'pollers', close: () => pollers.close() },
+    // Drain: let in-flight requests finish, then cut whatever is left.
+    { name: 'requests in flight', close: () => drain(() => inFlight, options.drainTimeoutMs ?? 5000) },
+    {
+      name: 'connections',
+      close: () => {
+        server.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
+        return stopped;
+      },
+    },
+    { name: 'HTTP door', close: () => httpDoor.stop() },
+    { name: 'upstream pools', close: () => httpLayer.close() },
+    { name: 'shared state', close: () => fleet.close() },
+    // Last: the spans of the drained requests are exported before close resolves.
+    { name: 'tracer', close: () => tracer?.close() },
+  ]);
   return {
     url: `http://${host}:${port}${GRAPHQL_PATH}`,
     wsUrl: `ws://${host}:${port}${GRAPHQL_PATH}`,
@@ -418,30 +133,6 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     pipelineStats: () => pipeline.stats(),
     sseStats: () => sse.stats(),
     verifier,
-    close() {
-      closing ??= (async () => {
-        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        await subscriptions.close();
-        // Event streams never finish by themselves: end them before draining the other requests.
-        sse.close();
-        // Provisionings stop first (their steps wait on pollers), and say so on their records.
-        await provisionings.close();
-        // Whatever still follows a poller (e.g. a reserved SSE stream nobody opened) ends here, with every timer.
-        await pollers.close();
-        // Drain: let in-flight requests finish, then cut whatever is left.
-        const deadline = Date.now() + (options.drainTimeoutMs ?? 5000);
-        while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-        server.closeAllConnections();
-        for (const socket of sockets) socket.destroy();
-        await stopped;
-        await httpDoor.stop();
-        await httpLayer.close();
-        await fleet.close();
-        // Last: the spans of the drained requests are exported before close resolves.
-        await tracer?.close();
-      })();
-      return closing;
-    },
+    close,
   };
 }

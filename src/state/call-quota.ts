@@ -7,7 +7,6 @@
  */
 import { LimitExceededError } from '../errors/codes';
 import { ANONYMOUS_KEY } from '../core/caller';
-import type { UpstreamQuota } from '../upstream/http';
 import { PREFIX, type RedisLink } from './redis';
 
 export interface CallQuota {
@@ -56,11 +55,16 @@ export class MemoryCallQuota implements CallQuota {
   }
 }
 
+/** What the HTTP layer asks of a quota (its `UpstreamQuota`, by shape: state does not import upstream). */
+export interface UpstreamQuotaHook {
+  forCaller(authorization: string | undefined): () => Promise<void>;
+}
+
 /**
  * The HTTP layer's hook (src/upstream/http.ts) over a quota: the caller's identity key, asked of
  * `keyOf` (the verifier: cached per token) before the first call of a request is counted.
  */
-export function upstreamQuotaOf(quota: CallQuota, keyOf: (authorization: string) => Promise<string>): UpstreamQuota {
+export function upstreamQuotaOf(quota: CallQuota, keyOf: (authorization: string) => Promise<string>): UpstreamQuotaHook {
   return {
     forCaller(authorization) {
       if (authorization === undefined) return () => quota.spend(ANONYMOUS_KEY);

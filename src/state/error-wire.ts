@@ -4,7 +4,7 @@
  */
 import { ErrorCode, GatewayError, UpstreamError, type UpstreamCallInfo, type UpstreamService } from '../errors/codes';
 import { errorCodeOf } from '../pollers';
-import { Fields, isObject } from '../upstream/parse';
+import { Fields, isObject } from '../core/parse';
 
 const CODES: ReadonlySet<string> = new Set(Object.values(ErrorCode));
 const SERVICES: ReadonlySet<string> = new Set<UpstreamService>(['auth-v1', 'rest-v1', 'identity-v1', 'core-v2', 'search']);

@@ -23,7 +23,7 @@ import {
   type PollOwner,
   type PollStream,
 } from '../pollers';
-import { Fields } from '../upstream/parse';
+import { Fields } from '../core/parse';
 import { decodeError, encodeError } from './error-wire';
 import type { FleetMetrics } from './metrics';
 import { pollValueCodec, type PollValueCodec } from './poll-values';

@@ -7,18 +7,10 @@
  * replica's memory, so nobody can fill the Redis that leases and provisionings need.
  */
 import { LRUCache } from 'lru-cache';
+import type { PersistedQueryStore } from '../persisted/store';
 import { PREFIX, type RedisLink } from './redis';
 
-export interface PersistedQueryStore {
-  /** The document registered under `sha256Hex`; null when unknown (or expired). */
-  get(sha256Hex: string): Promise<string | null>;
-  /**
-   * Registers `query` under its hash (a document over the size cap is not kept). `registeredBy`
-   * is the verified caller that sent it (its identity, never a credential): null (anonymous)
-   * keeps the registration in this process only.
-   */
-  set(sha256Hex: string, query: string, registeredBy: string | null): Promise<void>;
-}
+export type { PersistedQueryStore };
 
 export interface PersistedQueryLimits {
   /** Largest document kept, in characters (the gateway's `MAX_DOCUMENT_BYTES`). */

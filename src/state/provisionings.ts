@@ -19,7 +19,7 @@ import { markCrashed, notFound, snapshot, type ProvisioningJobs, type Provisioni
 import { isLimitAnswer, ownerRetained, ProvisioningLedger, refusalOf, type ProvisioningLimits } from '../provisioning/limits';
 import type { ProvisioningRecord, StepAction } from '../provisioning/records';
 import { HANDOVER, type RunHandle } from '../provisioning/runner';
-import { Fields } from '../upstream/parse';
+import { Fields } from '../core/parse';
 import type { FleetMetrics } from './metrics';
 import { PREFIX, type RedisLink } from './redis';
 import { deriveKey, mac, macMatches } from './seal';

@@ -3,7 +3,7 @@
  * from upstream error bodies. One table for statuses, one for transport errors.
  */
 import { ErrorCode } from '../errors/codes';
-import { isObject } from './parse';
+import { isObject } from '../core/parse';
 
 /**
  * Status → code. Besides 400, 401, 403, 404, 409, 429 and 5xx: 410 is a missing record (NOT_FOUND); 413 and

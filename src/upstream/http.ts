@@ -11,7 +11,7 @@ import { BudgetExceededError, ErrorCode, UpstreamError, type UpstreamCallInfo, t
 import type { HttpClient, UpstreamRequest, UpstreamResponse } from './http-types';
 import { codeForStatus, codeForTransportError, outcomeUnknown, transportErrorCode, upstreamErrorMessage } from './http-errors';
 import type { OperationSpan, UpstreamSpan } from '../tracing';
-import { onAbort, type CancelSignal } from './cancellation';
+import { onAbort, type CancelSignal } from '../core/cancellation';
 import { linkTarget, type ServiceBase } from './link-target';
 import { backoffDelay, isRetryableErrorCode, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from './retry';
 

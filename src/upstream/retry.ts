@@ -2,7 +2,7 @@
  * Retry policy of the HTTP layer: which outcomes of a GET are worth another attempt, and how
  * long to wait. Non-GET requests are never retried (a create must not be sent twice).
  */
-import { onAbort, type CancelSignal } from './cancellation';
+import { onAbort, type CancelSignal } from '../core/cancellation';
 
 export interface RetryPolicy {
   /** Total attempts including the first (1 = no retries). */

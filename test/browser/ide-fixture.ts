@@ -5,7 +5,7 @@ import { graphql } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { createIdeHandler, type IdeHandlerOptions } from '../../src/server/ide';
-import { isObject } from '../../src/upstream/parse';
+import { isObject } from '../../src/core/parse';
 
 /**
  * A minimal GraphQL server around the IDE handler: POST /graphql with a tiny schema and

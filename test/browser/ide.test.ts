@@ -6,7 +6,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ManualClock } from '../../src/sandbox';
-import { isObject } from '../../src/upstream/parse';
+import { isObject } from '../../src/core/parse';
 import { startStack, expectNoErrors, type Stack } from '../helpers/stack';
 import { sandboxRest } from '../helpers/subscriptions';
 import { browserTestsEnabled, launchChromium, watchPage, type PageWatch } from './chromium';

@@ -7,7 +7,7 @@ import { OperationBudget } from '../../src/limits/budget';
 import { DEFAULT_LIMITS } from '../../src/limits/limits';
 import { createPollerRegistry } from '../../src/pollers';
 import { createProvisioningJobs } from '../../src/provisioning/jobs';
-import { Cancellation } from '../../src/upstream/cancellation';
+import { Cancellation } from '../../src/core/cancellation';
 import type { HttpClient } from '../../src/upstream/http-types';
 
 export function inProcessContext(http: HttpClient, options: { batching?: boolean; cancellation?: Cancellation } = {}): GatewayContext {

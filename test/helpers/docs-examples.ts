@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
-import { isObject } from '../../src/upstream/parse';
+import { isObject } from '../../src/core/parse';
 
 /** The repository's root. */
 export const DOCS_ROOT = join(__dirname, '..', '..');

@@ -5,7 +5,7 @@
  * A replica can be killed (SIGKILL: no drain, no goodbye) as a crashed pod would be.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { isObject } from '../../src/upstream/parse';
+import { isObject } from '../../src/core/parse';
 
 export interface Replica {
   name: string;

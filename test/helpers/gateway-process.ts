@@ -7,7 +7,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { isObject } from '../../src/upstream/parse';
+import { isObject } from '../../src/core/parse';
 import { bundleEntry, type BenchBundle } from './bench-bundle';
 
 export interface GatewayProcess {

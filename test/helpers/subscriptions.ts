@@ -7,7 +7,7 @@ import type { FormattedExecutionResult } from 'graphql';
 import { createClient as createWsClient, type Client as WsClient } from 'graphql-ws';
 import { createClient as createSseClient, type Client as SseClient } from 'graphql-sse';
 import WebSocket from 'ws';
-import { isObject } from '../../src/upstream/parse';
+import { isObject } from '../../src/core/parse';
 import type { Stack } from './stack';
 
 export type Result = FormattedExecutionResult<Record<string, unknown>, unknown>;

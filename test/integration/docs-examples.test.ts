@@ -8,7 +8,7 @@
 import { expectNoErrors, startStack, type GqlResult, type Stack } from '../helpers/stack';
 import { Clients, sandboxRest, waitFor } from '../helpers/subscriptions';
 import { docExamples, type DocExample } from '../helpers/docs-examples';
-import { isObject } from '../../src/upstream/parse';
+import { isObject } from '../../src/core/parse';
 
 /** The demo data's `production` network, which the examples name by id. */
 const PRODUCTION = '5c186625-714e-48fe-9c9a-064ee893467d';

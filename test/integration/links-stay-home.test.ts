@@ -4,7 +4,7 @@
  * UPSTREAM_BAD_RESPONSE and never sent, with the caller's token or without. A pass-through
  * upstream in front of the sandbox rewrites the AppWANs' `services` links and sees every GET.
  */
-import { isObject } from '../../src/upstream/parse';
+import { isObject } from '../../src/core/parse';
 import { startGateway, type RunningGateway } from '../../src/server';
 import { expectErrorAt, expectNoErrors, postGraphQL, startStack, testConfig, type Stack } from '../helpers/stack';
 import { startRewritingUpstream, type RewritingUpstream } from './network/rewriting-upstream';

@@ -8,7 +8,7 @@ import { graphql, type ExecutionResult } from 'graphql';
 import { NOBODY_IDENTITY_ID } from '../../src/sandbox';
 import { NETWORK_DOMAIN_ID } from '../../src/sandbox/auth/seed-data';
 import { buildSchema } from '../../src/server/schema';
-import { Cancellation } from '../../src/upstream/cancellation';
+import { Cancellation } from '../../src/core/cancellation';
 import { createHttpLayer, type HttpLayer } from '../../src/upstream/http';
 import type { GatewayContext } from '../../src/context';
 import { inProcessContext } from '../helpers/context';

@@ -15,7 +15,7 @@ import { execute, getOperationAST, parse } from 'graphql';
 import { OperationBudget } from '../../src/limits/budget';
 import { instrumentSchema } from '../../src/limits/instrument';
 import { DEFAULT_LIMITS } from '../../src/limits/limits';
-import { Cancellation } from '../../src/upstream/cancellation';
+import { Cancellation } from '../../src/core/cancellation';
 
 const typeDefs = `
   scalar DateTime

@@ -1,6 +1,6 @@
 import { ErrorCode, UpstreamError } from '../../src/errors/codes';
 import { Registry } from 'prom-client';
-import { Cancellation, type CancelSignal } from '../../src/upstream/cancellation';
+import { Cancellation, type CancelSignal } from '../../src/core/cancellation';
 import { createHttpLayer, type HttpLayer, type HttpLayerConfig } from '../../src/upstream/http';
 import type { UpstreamRequest } from '../../src/upstream/http-types';
 import { json, startFakeUpstream, type FakeHandler, type FakeUpstream } from '../helpers/fake-upstream';

@@ -2,7 +2,7 @@
  * Decoding the payload of a JWT issued by masquerade, for display only: the signature is not
  * checked (the gateway never trusts these claims, it only shows them to the caller who got them).
  */
-import { isObject } from '../../upstream/parse';
+import { isObject } from '../../core/parse';
 
 export function decodeJwtClaims(token: string): Record<string, unknown> | null {
   const payload = token.split('.')[1];

@@ -5,7 +5,7 @@
  * 400 comes back as BAD_USER_INPUT.
  */
 import { BadInputError } from '../../errors/codes';
-import { isObject } from '../../upstream/parse';
+import { isObject } from '../../core/parse';
 
 export function checkCode(value: string, field: string): void {
   if (value === '') throw new BadInputError(field, `${field} must not be empty`);

@@ -23,7 +23,7 @@ import type {
   V2HostPortInput,
   V2ServerEgressInput,
 } from '../../generated/graphql';
-import type { JsonObject } from '../../upstream/parse';
+import type { JsonObject } from '../../core/parse';
 import { ALL } from './reach';
 
 const PORT_MAX = 65_535;

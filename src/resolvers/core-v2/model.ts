@@ -2,7 +2,7 @@
  * A v2 service's `model` (free-form JSON on the wire; its shape depends on `modelType`)
  * read leniently into the shape the schema shows: absent lists are empty, odd values null.
  */
-import { Fields, isObject, type JsonObject } from '../../upstream/parse';
+import { Fields, isObject, type JsonObject } from '../../core/parse';
 
 export interface HostPortRecord {
   host: string | null;

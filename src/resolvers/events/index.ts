@@ -8,7 +8,7 @@ import { BadInputError } from '../../errors/codes';
 import type { Resolvers } from '../../generated/graphql';
 import { ALERT_INDEX, hitsBody, topTalkersBody, usageSeriesBody, USAGE_INDEX } from '../../upstream/search/bodies';
 import type { SearchHitRecord } from '../../upstream/search/records';
-import { Fields, type JsonObject } from '../../upstream/parse';
+import { Fields, type JsonObject } from '../../core/parse';
 import { buildConnection, pageWindow, type ConnectionArgs } from '../connection';
 import { topTalkersOf, usageSeriesOf } from './records';
 import { boundedInt, intervalOf, timeWindow } from './time-window';

@@ -9,7 +9,7 @@ import type { PollWire } from '../../pollers';
 import { ShapeError } from '../../errors/shape-error';
 import { wireObjectOf } from '../../upstream/network/record-spec';
 import { resources } from '../../upstream/network/resources';
-import { asArray, Fields, type JsonObject } from '../../upstream/parse';
+import { asArray, Fields, type JsonObject } from '../../core/parse';
 import { appWanState, endpointGroupState, endpointState, membershipKey, serviceState, type MembershipRecord, type NetworkState, type ResourceRecord, type ResourceStateRecord } from './state';
 
 /** Each kind's record from its upstream object, as a state (which also remembers its typename). */

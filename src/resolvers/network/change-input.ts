@@ -8,7 +8,7 @@
  * UUID arguments and fields are checked by the UUID scalar already.
  */
 import { BadInputError, ErrorCode, GatewayError } from '../../errors/codes';
-import { isObject, type JsonObject } from '../../upstream/parse';
+import { isObject, type JsonObject } from '../../core/parse';
 import { normalizeDateTime, upstreamDateTime } from '../common/scalars';
 
 /** Checks one present, non-null value; throws BadInputError naming `field`. */

@@ -9,7 +9,7 @@ import { BadInputError, UpstreamError } from '../../errors/codes';
 import type { GatewayContext } from '../../context';
 import type { MutationResolvers } from '../../generated/graphql';
 import type { ChangeTarget, memberChanges, MemberParentKind, WritableKind } from '../../upstream/network/changes';
-import { isObject } from '../../upstream/parse';
+import { isObject } from '../../core/parse';
 import { createBody, inputSpecs, memberIds, updateBody } from './change-input';
 import { checkCsv } from './csv-input';
 

@@ -5,7 +5,7 @@
  */
 import { BadInputError } from '../../errors/codes';
 import type { ProvisionAppWanInput, ProvisionEndpointInput } from '../../generated/graphql';
-import type { JsonObject } from '../../upstream/parse';
+import type { JsonObject } from '../../core/parse';
 import { createBody, inputSpecs } from '../network/change-input';
 import type { PlannedStep, StepAction, StepTask } from '../../provisioning/records';
 

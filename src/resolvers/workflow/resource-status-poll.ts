@@ -14,7 +14,7 @@ import type { EdgeRouterPolicyRecord, EdgeRouterRecord, V2AppWanRecord, V2Endpoi
 import { v2Resources, type V2Kind } from '../../upstream/core-v2/resources';
 import { resources } from '../../upstream/network/resources';
 import { wireObjectOf } from '../../upstream/network/record-spec';
-import { Fields } from '../../upstream/parse';
+import { Fields } from '../../core/parse';
 
 export type StatusResourceRecord =
   | NetworkRecord

@@ -3,7 +3,7 @@
  * (`content`, `totalElements`, `totalPages`, `size`, `number`, …) without saying which operations
  * use it: both forms are accepted, and a page object is followed through its `totalPages`.
  */
-import { Fields, isObject } from '../parse';
+import { Fields, isObject } from '../../core/parse';
 import { ShapeError } from '../../errors/shape-error';
 import type { UpstreamPage } from '../paging';
 

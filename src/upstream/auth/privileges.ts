@@ -4,7 +4,7 @@
  * contract: the raw leaf is kept, and `paths` is filled only when the leaf is a list of lists
  * of scalars. Any other shape, at any level, is skipped or kept raw, never an error.
  */
-import { isObject } from '../parse';
+import { isObject } from '../../core/parse';
 
 export interface PrivilegeEntryRecord {
   domainCode: string;

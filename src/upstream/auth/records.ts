@@ -3,7 +3,7 @@
  * Required: the ids the contract says are never null (a record without one is a bad response);
  * everything else reads leniently (see ../parse.ts).
  */
-import { Fields, isObject } from '../parse';
+import { Fields, isObject } from '../../core/parse';
 import { ShapeError } from '../../errors/shape-error';
 import type {
   AuthRecordBase,

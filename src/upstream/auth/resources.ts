@@ -3,7 +3,7 @@
  * the client and the loaders alike, and the changes it takes (request, answer parser, how to check
  * an unknown outcome, which cached reads each one makes stale).
  */
-import { asArray } from '../parse';
+import { asArray } from '../../core/parse';
 import {
   parseDomain,
   parseGrant,

@@ -5,7 +5,7 @@
  * A body that does not fit the contract → UPSTREAM_BAD_RESPONSE on the field that needed it.
  */
 import type { HttpClient, UpstreamRequest, UpstreamResponse } from '../http-types';
-import type { JsonObject } from '../parse';
+import type { JsonObject } from '../../core/parse';
 import { readBody } from '../read-body';
 import { fetchWindow, type PagedResult, type PageWindow, type UpstreamPage } from '../paging';
 import type { WriteAnswer, Writer } from '../writes';

@@ -3,7 +3,7 @@
  * answers: `_links.process.href`); clients poll it until `status` is FINISHED or SUCCESS
  * (STARTED, RUNNING in progress; FAILED an error).
  */
-import { isObject } from '../parse';
+import { isObject } from '../../core/parse';
 import { recordParser, type RecordOf } from '../network/record-spec';
 import type { WriteAnswer } from '../writes';
 

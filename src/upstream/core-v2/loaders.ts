@@ -18,7 +18,7 @@ import { Writer } from '../writes';
 import type { HttpClient } from '../http-types';
 import type { LoaderOptions } from '../loader-options';
 import type { PagedResult, PageWindow } from '../paging';
-import type { JsonObject } from '../parse';
+import type { JsonObject } from '../../core/parse';
 import { entityOf, idOf } from '../network/change-answer';
 import { CoreV2Client } from './client';
 import { executionHrefOf, type V2ExecutionRecord } from './executions';

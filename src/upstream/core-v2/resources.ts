@@ -7,7 +7,7 @@
  * AppWANs by the same pattern). Fetches by id of the other kinds follow the same path pattern
  * (`{collection}/{id}`).
  */
-import type { JsonObject } from '../parse';
+import type { JsonObject } from '../../core/parse';
 import * as r from './records';
 
 export interface V2RecordTypes {

@@ -2,7 +2,7 @@
  * identity/v1 wire record. The contract calls `GET /identity/v1/organization` informational and
  * shows no fields, so the common ones are typed and the rest kept as `attributes`.
  */
-import { Fields, type JsonObject } from '../parse';
+import { Fields, type JsonObject } from '../../core/parse';
 
 export interface OrganizationRecord {
   id: string;

@@ -12,7 +12,7 @@
  * Nothing here throws on an odd body: the change has already happened, so an answer we cannot
  * read degrades to "no record in the answer" and the record is read back by id instead.
  */
-import { isObject, type JsonObject } from '../parse';
+import { isObject, type JsonObject } from '../../core/parse';
 import type { WriteAnswer } from '../writes';
 import { ShapeError } from '../../errors/shape-error';
 

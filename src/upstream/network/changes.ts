@@ -6,7 +6,7 @@
  * A redefine (PUT) sends the full representation: the record as the upstream has it now (every
  * attribute, including ones this gateway does not model) with the caller's changes applied.
  */
-import type { JsonObject } from '../parse';
+import type { JsonObject } from '../../core/parse';
 import type { WriteAnswer, WriteRequest, Writer } from '../writes';
 import { businessKeyOf, entitiesOf, entityOf, idOf } from './change-answer';
 import type { RestV1Client } from './client';

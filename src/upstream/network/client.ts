@@ -4,7 +4,7 @@
  * UPSTREAM_BAD_RESPONSE on the field that needed it.
  */
 import type { HttpClient, UpstreamRequest, UpstreamResponse } from '../http-types';
-import { asObject, type JsonObject } from '../parse';
+import { asObject, type JsonObject } from '../../core/parse';
 import { readBody } from '../read-body';
 import { fetchAll, fetchWindow, type PagedResult, type PageWindow, type UpstreamPage } from '../paging';
 import { hrefTarget, parseHalList } from './hal';

@@ -4,7 +4,7 @@
  * a bare array, an `_embedded` holding one array under another name. A list without `page` is
  * complete.
  */
-import { Fields, isObject } from '../parse';
+import { Fields, isObject } from '../../core/parse';
 import { ShapeError } from '../../errors/shape-error';
 import type { PageMeta, UpstreamPage } from '../paging';
 

@@ -5,7 +5,7 @@
  * `[{ businessKey, processDefinitionKey, processInstanceId, workFlowStatus: [{ task, status, … }] }]`.
  * Both are read into one `ProcessRecord`; a bare string in a list is taken as a business key.
  */
-import { Fields, isObject } from '../parse';
+import { Fields, isObject } from '../../core/parse';
 import { ShapeError } from '../../errors/shape-error';
 
 export type ProcessState = 'RUNNING' | 'SUCCEEDED' | 'FAILED';

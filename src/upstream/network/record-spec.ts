@@ -11,7 +11,7 @@
  * A record's fields are getters on its prototype, not own properties: `{ ...record }` and
  * `Object.keys(record)` do not see them, and tests compare records with `toMatchObject`. Assigning a field stores the value on the record itself.
  */
-import { asObject, isObject, readBool, readId, readInt, readRaw, readStr, readStrList, type JsonObject } from '../parse';
+import { asObject, isObject, readBool, readId, readInt, readRaw, readStr, readStrList, type JsonObject } from '../../core/parse';
 
 /** How one field is read (see parse.ts for the leniency rule). */
 export type FieldKind = 'id' | 'str' | 'int' | 'bool' | 'json' | 'strList';

@@ -3,7 +3,7 @@
  * the wire's casing; codegen mappers bind the GraphQL types to these, and renaming or linking
  * happens in the field resolvers.
  */
-import { Fields, isObject, type JsonObject } from '../parse';
+import { Fields, isObject, type JsonObject } from '../../core/parse';
 import { recordIdParser, recordParser, withoutHal, type RecordOf } from './record-spec';
 
 const stamps = { id: 'id', createdAt: 'str', updatedAt: 'str' } as const;

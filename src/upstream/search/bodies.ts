@@ -4,7 +4,7 @@
  * RFC 3339 or date math), `.keyword` fields for exact matches and aggregations, `size: 0` when
  * only aggregations are wanted.
  */
-import type { JsonObject } from '../parse';
+import type { JsonObject } from '../../core/parse';
 
 /** A time window as the caller gave it (already checked: RFC 3339 or date math). */
 export interface TimeWindow {

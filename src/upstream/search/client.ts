@@ -9,7 +9,7 @@
  */
 import type { UpstreamService } from '../../errors/codes';
 import type { HttpClient, HttpMethod } from '../http-types';
-import type { JsonObject } from '../parse';
+import type { JsonObject } from '../../core/parse';
 import { readBody } from '../read-body';
 import { parseSearchAnswer, type SearchAnswer } from './records';
 

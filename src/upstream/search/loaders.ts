@@ -10,7 +10,7 @@
 import { ErrorCode, GatewayError } from '../../errors/codes';
 import type { HttpClient } from '../http-types';
 import type { OrganizationRecord } from '../identity/records';
-import type { JsonObject } from '../parse';
+import type { JsonObject } from '../../core/parse';
 import { SearchClient } from './client';
 import type { SearchAnswer } from './records';
 

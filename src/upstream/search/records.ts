@@ -3,7 +3,7 @@
  * `aggregations`) read into typed records. Lenient like every record here: a hit needs `_id`,
  * anything else absent reads as null; a body without `hits` is not a search answer (ShapeError).
  */
-import { Fields, isObject, type JsonObject } from '../parse';
+import { Fields, isObject, type JsonObject } from '../../core/parse';
 import { ShapeError } from '../../errors/shape-error';
 
 export interface SearchHitRecord {

@@ -5,7 +5,7 @@
  */
 import type { GraphQLFormattedError } from 'graphql';
 import type { CallCounts, RunningSandbox } from '../../../src/sandbox';
-import { isObject } from '../../../src/upstream/parse';
+import { isObject } from '../../../src/core/parse';
 import { startStack } from '../../helpers/stack';
 
 export type Who = 'admin' | 'reader' | 'nobody' | null;

@@ -16,7 +16,7 @@ import WebSocket from 'ws';
 import { sha256 } from '../../../src/persisted/trusted-documents';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox';
 import { startGateway, type RunningGateway } from '../../../src/server';
-import { isObject } from '../../../src/upstream/parse';
+import { isObject } from '../../../src/core/parse';
 import { redisTestsEnabled, startRedis, type TestRedis } from '../../helpers/redis-server';
 import { postGraphQL, testConfig } from '../../helpers/stack';
 import { waitFor } from '../../helpers/subscriptions';

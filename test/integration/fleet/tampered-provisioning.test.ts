@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { ManualClock, startSandbox, type RunningSandbox } from '../../../src/sandbox';
 import { startGateway, type RunningGateway } from '../../../src/server';
-import { Fields } from '../../../src/upstream/parse';
+import { Fields } from '../../../src/core/parse';
 import { redisTestsEnabled, startRedis, type TestRedis } from '../../helpers/redis-server';
 import { postGraphQL, testConfig } from '../../helpers/stack';
 

@@ -6,7 +6,7 @@
  */
 import type { GraphQLFormattedError } from 'graphql';
 import type { RunningSandbox, CallCounts, SeedSize } from '../../../src/sandbox';
-import { isObject } from '../../../src/upstream/parse';
+import { isObject } from '../../../src/core/parse';
 import { startGateway } from '../../../src/server';
 import { postGraphQL, startStack, testConfig } from '../../helpers/stack';
 

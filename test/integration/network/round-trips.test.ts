@@ -10,7 +10,7 @@
  * many connections the pool keeps open (a level wider than the pool still counts as one wave).
  */
 import { graphql, type ExecutionResult } from 'graphql';
-import { Cancellation } from '../../../src/upstream/cancellation';
+import { Cancellation } from '../../../src/core/cancellation';
 import { performance } from 'node:perf_hooks';
 import { loadDocument } from '../../../bench/queries/load-document';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox';

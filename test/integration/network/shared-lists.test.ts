@@ -4,7 +4,7 @@
  * owner, a network without endpoint groups, and batched answers equal to unbatched ones.
  */
 import { loadDocument } from '../../../bench/queries/load-document';
-import { isObject } from '../../../src/upstream/parse';
+import { isObject } from '../../../src/core/parse';
 import { at, expectResult, restCalls, startExtraGateway, startNetworkStack, type GqlResult, type NetworkStack } from './network-stack';
 import { startRewritingUpstream, type Rewrite } from './rewriting-upstream';
 

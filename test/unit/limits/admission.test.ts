@@ -7,7 +7,7 @@ import { HeavyOperationGate } from '../../../src/limits/admission';
 import { OperationBudget } from '../../../src/limits/budget';
 import type { CostEstimate } from '../../../src/limits/cost';
 import { DEFAULT_LIMITS } from '../../../src/limits/limits';
-import { Cancellation } from '../../../src/upstream/cancellation';
+import { Cancellation } from '../../../src/core/cancellation';
 
 const HEAVY: CostEstimate = { nodes: 850_030, upstreamCalls: 2056, depth: 11, aliases: 0 };
 const LIGHT: CostEstimate = { nodes: 50, upstreamCalls: 1, depth: 3, aliases: 0 };

@@ -19,7 +19,7 @@ import {
   type ResourceStateRecord,
 } from '../../../src/resolvers/network-live/state';
 import { resources } from '../../../src/upstream/network/resources';
-import { asArray, Fields } from '../../../src/upstream/parse';
+import { asArray, Fields } from '../../../src/core/parse';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox';
 
 let sandbox: RunningSandbox;

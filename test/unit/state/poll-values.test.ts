@@ -4,7 +4,7 @@
  * listener reads the target itself. And the fleet key printed in the deployment example is refused.
  */
 import { randomBytes } from 'node:crypto';
-import { Fields } from '../../../src/upstream/parse';
+import { Fields } from '../../../src/core/parse';
 import { pollValueCodec, stripSecrets } from '../../../src/state/poll-values';
 import { configError } from '../../helpers/config-error';
 

@@ -1,5 +1,5 @@
-/** Cancellation: the cheap per-request "stop now" (src/upstream/cancellation.ts). */
-import { Cancellation, onAbort } from '../../../src/upstream/cancellation';
+/** Cancellation: the cheap per-request "stop now" (src/core/cancellation.ts). */
+import { Cancellation, onAbort } from '../../../src/core/cancellation';
 
 describe('Cancellation', () => {
   it('aborts once, with an AbortError by default, and tells its listeners once', () => {
