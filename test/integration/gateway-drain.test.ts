@@ -3,11 +3,11 @@
  * answer, and close() resolves only after it; a request still running at the drain timeout is cut.
  */
 import { startStack, type Stack } from '../helpers/stack';
-import { waitFor } from '../helpers/subscriptions';
+import { waitUntil } from '../helpers/wait';
 
 /** Until the gateway has the request in hand: its upstream call has reached the sandbox. */
 async function inHand(stack: Stack): Promise<void> {
-  await waitFor(() => stack.sandbox.control.calls().total > 0, () => 'the request never reached the upstream');
+  await waitUntil(() => stack.sandbox.control.calls().total > 0, () => 'the request never reached the upstream');
 }
 
 const NETWORKS = '{ networks(first: 5) { totalCount edges { node { id name } } } }';

@@ -4,7 +4,8 @@
  */
 import { ManualClock } from '../../../src/sandbox';
 import { startStack, type Stack } from '../../helpers/stack';
-import { Clients, sandboxRest, waitFor } from '../../helpers/subscriptions';
+import { Clients, sandboxRest } from '../../helpers/subscriptions';
+import { waitUntil } from '../../helpers/wait';
 
 let stack: Stack;
 const clients = new Clients(() => stack);
@@ -81,7 +82,7 @@ describe('closing the gateway', () => {
       expect(own.pollerStats().pollers).toBe(1);
       await own.close();
       expect(own.pollerStats()).toEqual({ pollers: 0, subscribers: 0 });
-      await waitFor(() => [ws, sse, single].every((log) => log.status !== 'open'), () => 'every client to see the end');
+      await waitUntil(() => [ws, sse, single].every((log) => log.status !== 'open'), () => 'every client to see the end');
     } finally {
       await ownClients.disposeAll();
       await own.close();

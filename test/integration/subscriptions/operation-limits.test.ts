@@ -6,7 +6,8 @@
 import { DEFAULT_LIMITS } from '../../../src/limits/limits';
 import { CYCLE_QUERY } from '../../helpers/abusive-queries';
 import { startStack, type Stack } from '../../helpers/stack';
-import { Clients, waitFor, type EventLog } from '../../helpers/subscriptions';
+import { Clients, type EventLog } from '../../helpers/subscriptions';
+import { waitUntil } from '../../helpers/wait';
 
 /** Enough for every query here but the long one below. */
 const MAX_TOKENS = 200;
@@ -45,7 +46,7 @@ async function logLine(transport: string, code: string, since: number): Promise<
       .slice(since)
       .map((l) => JSON.parse(l) as Record<string, unknown>)
       .find((l) => l['msg'] === 'graphql' && l['transport'] === transport && Array.isArray(l['errorCodes']) && l['errorCodes'].includes(code));
-  await waitFor(() => find() !== undefined, () => `a ${transport} log line with ${code}`);
+  await waitUntil(() => find() !== undefined, () => `a ${transport} log line with ${code}`);
   return find() ?? {};
 }
 

@@ -10,7 +10,8 @@ import type { ServerResponse } from 'node:http';
 import { startGateway, type RunningGateway } from '../../../src/server';
 import { json, startFakeUpstream, type FakeUpstream, type SeenRequest } from '../../helpers/fake-upstream';
 import { testConfig } from '../../helpers/stack';
-import { Clients, waitFor } from '../../helpers/subscriptions';
+import { Clients } from '../../helpers/subscriptions';
+import { waitUntil } from '../../helpers/wait';
 
 type Answer = { status: number; body: unknown } | 'html';
 /** Answers still to give per path; the last one repeats. */
@@ -43,7 +44,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   await clients.disposeAll();
-  await waitFor(() => gateway.pollerStats().pollers === 0, () => 'no pollers');
+  await waitUntil(() => gateway.pollerStats().pollers === 0, () => 'no pollers');
   scripts.clear();
   served.clear();
 });
