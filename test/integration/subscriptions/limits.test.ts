@@ -42,9 +42,12 @@ describe('subscriptions per connection', () => {
     await elsewhere.events(1);
 
     first.unsubscribe();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const fourth = clients.follow(client, HEARTBEAT);
-    await fourth.events(1);
+    // The slot comes back once the gateway has seen the unsubscribe: refused until then.
+    const fourth = await waitUntil(async () => {
+      const attempt = clients.follow(client, HEARTBEAT);
+      await attempt.events(1);
+      return attempt.results[0]?.errors === undefined ? attempt : null;
+    }, 'a subscription accepted in the freed slot');
     expect(fourth.results[0]?.errors).toBeUndefined();
   });
 });

@@ -11,7 +11,7 @@ import { startGateway, type RunningGateway } from '../../../src/server';
 import { json, startFakeUpstream, type FakeUpstream, type SeenRequest } from '../../helpers/fake-upstream';
 import { testConfig } from '../../helpers/stack';
 import { Clients } from '../../helpers/subscriptions';
-import { waitUntil } from '../../helpers/wait';
+import { pause, waitUntil } from '../../helpers/wait';
 
 type Answer = { status: number; body: unknown } | 'html';
 /** Answers still to give per path; the last one repeats. */
@@ -122,7 +122,7 @@ describe('workflow', () => {
     }
     // Ended at the first 401: no retry, no poll after it.
     const polls = served.get(path);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await pause(100);
     expect(served.get(path)).toBe(polls);
     expect(upstream.requests.filter((r) => r.url === path).at(-1)?.headers.authorization).toBe(TOKEN);
   });
