@@ -9,8 +9,10 @@ import { credentialFingerprint } from '../../../src/pollers';
 import { planProvisioning } from '../../../src/resolvers/provisioning/plan';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox';
 import { startGateway, type RunningGateway } from '../../../src/server';
+import { isObject } from '../../../src/upstream/parse';
 import { redisTestsEnabled, startRedis, type TestRedis } from '../../helpers/redis-server';
 import { postGraphQL, testConfig } from '../../helpers/stack';
+import { waitUntil } from '../../helpers/wait';
 
 const describeFleet = redisTestsEnabled() ? describe : describe.skip;
 
@@ -54,15 +56,14 @@ describeFleet('a lapsed run without FLEET_TOKEN_KEY', () => {
     sandbox.control.resetCalls();
 
     const query = `query($id: ID!) { provisioning(id: $id) { state error { code message outcomeUnknown } steps { state error { outcomeUnknown } } } }`;
-    const deadline = Date.now() + 15_000;
-    let state = 'RUNNING';
-    let body: unknown = null;
-    while (state === 'RUNNING' && Date.now() < deadline) {
-      const result = await postGraphQL(gateway.url, query, { id }, { token: sandbox.tokens.admin });
-      body = result.body.data?.['provisioning'];
-      state = (body as { state?: string } | null)?.state ?? 'RUNNING';
-      if (state === 'RUNNING') await new Promise((r) => setTimeout(r, 100));
-    }
+    const body = await waitUntil(
+      async () => {
+        const provisioning = (await postGraphQL(gateway.url, query, { id }, { token: sandbox.tokens.admin })).body.data?.['provisioning'];
+        return isObject(provisioning) && provisioning['state'] !== 'RUNNING' ? provisioning : null;
+      },
+      'the provisioning finished',
+      { intervalMs: 100 },
+    );
     expect(body).toMatchObject({
       state: 'FAILED',
       error: { code: 'INTERNAL_SERVER_ERROR', message: expect.stringMatching(/FLEET_TOKEN_KEY/), outcomeUnknown: true },
