@@ -44,3 +44,29 @@ export async function waitUntil<T>(check: () => T | Promise<T>, what: string | (
 export function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+export interface Counted {
+  /** What the count grew by. */
+  added: number;
+  /** The time that really passed while it was counted (longer than asked on a loaded machine). */
+  elapsedMs: number;
+}
+
+/**
+ * What `count` adds over at least `ms`, and at least `atLeast` (waited for, so a slow machine
+ * still sees enough to judge): for a rate ("one poll per interval, not three"), which is then
+ * checked against the time that really passed, never against `ms`.
+ */
+export async function countOver(count: () => number | Promise<number>, ms: number, atLeast = 0): Promise<Counted> {
+  const started = performance.now();
+  const before = await count();
+  await pause(ms);
+  if (atLeast > 0) await waitUntil(async () => (await count()) - before >= atLeast, `${atLeast} more`);
+  const added = (await count()) - before;
+  return { added, elapsedMs: performance.now() - started };
+}
+
+/** The most one poller can do in `elapsedMs` at one per `intervalMs` (one may be under way as counting starts). */
+export function onePer(intervalMs: number, { elapsedMs }: Counted): number {
+  return Math.floor(elapsedMs / intervalMs) + 1;
+}

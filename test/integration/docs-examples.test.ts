@@ -136,7 +136,7 @@ async function firstEvent(example: DocExample, variables: Record<string, unknown
   const client = example.door === 'sse' ? clients.sse() : clients.ws();
   const log = clients.follow(client, example.source, variables);
   try {
-    await waitUntil(() => log.results.length > 0 || log.status !== 'open', () => `a first event\n${log.describe()}`, 10_000);
+    await waitUntil(() => log.results.length > 0 || log.status !== 'open', () => `a first event\n${log.describe()}`);
     if (log.status === 'error') throw new Error(`${example.where}: the subscription failed\n${log.describe()}`);
     const [first] = log.results;
     if (first === undefined) throw new Error(`${example.where}: the subscription ended without an event\n${log.describe()}`);
