@@ -355,8 +355,10 @@ describe('networkChanges: sharing, cost and ends', () => {
     // Each poll read the network once (the last one answered 404) and is counted with every call it sent.
     const polls = routeCalls(stack, 'GET /rest/v1/networks/{networkId}');
     const gets = Object.entries(stack.sandbox.control.calls().byRoute).reduce((n, [route, count]) => (route.startsWith('GET ') ? n + count : n), 0);
-    let after = await pollMetric();
-    for (let tries = 0; after.count - before.count < polls && tries < 100; tries++) after = await pollMetric();
+    const after = await waitUntil(async () => {
+      const now = await pollMetric();
+      return now.count - before.count >= polls ? now : null;
+    }, `${polls} polls in /metrics`);
     expect(after.count - before.count).toBe(polls);
     expect(after.sum - before.sum).toBe(gets);
     expect(after.text).toMatch(/^netgraph_polls_total\{kind="networkChanges",outcome="changed"\} \d+/m);
