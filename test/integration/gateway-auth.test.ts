@@ -3,9 +3,9 @@
  * credentials, tokens never appear in logs, field errors leave other fields intact, and a
  * disconnecting client cancels its upstream calls.
  */
-import { startGateway, type RunningGateway } from '../../src/server';
+import type { RunningGateway } from '../../src/server';
 import { json, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
-import { expectErrorAt, postGraphQL, startStack, testConfig, type Stack } from '../helpers/stack';
+import { expectErrorAt, postGraphQL, startStack, startTestGateway, type Stack } from '../helpers/stack';
 import { waitUntil } from '../helpers/wait';
 
 
@@ -27,10 +27,7 @@ describe('against a scripted upstream', () => {
       }
       json(res, 200, { id: 'org-1', name: 'Acme' });
     });
-    gateway = await startGateway(
-      testConfig({ upstreamBaseUrl: upstream.url, searchUrl: `${upstream.url}/search`, searchCredentials: { username: 'svc', password: 's3cret' } }),
-      { log: (line) => logs.push(line) },
-    );
+    gateway = await startTestGateway({ upstreamBaseUrl: upstream.url, searchUrl: `${upstream.url}/search`, searchCredentials: { username: 'svc', password: 's3cret' } }, { log: (line) => logs.push(line) });
   });
   afterAll(async () => {
     await gateway.close();
@@ -67,7 +64,7 @@ describe('against a scripted upstream', () => {
   it('aborts the upstream call when the client disconnects', async () => {
     // A gateway whose base URL sits under /slow, where the scripted upstream never answers in time.
     // Its own timeouts longer than the upstream's answer, so only the client's going away can cancel the call.
-    const slowGateway = await startGateway(testConfig({ upstreamBaseUrl: `${upstream.url}/slow`, headersTimeoutMs: 60_000, bodyTimeoutMs: 60_000 }), { log: () => undefined });
+    const slowGateway = await startTestGateway({ upstreamBaseUrl: `${upstream.url}/slow`, headersTimeoutMs: 60_000, bodyTimeoutMs: 60_000 });
     try {
       const controller = new AbortController();
       const request = fetch(slowGateway.url, {
@@ -130,7 +127,7 @@ describe('with the upstream down', () => {
     const dead = await startFakeUpstream((_req, res) => json(res, 200, {}));
     const deadUrl = dead.url;
     await dead.close();
-    const gateway = await startGateway(testConfig({ upstreamBaseUrl: deadUrl }), { log: () => undefined });
+    const gateway = await startTestGateway({ upstreamBaseUrl: deadUrl });
     try {
       const ready = await fetch(new URL('/readyz', gateway.url));
       expect(ready.status).toBe(503);

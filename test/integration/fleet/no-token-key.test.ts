@@ -8,10 +8,10 @@ import { Redis } from 'ioredis';
 import { credentialFingerprint } from '../../../src/pollers';
 import { planProvisioning } from '../../../src/resolvers/provisioning/plan';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox';
-import { startGateway, type RunningGateway } from '../../../src/server';
+import type { RunningGateway } from '../../../src/server';
 import { isObject } from '../../../src/upstream/parse';
 import { redisTestsEnabled, startRedis, type TestRedis } from '../../helpers/redis-server';
-import { postGraphQL, testConfig } from '../../helpers/stack';
+import { postGraphQL, startTestGateway, testConfig } from '../../helpers/stack';
 import { waitUntil } from '../../helpers/wait';
 
 const describeFleet = redisTestsEnabled() ? describe : describe.skip;
@@ -26,8 +26,7 @@ describeFleet('a lapsed run without FLEET_TOKEN_KEY', () => {
     redis = await startRedis();
     client = new Redis(redis.url);
     sandbox = await startSandbox({ port: 0, seed: 'tiny' });
-    const config = testConfig({ upstreamBaseUrl: null });
-    gateway = await startGateway({ ...config, fleet: { ...config.fleet, redisUrl: redis.url, tokenKey: null } }, { log: null, sandbox });
+    gateway = await startTestGateway({ upstreamBaseUrl: null, fleet: { ...testConfig().fleet, redisUrl: redis.url, tokenKey: null } }, { sandbox });
   });
   afterAll(async () => {
     await gateway?.close();

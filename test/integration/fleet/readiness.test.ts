@@ -3,9 +3,9 @@
  * `starting`) while it cannot reach it, then 200 once it does, with no restart.
  */
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox';
-import { startGateway, type RunningGateway } from '../../../src/server';
+import type { RunningGateway } from '../../../src/server';
 import { redisTestsEnabled, startRedis, type TestRedis } from '../../helpers/redis-server';
-import { testConfig } from '../../helpers/stack';
+import { startTestGateway, testConfig } from '../../helpers/stack';
 import { waitUntil } from '../../helpers/wait';
 
 const describeFleet = redisTestsEnabled() ? describe : describe.skip;
@@ -19,8 +19,7 @@ describeFleet('readiness with Redis', () => {
     redis = await startRedis();
     await redis.stop();
     sandbox = await startSandbox({ port: 0, seed: 'tiny' });
-    const config = testConfig({ upstreamBaseUrl: null });
-    gateway = await startGateway({ ...config, fleet: { ...config.fleet, redisUrl: redis.url } }, { log: null, sandbox });
+    gateway = await startTestGateway({ upstreamBaseUrl: null, fleet: { ...testConfig().fleet, redisUrl: redis.url } }, { sandbox });
   });
   afterAll(async () => {
     await gateway?.close();

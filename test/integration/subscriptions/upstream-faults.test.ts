@@ -7,9 +7,9 @@
  * first answer until both have it (`more`).
  */
 import type { ServerResponse } from 'node:http';
-import { startGateway, type RunningGateway } from '../../../src/server';
+import type { RunningGateway } from '../../../src/server';
 import { json, startFakeUpstream, type FakeUpstream, type SeenRequest } from '../../helpers/fake-upstream';
-import { testConfig } from '../../helpers/stack';
+import { startTestGateway } from '../../helpers/stack';
 import { Clients } from '../../helpers/subscriptions';
 import { pause, waitUntil } from '../../helpers/wait';
 
@@ -37,10 +37,7 @@ function answer(req: SeenRequest, res: ServerResponse): void {
 
 beforeAll(async () => {
   upstream = await startFakeUpstream(answer);
-  gateway = await startGateway(
-    testConfig({ upstreamBaseUrl: upstream.url, pollIntervalMs: 20, pollMaxIntervalMs: 20, pollMaxErrors: 3, pollNotFoundGraceMs: 300, retryAttempts: 1 }),
-    { log: () => undefined },
-  );
+  gateway = await startTestGateway({ upstreamBaseUrl: upstream.url, pollIntervalMs: 20, pollMaxIntervalMs: 20, pollMaxErrors: 3, pollNotFoundGraceMs: 300, retryAttempts: 1 });
 });
 afterEach(async () => {
   await clients.disposeAll();
