@@ -305,15 +305,12 @@ describeBrowser('network map page at the large size', () => {
   it('groups endpoints by type, searches by name (opening the group that holds a match), and groups by AppWAN on request', async () => {
     const network = stack.sandbox.restFacts().networks[0];
     if (!network) throw new Error('large seed without networks');
-    const started = Date.now();
     await page.goto(`${stack.origin}/map?network=${network.id}`);
     const grouped = await drawn(page);
     expect(await page.inputValue('#network')).toBe(network.id);
-    const loadMs = Date.now() - started;
     const { nodes } = await expectedCounts(stack, network.id);
     // 400 endpoints become one node per endpoint type (at most four).
     expect(grouped.nodes).toBeLessThanOrEqual(nodes - network.endpointIds.length + 4);
-    expect(loadMs).toBeLessThan(15000);
 
     const endpoint = await sandboxRest(stack, 'GET', `/networks/${network.id}/endpoints/${network.endpointIds[100] ?? ''}`);
     const name = String(endpoint.body['name']);
