@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { waitUntil } from '../helpers/wait';
 
 /**
  * Driving GraphiQL 3 the way a user does: its CodeMirror editors, the run button, the response
@@ -16,15 +17,12 @@ function codeMirror(selector: string): string {
 }
 
 /**
- * Polls a page-side expression until it is true. Not `page.waitForFunction`: that evaluates its
- * predicate with eval inside the page, which the IDE's CSP (rightly) refuses.
+ * Polls a page-side expression until it is truthy (not null, undefined or false) and returns its
+ * value. Not `page.waitForFunction`: that evaluates its predicate with eval inside the page, which
+ * the pages' CSP (rightly) refuses.
  */
-async function waitUntil(page: Page, expression: string, what: string, timeoutMs = 15000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while ((await page.evaluate(expression)) !== true) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
-    await page.waitForTimeout(25);
-  }
+export function untilOnPage(page: Page, expression: string, what: string): Promise<unknown> {
+  return waitUntil((): Promise<unknown> => page.evaluate(expression), `until ${what}`, { intervalMs: 25 });
 }
 
 export async function openIde(page: Page, url: string): Promise<void> {
@@ -61,7 +59,7 @@ export async function waitForQueryParsed(page: Page): Promise<void> {
     const source = cm.documentAST && cm.documentAST.loc && cm.documentAST.loc.source;
     return Boolean(source) && source.body === cm.getValue();
   })()`;
-  await waitUntil(page, expression, 'GraphiQL has parsed the query editor');
+  await untilOnPage(page, expression, 'GraphiQL has parsed the query editor');
 }
 
 /**
@@ -86,20 +84,17 @@ export async function runAndReadResult(
  */
 export async function readResultUntil(page: Page, until: (result: unknown) => boolean): Promise<unknown> {
   let last = '';
-  const deadline = Date.now() + 15000;
-  while (Date.now() < deadline) {
+  const read = async (): Promise<{ parsed: unknown } | null> => {
     last = await editorValue(page, RESULT_PANE);
-    if (last.trim()) {
-      try {
-        const parsed: unknown = JSON.parse(last);
-        if (until(parsed)) return parsed;
-      } catch {
-        // partial or non-JSON text: keep waiting
-      }
+    if (!last.trim()) return null;
+    try {
+      const parsed: unknown = JSON.parse(last);
+      return until(parsed) ? { parsed } : null;
+    } catch {
+      return null; // partial or non-JSON text: keep waiting
     }
-    await page.waitForTimeout(100);
-  }
-  throw new Error(`no matching response in the result pane; it shows:\n${last}`);
+  };
+  return (await waitUntil(read, () => `a matching response in the result pane; it shows:\n${last}`, { intervalMs: 100 })).parsed;
 }
 
 /**
@@ -109,7 +104,7 @@ export async function readResultUntil(page: Page, until: (result: unknown) => bo
 export async function waitForStoredTabs(page: Page, text: string): Promise<void> {
   const expression = `Object.keys(localStorage).some((key) =>
     key.endsWith(':tabState') && (localStorage.getItem(key) || '').includes(${JSON.stringify(text)}))`;
-  await waitUntil(page, expression, `the tabs in localStorage contain ${text}`);
+  await untilOnPage(page, expression, `the tabs in localStorage contain ${text}`);
 }
 
 /** Opens the Docs sidebar and returns its text. */

@@ -9,6 +9,7 @@ import { ManualClock } from '../../src/sandbox';
 import { isObject } from '../../src/core/parse';
 import { startStack, expectNoErrors, type Stack } from '../helpers/stack';
 import { sandboxRest } from '../helpers/subscriptions';
+import { waitUntil } from '../helpers/wait';
 import { browserTestsEnabled, launchChromium, watchPage, type PageWatch } from './chromium';
 import {
   activeToolTab,
@@ -101,8 +102,7 @@ describeBrowser('GraphQL IDE in Chromium', () => {
       clock.advance();
       expect(await readResultUntil(page, status('PROVISIONED'))).toEqual({ data: { resourceStatus: { status: 300, statusName: 'PROVISIONED', terminal: true } } });
       // Completed by the gateway: no poller is left for it.
-      await page.waitForTimeout(200);
-      expect(stack.pollerStats().pollers).toBe(0);
+      await waitUntil(() => stack.pollerStats().pollers === 0, 'no poller left');
     });
 
     it('lists the schema in the Docs explorer', async () => {

@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitUntil } from './wait';
 
 export const REDIS_SERVER = '/usr/bin/redis-server';
 
@@ -63,11 +64,7 @@ export async function startRedis(): Promise<TestRedis> {
 
   const start = async (): Promise<void> => {
     child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
-    const deadline = Date.now() + 10_000;
-    while (!(await answers(port))) {
-      if (Date.now() > deadline) throw new Error(`redis-server did not answer on port ${port}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitUntil(() => answers(port), `redis-server to answer on port ${port}`, { intervalMs: 50 });
   };
   const stop = async (): Promise<void> => {
     const running = child;

@@ -63,6 +63,15 @@ export interface Stack {
   close(): Promise<void>;
 }
 
+/**
+ * The one way tests start a gateway in this process: on port 0 with `testConfig(overrides)`,
+ * no request log unless `options.log` asks for one. `startStack` uses it with the sandbox;
+ * a test with its own upstream (a scripted one, a proxy) calls it directly.
+ */
+export function startTestGateway(overrides: Partial<Config> = {}, options: StartGatewayOptions = {}): Promise<RunningGateway> {
+  return startGateway(testConfig(overrides), { log: null, ...options });
+}
+
 /** Gateway configuration for tests: fast retries so fault tests stay quick. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   const loaded = loadConfig({ NETGRAPH_EXECUTOR: process.env['NETGRAPH_EXECUTOR'] });
@@ -88,7 +97,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const logs: string[] = [];
   let gateway: RunningGateway;
   try {
-    gateway = await startGateway(testConfig({ upstreamBaseUrl: null, ...options.config }), {
+    gateway = await startTestGateway({ upstreamBaseUrl: null, ...options.config }, {
       log: (line) => logs.push(line),
       ...options.gatewayOptions,
       sandbox,

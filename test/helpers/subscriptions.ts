@@ -9,6 +9,10 @@ import { createClient as createSseClient, type Client as SseClient } from 'graph
 import WebSocket from 'ws';
 import { isObject } from '../../src/core/parse';
 import type { Stack } from './stack';
+import { waitUntil, WAIT_TIMEOUT_MS } from './wait';
+
+/** The old name of `waitUntil` (./wait), kept only so suites written beside this change still compile; import `waitUntil`. */
+export { waitUntil as waitFor } from './wait';
 
 export type Result = FormattedExecutionResult<Record<string, unknown>, unknown>;
 
@@ -49,13 +53,13 @@ export class EventLog {
   }
 
   /** Waits until `count` events have arrived. */
-  events(count: number, timeoutMs = 5000): Promise<void> {
-    return waitFor(() => this.results.length >= count, () => `${count} events\n${this.describe()}`, timeoutMs);
+  async events(count: number, timeoutMs = WAIT_TIMEOUT_MS): Promise<void> {
+    await waitUntil(() => this.results.length >= count, () => `${count} events\n${this.describe()}`, timeoutMs);
   }
 
   /** Waits until the subscription has ended (complete or error). */
-  ended(timeoutMs = 5000): Promise<void> {
-    return waitFor(() => this.status !== 'open', () => `the subscription to end\n${this.describe()}`, timeoutMs);
+  async ended(timeoutMs = WAIT_TIMEOUT_MS): Promise<void> {
+    await waitUntil(() => this.status !== 'open', () => `the subscription to end\n${this.describe()}`, timeoutMs);
   }
 
   unsubscribe(): void {
@@ -65,15 +69,6 @@ export class EventLog {
   describe(): string {
     const error = this.error === null ? '' : `\nclient error: ${this.error instanceof Error ? this.error.message : JSON.stringify(this.error)}`;
     return `subscription:\n${this.query.trim()}\nstatus: ${this.status}${error}\nevents:\n${this.results.map((r) => JSON.stringify(r)).join('\n')}`;
-  }
-}
-
-/** Polls `ready` every 10 ms; fails after `timeoutMs` saying what it waited for. */
-export async function waitFor(ready: () => boolean, what: () => string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!ready()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { DEFAULT_LIMITS } from '../../src/limits/limits';
 import { expectNoErrors, startStack, type GqlResult, type Stack } from '../helpers/stack';
 import { Clients } from '../helpers/subscriptions';
+import { pause, waitUntil } from '../helpers/wait';
 
 const networkGraph = readFileSync(join(__dirname, '..', '..', 'bench', 'queries', 'network-graph.graphql'), 'utf8');
 const HEAVY = { first: 1000 };
@@ -46,14 +47,13 @@ async function watch<T>(done: Promise<T>): Promise<{ result: T; most: Gauges }> 
     const now = await gauges();
     most.running = Math.max(most.running, now.running);
     most.queued = Math.max(most.queued, now.queued);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await pause(5);
   }
   return { result: await result, most };
 }
 
 async function untilQueued(count: number): Promise<void> {
-  for (let i = 0; i < 400 && (await gauges()).queued < count; i += 1) await new Promise((resolve) => setTimeout(resolve, 5));
-  expect((await gauges()).queued).toBe(count);
+  await waitUntil(async () => (await gauges()).queued === count, `${count} queued`, { intervalMs: 5 });
 }
 
 describe.each([
@@ -85,7 +85,7 @@ describe.each([
     expectNoErrors(solo);
     stack.sandbox.control.setLatency(LATENCY_MS);
     const logs = [1, 2, 3].map(() => clients.follow(client(), networkGraph, HEAVY));
-    const { most } = await watch(Promise.all(logs.map((log) => log.ended(10_000))));
+    const { most } = await watch(Promise.all(logs.map((log) => log.ended())));
     expect(most.running).toBe(1);
     expect(most.queued).toBeGreaterThanOrEqual(1);
     for (const log of logs) expect(log.results).toEqual([solo.body]);
@@ -139,11 +139,10 @@ it('a queued operation whose client goes away leaves the queue and sends no upst
   await untilQueued(1);
   client.abort();
   await waiting;
-  for (let i = 0; i < 400 && (await gauges()).queued > 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 5));
-  expect(await gauges()).toMatchObject({ queued: 0 });
+  await waitUntil(async () => (await gauges()).queued === 0, 'the queue empty', { intervalMs: 5 });
   expectNoErrors(await running);
   // Give a wrongly admitted operation time to send its calls: none may come.
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await pause(100);
   expect(stack.sandbox.control.calls().total).toBe(oneGraph);
   expect(await gauges()).toEqual({ running: 0, queued: 0 });
 });

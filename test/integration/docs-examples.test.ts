@@ -6,7 +6,8 @@
  * from the demo data or from the examples before them, as the text tells the reader (VARIABLES).
  */
 import { expectNoErrors, startStack, type GqlResult, type Stack } from '../helpers/stack';
-import { Clients, sandboxRest, waitFor } from '../helpers/subscriptions';
+import { Clients, sandboxRest } from '../helpers/subscriptions';
+import { waitUntil } from '../helpers/wait';
 import { docExamples, type DocExample } from '../helpers/docs-examples';
 import { isObject } from '../../src/core/parse';
 
@@ -138,7 +139,7 @@ async function firstEvent(example: DocExample, variables: Record<string, unknown
   const client = example.door === 'sse' ? clients.sse() : clients.ws();
   const log = clients.follow(client, example.source, variables);
   try {
-    await waitFor(() => log.results.length > 0 || log.status !== 'open', () => `a first event\n${log.describe()}`, 10_000);
+    await waitUntil(() => log.results.length > 0 || log.status !== 'open', () => `a first event\n${log.describe()}`);
     if (log.status === 'error') throw new Error(`${example.where}: the subscription failed\n${log.describe()}`);
     const [first] = log.results;
     if (first === undefined) throw new Error(`${example.where}: the subscription ended without an event\n${log.describe()}`);

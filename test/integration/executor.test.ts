@@ -6,8 +6,8 @@
 import { readFacts, type UpstreamFacts } from '../../bench/facts';
 import { BENCH_QUERIES } from '../../bench/queries';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox';
-import { startGateway, type RunningGateway } from '../../src/server';
-import { postGraphQL, testConfig, type GqlOptions, type GqlResult } from '../helpers/stack';
+import type { RunningGateway } from '../../src/server';
+import { postGraphQL, startTestGateway, type GqlOptions, type GqlResult } from '../helpers/stack';
 
 let sandbox: RunningSandbox;
 let jit: RunningGateway;
@@ -17,7 +17,7 @@ let facts: UpstreamFacts;
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, seed: 'tiny', stepMs: 20 });
   const start = (executor: 'jit' | 'graphql-js'): Promise<RunningGateway> =>
-    startGateway(testConfig({ upstreamBaseUrl: null, retryAttempts: 1, executor }), { log: () => undefined, sandbox });
+    startTestGateway({ upstreamBaseUrl: null, retryAttempts: 1, executor }, { sandbox });
   [jit, reference] = await Promise.all([start('jit'), start('graphql-js')]);
   facts = await readFacts(sandbox.baseUrl, sandbox.tokens.admin, { url: sandbox.searchUrl, ...sandbox.searchCredentials });
 }, 60_000);

@@ -3,15 +3,11 @@
  * credentials, tokens never appear in logs, field errors leave other fields intact, and a
  * disconnecting client cancels its upstream calls.
  */
-import { startGateway, type RunningGateway } from '../../src/server';
+import type { RunningGateway } from '../../src/server';
 import { json, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
-import { expectErrorAt, postGraphQL, startStack, testConfig, type Stack } from '../helpers/stack';
+import { expectErrorAt, postGraphQL, startStack, startTestGateway, type Stack } from '../helpers/stack';
+import { waitUntil } from '../helpers/wait';
 
-/** Wait until `check` holds (polling), at most `ms`. */
-async function until(check: () => boolean, ms = 2000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-}
 
 describe('against a scripted upstream', () => {
   let upstream: FakeUpstream;
@@ -25,15 +21,13 @@ describe('against a scripted upstream', () => {
         res.on('close', () => {
           if (!res.writableFinished) aborted.push(req.url);
         });
-        setTimeout(() => json(res, 200, {}), 3000).unref();
+        // Later than any wait of the test: only a cancelled call closes before it.
+        setTimeout(() => json(res, 200, {}), 25_000).unref();
         return;
       }
       json(res, 200, { id: 'org-1', name: 'Acme' });
     });
-    gateway = await startGateway(
-      testConfig({ upstreamBaseUrl: upstream.url, searchUrl: `${upstream.url}/search`, searchCredentials: { username: 'svc', password: 's3cret' } }),
-      { log: (line) => logs.push(line) },
-    );
+    gateway = await startTestGateway({ upstreamBaseUrl: upstream.url, searchUrl: `${upstream.url}/search`, searchCredentials: { username: 'svc', password: 's3cret' } }, { log: (line) => logs.push(line) });
   });
   afterAll(async () => {
     await gateway.close();
@@ -69,7 +63,8 @@ describe('against a scripted upstream', () => {
 
   it('aborts the upstream call when the client disconnects', async () => {
     // A gateway whose base URL sits under /slow, where the scripted upstream never answers in time.
-    const slowGateway = await startGateway(testConfig({ upstreamBaseUrl: `${upstream.url}/slow` }), { log: () => undefined });
+    // Its own timeouts longer than the upstream's answer, so only the client's going away can cancel the call.
+    const slowGateway = await startTestGateway({ upstreamBaseUrl: `${upstream.url}/slow`, headersTimeoutMs: 60_000, bodyTimeoutMs: 60_000 });
     try {
       const controller = new AbortController();
       const request = fetch(slowGateway.url, {
@@ -78,11 +73,11 @@ describe('against a scripted upstream', () => {
         body: JSON.stringify({ query: '{ myOrganization { id } }' }),
         signal: controller.signal,
       }).catch(() => 'aborted');
-      await until(() => upstream.requests.some((r) => r.url.startsWith('/slow')));
+      await waitUntil(() => upstream.requests.some((r) => r.url.startsWith('/slow')), 'the call at the upstream');
       controller.abort();
       expect(await request).toBe('aborted');
-      // The upstream answers after 3 s; seeing its request closed before that means the gateway cancelled it.
-      await until(() => aborted.length > 0, 2500);
+      // Its request closed before the upstream answered: the gateway cancelled it.
+      await waitUntil(() => aborted.length > 0, 'the upstream call cancelled');
       expect(aborted).toHaveLength(1);
     } finally {
       await slowGateway.close();
@@ -132,7 +127,7 @@ describe('with the upstream down', () => {
     const dead = await startFakeUpstream((_req, res) => json(res, 200, {}));
     const deadUrl = dead.url;
     await dead.close();
-    const gateway = await startGateway(testConfig({ upstreamBaseUrl: deadUrl }), { log: () => undefined });
+    const gateway = await startTestGateway({ upstreamBaseUrl: deadUrl });
     try {
       const ready = await fetch(new URL('/readyz', gateway.url));
       expect(ready.status).toBe(503);

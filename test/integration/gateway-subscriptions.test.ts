@@ -3,6 +3,7 @@ import type { FormattedExecutionResult } from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { startStack, type Stack } from '../helpers/stack';
+import { waitUntil } from '../helpers/wait';
 
 let stack: Stack;
 const clients: Client[] = [];
@@ -54,9 +55,9 @@ describe('subscriptions', () => {
     stack.logs.length = 0;
     // An hour between ticks: only the abort on unsubscribe can end the operation within the test.
     await take(client({ authorization: `Bearer ${stack.tokens.admin}` }), 'subscription Beat { heartbeat(intervalSeconds: 3600) { sequence } }', 1);
-    await new Promise((r) => setTimeout(r, 200));
-    const lines = stack.logs.map((l): unknown => JSON.parse(l));
-    expect(lines).toContainEqual(expect.objectContaining({ msg: 'graphql', transport: 'ws', operationName: 'Beat', requestId: expect.any(String) }));
+    // Logged when the operation ends, which only the unsubscribe can do within the test.
+    const line = await waitUntil(() => stack.logs.map((l): Record<string, unknown> => JSON.parse(l) as Record<string, unknown>).find((l) => l['operationName'] === 'Beat'), 'the operation logged');
+    expect(line).toMatchObject({ msg: 'graphql', transport: 'ws', operationName: 'Beat', requestId: expect.any(String) });
     expect(stack.logs.join('\n')).not.toContain(stack.tokens.admin);
   });
 });

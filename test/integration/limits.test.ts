@@ -8,11 +8,12 @@ import { join } from 'node:path';
 import { DEFAULT_LIMITS, type Limits } from '../../src/limits/limits';
 import { startStack, type Stack } from '../helpers/stack';
 import { CYCLE_QUERY } from '../helpers/abusive-queries';
+import { waitUntil } from '../helpers/wait';
 
 let stack: Stack;
 beforeAll(async () => {
   stack = await startStack({ seed: 'large' });
-  // A first request warms the gateway up (JIT, connection pools), so timings below are the steady state's.
+  // A first request warms the gateway up (JIT, connection pools).
   await stack.gql('{ gatewayInfo { sandbox } }');
 });
 afterAll(async () => {
@@ -32,16 +33,12 @@ async function post(body: string | Uint8Array<ArrayBuffer>, headers: Record<stri
 }
 
 describe('priced before running', () => {
-  it("refuses the re-entrant cycle query in milliseconds with zero upstream calls", async () => {
+  it('refuses the re-entrant cycle query before running it, with zero upstream calls', async () => {
     stack.sandbox.control.resetCalls();
-    const started = performance.now();
     const res = await stack.gql(CYCLE_QUERY);
-    const ms = performance.now() - started;
     expect(res.body.data).toBeUndefined();
     expect(res.body.errors?.[0]?.extensions).toMatchObject({ code: 'COST_ESTIMATED_TOO_EXPENSIVE', cost: { limit: 'nodes', max: 2_000_000 } });
     expect(stack.sandbox.control.calls().total).toBe(0);
-    // Generous bound for a loaded CI machine; the bench has the timing goals.
-    expect(ms).toBeLessThan(1000);
   });
 
   it('a client accepting only application/json gets the refusal with 200, the GraphQL-over-HTTP way', async () => {
@@ -156,11 +153,13 @@ describe('budgets while running', () => {
   it('the deadline aborts the upstream calls in flight and answers with partial data', async () => {
     small = await startStack({ seed: 'large', config: { limits: { ...stackLimits(), budget: { ...stackLimits().budget, deadlineMs: 300 } } } });
     small.sandbox.control.setFaults([{ route: '/rest/v1/networks/*/endpoints', latencyMs: 5000 }]);
-    const started = performance.now();
     const res = await small.gql('{ gatewayInfo { sandbox } networks(first: 2) { nodes { id endpoints { totalCount } } } }');
-    expect(performance.now() - started).toBeLessThan(3000);
     expect(res.body.data).toMatchObject({ gatewayInfo: { sandbox: true } });
     expect(res.body.errors?.[0]?.extensions).toMatchObject({ code: 'OPERATION_BUDGET_EXCEEDED', limit: 'deadline' });
+    // Answered without waiting for the slow calls: not one of them has been answered yet (or ever: they were aborted).
+    const timings = small.sandbox.control.timings();
+    const slow = timings.filter((t) => /^\/rest\/v1\/networks\/[^/]+\/endpoints$/.test(t.path));
+    expect({ slow: slow.length > 0, answered: slow.filter((t) => t.answeredMs !== null) }).toEqual({ slow: true, answered: [] });
     small.sandbox.control.clearFaults();
   });
 });
@@ -170,28 +169,31 @@ function stackLimits(): Limits {
 }
 
 describe('fairness and shutdown under load', () => {
-  it("answers another caller's small query within 1 s while heavy admitted operations run", async () => {
-    const heavy = Promise.all([stack.gql(networkGraph, { first: 1000 }), stack.gql(networkGraph, { first: 1000 })]);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const started = performance.now();
+  it("answers another caller's small query while heavy admitted operations are still running", async () => {
+    // Upstream answers held back, so the heavy operations are surely still running when the small one is asked.
+    stack.sandbox.control.resetCalls();
+    stack.sandbox.control.setLatency(3000);
+    let heavyDone = false;
+    const heavy = Promise.all([stack.gql(networkGraph, { first: 1000 }), stack.gql(networkGraph, { first: 1000 })]).finally(() => {
+      heavyDone = true;
+    });
+    await waitUntil(() => stack.sandbox.control.calls().total >= 2, 'both heavy operations calling upstream');
     const small = await stack.gql('{ gatewayInfo { sandbox } }', undefined, { token: stack.tokens.reader });
-    const ms = performance.now() - started;
     expect(small.body).toEqual({ data: { gatewayInfo: { sandbox: true } } });
-    expect(ms).toBeLessThan(1000);
+    expect(heavyDone).toBe(false);
+    stack.sandbox.control.setLatency(0);
     // The heavy operations answer too (on a loaded machine the in-process sandbox, sharing the
     // loop, may be slow enough for some upstream timeouts: those are field errors, not failures).
     for (const res of await heavy) expect(res.body.data).toMatchObject({ networkGroups: { totalCount: 2 } });
   });
 
-  it('closing (what SIGTERM does) finishes within the drain timeout while heavy operations run', async () => {
+  it('closing (what SIGTERM does) finishes while heavy operations run', async () => {
     const loaded = await startStack({ seed: 'large', gatewayOptions: { drainTimeoutMs: 300 } });
     const heavy = Array.from({ length: 4 }, () => loaded.gql(networkGraph, { first: 1000 }).catch((error: unknown) => error));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const started = performance.now();
+    await waitUntil(() => loaded.sandbox.control.calls().total >= 4, 'the heavy operations calling upstream');
+    // Before the limits this never finished at all (the test's timeout would fail it); how fast
+    // it finishes is the benchmark's business.
     await loaded.close();
-    // Drain timeout + closing the in-process sandbox (which serves the same heavy load on the same
-    // event loop); generous for a loaded CI machine. Before the limits it never finished at all.
-    expect(performance.now() - started).toBeLessThan(10_000);
     await Promise.all(heavy);
   });
 });

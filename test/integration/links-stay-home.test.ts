@@ -5,8 +5,8 @@
  * upstream in front of the sandbox rewrites the AppWANs' `services` links and sees every GET.
  */
 import { isObject } from '../../src/core/parse';
-import { startGateway, type RunningGateway } from '../../src/server';
-import { expectErrorAt, expectNoErrors, postGraphQL, startStack, testConfig, type Stack } from '../helpers/stack';
+import type { RunningGateway } from '../../src/server';
+import { expectErrorAt, expectNoErrors, postGraphQL, startStack, startTestGateway, type Stack } from '../helpers/stack';
 import { startRewritingUpstream, type RewritingUpstream } from './network/rewriting-upstream';
 
 const QUERY = `{ networks(first: 1) { nodes { appWans(first: 1) { nodes { name services { nodes { name } } } } } } }`;
@@ -35,7 +35,7 @@ beforeAll(async () => {
     seen.push(url.pathname);
     rewriteLinks(body, proxy.baseUrl);
   });
-  gateway = await startGateway(testConfig({ upstreamBaseUrl: proxy.baseUrl }), { log: null });
+  gateway = await startTestGateway({ upstreamBaseUrl: proxy.baseUrl });
 });
 
 afterAll(async () => {

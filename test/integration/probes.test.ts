@@ -6,10 +6,10 @@
  * that counts every request it gets (the sandbox logs contract routes only, and a probe hits the
  * services' roots).
  */
-import { startGateway, type RunningGateway } from '../../src/server';
+import type { RunningGateway } from '../../src/server';
 import type { Config } from '../../src/config';
 import { json, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
-import { expectErrorCode, expectNoErrors, postGraphQL, testConfig } from '../helpers/stack';
+import { expectErrorCode, expectNoErrors, postGraphQL, startTestGateway, testConfig } from '../helpers/stack';
 
 const ORIGINS = 4; // auth/v1, rest/v1, identity/v1, core/v2 (no search service configured)
 
@@ -28,8 +28,7 @@ afterEach(async () => {
 });
 
 async function gateway(overrides: Partial<Config> = {}): Promise<RunningGateway> {
-  const base = testConfig({ upstreamBaseUrl: upstream.url });
-  const started = await startGateway({ ...base, ...overrides, upstreamBaseUrl: upstream.url }, { log: (line) => logs.push(line) });
+  const started = await startTestGateway({ ...overrides, upstreamBaseUrl: upstream.url }, { log: (line) => logs.push(line) });
   gateways.push(started);
   return started;
 }

@@ -6,6 +6,7 @@
 import { WebSocket } from 'ws';
 import { loadConfig, type TransportLimits } from '../../src/config';
 import { startStack, type Stack } from '../helpers/stack';
+import { waitUntil } from '../helpers/wait';
 
 const DEFAULTS = loadConfig({}).transport;
 
@@ -23,6 +24,13 @@ function openSocket(url: string, headers: Record<string, string> = {}): Promise<
   });
 }
 
+/** Sends connection_init with `token` and checks the server's answer is connection_ack. */
+async function acknowledged(socket: WebSocket, token: string): Promise<void> {
+  const answer = new Promise<string>((resolve) => socket.once('message', (data: Buffer) => resolve(data.toString())));
+  socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } }));
+  expect(JSON.parse(await answer)).toEqual({ type: 'connection_ack' });
+}
+
 function closed(socket: WebSocket): Promise<number> {
   return new Promise((resolve) => socket.once('close', (code) => resolve(code)));
 }
@@ -37,15 +45,16 @@ describe('WebSocket', () => {
   it('closes a socket whose message is larger than the HTTP body limit (1009)', async () => {
     const socket = await openSocket(stack.wsUrl);
     const code = closed(socket);
-    socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${stack.tokens.admin}`, padding: 'x'.repeat(20 * 1024 * 1024) } }));
+    // Acknowledged first, so the only thing that can close this socket is the large message
+    // (a connection_init that large could lose the race with the init timeout: 4408).
+    await acknowledged(socket, stack.tokens.admin);
+    socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: '{ gatewayInfo { sandbox } }', variables: { padding: 'x'.repeat(20 * 1024 * 1024) } } }));
     expect(await code).toBe(1009);
   });
 
   it('acknowledges a connection_init within the limit', async () => {
     const socket = await openSocket(stack.wsUrl);
-    const ack = new Promise<string>((resolve) => socket.once('message', (data: Buffer) => resolve(data.toString())));
-    socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${stack.tokens.admin}` } }));
-    expect(JSON.parse(await ack)).toEqual({ type: 'connection_ack' });
+    await acknowledged(socket, stack.tokens.admin);
     socket.close();
   });
 
@@ -56,11 +65,9 @@ describe('WebSocket', () => {
     const gone = closed(first);
     first.close();
     await gone;
-    // The server sees the close a moment after the client does.
-    let third: WebSocket | null = null;
-    for (let i = 0; i < 50 && third === null; i += 1) third = await openSocket(stack.wsUrl).catch(async () => new Promise<null>((r) => setTimeout(() => r(null), 20)));
-    expect(third).not.toBeNull();
-    third?.close();
+    // The server sees the close a moment after the client does: refused (429) until then.
+    const third = await waitUntil(() => openSocket(stack.wsUrl).catch(() => null), 'a socket accepted once one closed', { intervalMs: 20 });
+    third.close();
     second.close();
   });
 
@@ -104,15 +111,14 @@ describe('SSE single connection mode', () => {
     expect(await refused.json()).toMatchObject({ errors: [{ extensions: { code: 'RATE_LIMITED', limit: 'sseReservations', scope: 'caller', retryAfter: 1 } }] });
     // Another caller still has its own share.
     expect((await reserve(stack.tokens.nobody)).status).toBe(201);
-    await new Promise((r) => setTimeout(r, 600));
-    // Expired: the token names no stream any more, and the share is free again.
+    // Expired (after SSE_RESERVATION_TTL_MS): the share is free again, and the token names no stream any more.
+    await waitUntil(async () => (await reserve(token)).status === 201, 'the expired reservations’ share back', { intervalMs: 50 });
     const late = await fetch(stack.streamUrl, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-graphql-event-stream-token': firstToken },
       body: JSON.stringify({ query: '{ gatewayInfo { sandbox } }', extensions: { operationId: '1' } }),
     });
     expect(late.status).toBe(404);
-    expect((await reserve(token)).status).toBe(201);
   });
 
 });
@@ -137,9 +143,8 @@ describe('SSE buffered bytes', () => {
       });
     const statuses: number[] = [];
     for (let i = 0; i < 10; i += 1) {
+      // A query's answer is counted into the stream's buffer before its POST is acknowledged (202).
       statuses.push((await post(i)).status);
-      // The answer is produced after the POST is acknowledged: give it a moment to land in the buffer.
-      await new Promise((r) => setTimeout(r, 50));
     }
     // Each introspection answer is larger than the cap: the first overflows it, the rest are refused.
     expect(statuses).toEqual([202, ...Array<number>(9).fill(409)]);

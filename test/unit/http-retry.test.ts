@@ -64,10 +64,9 @@ describe('classification', () => {
 describe('sleep', () => {
   it('rejects early when the signal aborts', async () => {
     const controller = new AbortController();
-    const started = Date.now();
+    // A sleep that ignored the signal would resolve after 5 s instead of rejecting.
     const pending = sleep(5000, controller.signal);
     controller.abort(new Error('gone'));
     await expect(pending).rejects.toThrow('gone');
-    expect(Date.now() - started).toBeLessThan(1000);
   });
 });

@@ -6,7 +6,8 @@
 import { ManualClock } from '../../../src/sandbox';
 import { STATUS_KINDS } from '../../../src/resolvers/workflow/resource-status-poll';
 import { dataAt, expectNoErrors, startStack, type Stack } from '../../helpers/stack';
-import { Clients, waitFor } from '../../helpers/subscriptions';
+import { Clients } from '../../helpers/subscriptions';
+import { waitUntil } from '../../helpers/wait';
 import { at, call, list, str } from '../sandbox/sandbox-client';
 
 const clock = new ManualClock(1000);
@@ -18,7 +19,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   await clients.disposeAll();
-  await waitFor(() => stack.pollerStats().pollers === 0, () => 'no pollers');
+  await waitUntil(() => stack.pollerStats().pollers === 0, () => 'no pollers');
 });
 afterAll(() => stack.close());
 

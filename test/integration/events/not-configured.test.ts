@@ -4,14 +4,14 @@
  * (network events go through rest/v1 and still answer).
  */
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox';
-import { startGateway, type RunningGateway } from '../../../src/server';
-import { dataAt, expectErrorAt, postGraphQL, testConfig } from '../../helpers/stack';
+import type { RunningGateway } from '../../../src/server';
+import { dataAt, expectErrorAt, postGraphQL, startTestGateway } from '../../helpers/stack';
 
 let sandbox: RunningSandbox;
 let gateway: RunningGateway;
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, seed: 'tiny' });
-  gateway = await startGateway(testConfig({ upstreamBaseUrl: sandbox.baseUrl, searchUrl: null, searchCredentials: null }), { log: () => undefined });
+  gateway = await startTestGateway({ upstreamBaseUrl: sandbox.baseUrl, searchUrl: null, searchCredentials: null });
 });
 afterAll(async () => {
   await gateway.close();

@@ -11,6 +11,7 @@ import { createFleetPollers } from '../../../src/state/fleet-pollers';
 import { createFleetMetrics } from '../../../src/state/metrics';
 import { RedisLink } from '../../../src/state/redis';
 import { redisTestsEnabled, startRedis, type TestRedis } from '../../helpers/redis-server';
+import { countOver, onePer, waitUntil } from '../../helpers/wait';
 
 const describeFleet = redisTestsEnabled() ? describe : describe.skip;
 
@@ -36,7 +37,15 @@ const scripted = (wire: boolean): PollKind<Target, number, string> => ({
 
 const owner: PollOwner<string> = { fingerprint: 'alice', session: () => 'session' };
 const INTERVAL = 100;
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** The same kind as another process would have it: its own object, counting its own polls. */
+function counted(kind: PollKind<Target, number, string>): { kind: PollKind<Target, number, string>; polls: () => number } {
+  let polls = 0;
+  return {
+    kind: { ...kind, poll: (target, session, signal) => ((polls += 1), kind.poll(target, session, signal)) },
+    polls: () => polls,
+  };
+}
 
 function collect(stream: PollStream<number>): { values: number[]; end: string } {
   const seen = { values: [] as number[], end: 'open' };
@@ -59,7 +68,7 @@ describeFleet('fleet pollers', () => {
   async function replica(): Promise<PollerRegistry<string>> {
     const link = new RedisLink(redis.url, () => undefined);
     links.push(link);
-    while (!link.isUp) await sleep(10);
+    await waitUntil(() => link.isUp, 'the Redis link up');
     const registry = createFleetPollers<string>(link, { intervalMs: INTERVAL, maxIntervalMs: INTERVAL, maxErrors: 3, maxPollers: 100 }, NO_POLLER_METRICS, createFleetMetrics(new Registry()));
     registries.push(registry);
     return registry;
@@ -80,29 +89,25 @@ describeFleet('fleet pollers', () => {
     const kind = scripted(true);
     const onA = a.acquire(kind, target, owner);
     const seenA = collect(onA);
-    await sleep(150);
+    await waitUntil(() => seenA.values.length > 0, 'the first value on A');
     const seenB = collect(b.acquire(kind, target, owner));
-    await sleep(50);
-    // B heard the current value at once, from Redis.
+    // B hears the current value from Redis.
+    await waitUntil(() => seenB.values.length > 0, 'the first value on B');
     expect(seenB.values).toEqual([1]);
-    const before = target.polls;
-    await sleep(1000);
-    const polls = target.polls - before;
-    expect(polls).toBeGreaterThanOrEqual(7);
-    expect(polls).toBeLessThanOrEqual(11);
+    // One poller for both: at most one poll per interval of the time that passed (two would make twice that).
+    const window = await countOver(() => target.polls, 1000, 3);
+    expect(window.added).toBeLessThanOrEqual(onePer(INTERVAL, window));
     target.value = 2;
-    await sleep(300);
+    await waitUntil(() => seenA.values.length > 1 && seenB.values.length > 1, () => `the change on both: ${JSON.stringify([seenA, seenB])}`);
     expect(seenA.values).toEqual([1, 2]);
     expect(seenB.values).toEqual([1, 2]);
 
-    // A's last subscriber leaves: B polls from now on, without waiting for the lease to lapse.
+    // A's last subscriber leaves: B polls from now on.
     onA.release();
-    await sleep(150);
     const afterHandover = target.polls;
-    await sleep(500);
-    expect(target.polls - afterHandover).toBeGreaterThanOrEqual(3);
+    await waitUntil(() => target.polls - afterHandover >= 3, 'polls after the handover');
     target.value = 100;
-    await sleep(300);
+    await waitUntil(() => seenB.end !== 'open', 'B ended');
     expect(seenB).toEqual({ values: [1, 2, 100], end: 'done' });
   });
 
@@ -112,13 +117,12 @@ describeFleet('fleet pollers', () => {
     const target: Target = { name: 'failing', value: 1, polls: 0 };
     const kind = scripted(true);
     const seenA = collect(a.acquire(kind, target, owner));
-    await sleep(150);
+    await waitUntil(() => seenA.values.length > 0, 'the first value on A');
     const onB = b.acquire(kind, target, owner);
-    const failure = onB.next().then(() => onB.next());
-    await sleep(50);
+    expect(await onB.next()).toEqual({ value: 1, done: false });
     target.value = new UpstreamError(ErrorCode.FORBIDDEN, 'rest-v1 answered 403', { service: 'rest-v1', method: 'GET', path: '/networks/x', status: 403 });
-    await expect(failure).rejects.toMatchObject({ code: ErrorCode.FORBIDDEN, upstream: { service: 'rest-v1', status: 403 } });
-    await sleep(50);
+    await expect(onB.next()).rejects.toMatchObject({ code: ErrorCode.FORBIDDEN, upstream: { service: 'rest-v1', status: 403 } });
+    await waitUntil(() => seenA.end !== 'open', 'A ended');
     expect(seenA.end).toBe(ErrorCode.FORBIDDEN);
   });
 
@@ -126,12 +130,10 @@ describeFleet('fleet pollers', () => {
     const [a, b] = [registries[0], registries[1]];
     if (!a || !b) throw new Error('replicas');
     const target: Target = { name: 'alone', value: 1, polls: 0 };
-    const kind = scripted(false);
-    const streams = [a.acquire(kind, target, owner), b.acquire(kind, target, owner)];
-    await sleep(50);
-    const before = target.polls;
-    await sleep(1000);
-    expect(target.polls - before).toBeGreaterThanOrEqual(16);
+    const [onA, onB] = [counted(scripted(false)), counted(scripted(false))];
+    const streams = [a.acquire(onA.kind, target, owner), b.acquire(onB.kind, target, owner)];
+    // Both replicas poll it, again and again.
+    await waitUntil(() => onA.polls() >= 3 && onB.polls() >= 3, () => `3 polls on each replica (A ${onA.polls()}, B ${onB.polls()})`);
     for (const s of streams) s.release();
   });
 });

@@ -11,6 +11,8 @@ import type { RunningGateway } from '../../../src/server';
 import { redisTestsEnabled } from '../../helpers/redis-server';
 import { startInProcessFleet, type InProcessFleet } from '../../helpers/in-process-fleet';
 import { postGraphQL } from '../../helpers/stack';
+import { waitUntil } from '../../helpers/wait';
+import { isObject } from '../../../src/core/parse';
 
 const describeFleet = redisTestsEnabled() ? describe : describe.skip;
 
@@ -47,15 +49,14 @@ describeFleet('a lapsed run without FLEET_TOKEN_KEY', () => {
     sandbox.control.resetCalls();
 
     const query = `query($id: ID!) { provisioning(id: $id) { state error { code message outcomeUnknown } steps { state error { outcomeUnknown } } } }`;
-    const deadline = Date.now() + 15_000;
-    let state = 'RUNNING';
-    let body: unknown = null;
-    while (state === 'RUNNING' && Date.now() < deadline) {
-      const result = await postGraphQL(gateway.url, query, { id }, { token: sandbox.tokens.admin });
-      body = result.body.data?.['provisioning'];
-      state = (body as { state?: string } | null)?.state ?? 'RUNNING';
-      if (state === 'RUNNING') await new Promise((r) => setTimeout(r, 100));
-    }
+    const body = await waitUntil(
+      async () => {
+        const provisioning = (await postGraphQL(gateway.url, query, { id }, { token: sandbox.tokens.admin })).body.data?.['provisioning'];
+        return isObject(provisioning) && provisioning['state'] !== 'RUNNING' ? provisioning : null;
+      },
+      'the provisioning finished',
+      { intervalMs: 100 },
+    );
     expect(body).toMatchObject({
       state: 'FAILED',
       error: { code: 'INTERNAL_SERVER_ERROR', message: expect.stringMatching(/FLEET_TOKEN_KEY/), outcomeUnknown: true },

@@ -3,9 +3,10 @@
  * `starting`) while it cannot reach it, then 200 once it does, with no restart.
  */
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox';
-import { startGateway, type RunningGateway } from '../../../src/server';
+import type { RunningGateway } from '../../../src/server';
 import { redisTestsEnabled, startRedis, type TestRedis } from '../../helpers/redis-server';
-import { testConfig } from '../../helpers/stack';
+import { startTestGateway, testConfig } from '../../helpers/stack';
+import { waitUntil } from '../../helpers/wait';
 
 const describeFleet = redisTestsEnabled() ? describe : describe.skip;
 
@@ -18,8 +19,7 @@ describeFleet('readiness with Redis', () => {
     redis = await startRedis();
     await redis.stop();
     sandbox = await startSandbox({ port: 0, seed: 'tiny' });
-    const config = testConfig({ upstreamBaseUrl: null });
-    gateway = await startGateway({ ...config, fleet: { ...config.fleet, redisUrl: redis.url } }, { log: null, sandbox });
+    gateway = await startTestGateway({ upstreamBaseUrl: null, fleet: { ...testConfig().fleet, redisUrl: redis.url } }, { sandbox });
   });
   afterAll(async () => {
     await gateway?.close();
@@ -36,13 +36,7 @@ describeFleet('readiness with Redis', () => {
     const query = await fetch(gateway.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${sandbox.tokens.admin}` }, body: JSON.stringify({ query: '{ gatewayInfo { version } }' }) });
     expect(query.status).toBe(200);
     await redis.start();
-    const deadline = Date.now() + 10_000;
-    let status = 0;
-    while (Date.now() < deadline && status !== 200) {
-      status = (await fetch(readyz)).status;
-      if (status !== 200) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(status).toBe(200);
+    await waitUntil(async () => (await fetch(readyz)).status === 200, 'readyz 200 once Redis is up', { intervalMs: 100 });
     expect(await (await fetch(readyz)).json()).toMatchObject({ status: 'ready', state: { status: 'ready' } });
   });
 });

@@ -12,6 +12,7 @@ import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/t
 import { connectMcp, structured, toolErrors } from '../../helpers/mcp';
 import { CYCLE_QUERY } from '../../helpers/abusive-queries';
 import { dataAt, expectNoErrors, startStack, type Stack } from '../../helpers/stack';
+import { waitUntil } from '../../helpers/wait';
 
 const OPERATIONS = join(__dirname, '..', '..', '..', 'operations', 'mcp');
 const operation = (file: string): string => readFileSync(join(OPERATIONS, file), 'utf8');
@@ -263,18 +264,14 @@ describe('a client that goes away', () => {
     const mcp = await connectMcp(stack.origin, stack.tokens.admin);
     // A business key the platform does not know: followed (polled) until its grace period ends.
     const following = call(mcp, 'follow_workflow', { businessKey: 'not-yet-known' }).catch((error: unknown) => error);
-    await until(() => stack.pollerStats().pollers > 0);
+    await waitUntil(() => stack.pollerStats().pollers > 0, 'a poller running');
     await mcp.close();
     await following;
-    await until(() => stack.pollerStats().pollers === 0);
+    await waitUntil(() => stack.pollerStats().pollers === 0, 'no poller left');
     expect(stack.pollerStats()).toEqual({ pollers: 0, subscribers: 0 });
   });
 });
 
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(condition()).toBe(true);
-}
 
 describe('schema tools', () => {
   it('introspects a type as minified SDL, and a field as compact JSON', async () => {

@@ -7,8 +7,7 @@
 import type { GraphQLFormattedError } from 'graphql';
 import type { RunningSandbox, CallCounts, SeedSize } from '../../../src/sandbox';
 import { isObject } from '../../../src/core/parse';
-import { startGateway } from '../../../src/server';
-import { postGraphQL, startStack, testConfig } from '../../helpers/stack';
+import { postGraphQL, startStack, startTestGateway } from '../../helpers/stack';
 
 export type Who = 'admin' | 'reader' | 'nobody';
 
@@ -100,8 +99,7 @@ export interface ExtraGatewayOptions {
 }
 
 export async function startExtraGateway(sandbox: RunningSandbox, options: ExtraGatewayOptions = {}): Promise<ExtraGateway> {
-  const config = testConfig({ upstreamBaseUrl: options.upstreamBaseUrl ?? null, retryAttempts: 1 });
-  const gateway = await startGateway(config, { log: () => undefined, sandbox, loaderOptions: { batching: options.batching ?? true } });
+  const gateway = await startTestGateway({ upstreamBaseUrl: options.upstreamBaseUrl ?? null, retryAttempts: 1 }, { sandbox, loaderOptions: { batching: options.batching ?? true } });
   return {
     gql: async (query, variables) => (await postGraphQL(gateway.url, query, variables, { token: sandbox.tokens.admin })).body,
     close: () => gateway.close(),

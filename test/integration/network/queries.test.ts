@@ -3,6 +3,7 @@
  */
 import { at, errorCodeAt, expectResult, startNetworkStack, type NetworkStack } from './network-stack';
 import type { RestV1Facts } from '../../../src/sandbox';
+import { waitUntil } from '../../helpers/wait';
 
 let stack: NetworkStack;
 let facts: RestV1Facts;
@@ -251,14 +252,11 @@ test('workflows and network processes, after an AppWAN change that has a busines
   expect(at(data, 'network', 'appWanProcess', 'businessKey')).toBe(key);
 
   // Steps advance on the sandbox clock (20 ms a step here) until the workflow is done.
-  let state: unknown = at(data, 'workflow', 'state');
-  for (let i = 0; i < 50 && state === 'RUNNING'; i++) {
-    await new Promise((r) => setTimeout(r, 20));
+  const finished = await waitUntil(async () => {
     const again = expectNoErrors(await run(`query ($k: String!) { workflow(businessKey: $k) { state done } }`, { k: key }));
-    state = at(again, 'workflow', 'state');
-    if (state !== 'RUNNING') expect(at(again, 'workflow', 'done')).toBe(true);
-  }
-  expect(state).toBe('SUCCEEDED');
+    return at(again, 'workflow', 'state') === 'RUNNING' ? null : again;
+  }, 'the workflow done', { intervalMs: 20 });
+  expect(at(finished, 'workflow')).toEqual({ state: 'SUCCEEDED', done: true });
 
   const unknown = await stack.gql(`{ workflow(businessKey: "no-such-key") { businessKey } }`);
   expect(at(unknown.data, 'workflow')).toBeNull();

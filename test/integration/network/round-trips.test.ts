@@ -89,7 +89,9 @@ test('networkGraph on the large seed: 3 round trips, the plan’s calls, the unb
   const facts = sandbox.restFacts();
   const shapes = await appWanShapes(sandbox, facts);
 
-  sandbox.control.setLatency(20); // answers far apart from the next wave's asks, on a loaded machine too
+  // Answers far apart from the next wave's asks, on a loaded machine too: a call would count in the
+  // next wave only if the gateway asked it 200 ms after its siblings.
+  sandbox.control.setLatency(200);
   sandbox.control.resetCalls();
   const batched = await run(true);
   sandbox.control.setLatency(0);
@@ -109,7 +111,7 @@ test('one network → endpoints → AppWANs → services: the AppWAN lists go wi
   const net = sandbox.restFacts().networks[0];
   if (net === undefined) throw new Error('no network');
   const query = `query ($n: UUID!) { network(id: $n) { id endpoints(first: 1000) { nodes { id appWans { nodes { id services { nodes { id } } } } } } } }`;
-  sandbox.control.setLatency(20);
+  sandbox.control.setLatency(200);
   const batched = await run(true, query, { n: net.id });
   sandbox.control.setLatency(0);
   expect(batched.result.errors).toBeUndefined();

@@ -2,21 +2,20 @@
  * core/v2 over HTTP: the six creates (202, id, echoed input, status word, execution link), status
  * progression on the clock, the service modelType rule, endpoint jwt, lists and permissions.
  */
-import type { RunningSandbox } from '../../../src/sandbox';
+import { ManualClock, type RunningSandbox } from '../../../src/sandbox';
 import { at, call, list, str, withSandbox } from './sandbox-client';
 
-// Long enough that a loaded CI machine still observes each status, short enough to keep tests quick.
-const STEP_MS = 400;
+// Status progress moves only when the test moves the clock, one step at a time.
+const clock = new ManualClock();
 let sandbox: RunningSandbox;
 let networkId: string;
 beforeAll(async () => {
-  sandbox = await withSandbox({ stepMs: STEP_MS });
+  sandbox = await withSandbox({ clock });
   const networks = await call(sandbox, 'GET', '/core/v2/networks');
   networkId = str(at(list(networks.json, 'networkList')[0], 'id'));
 });
 afterAll(() => sandbox.close());
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const path = (href: unknown): string => str(href).slice(sandbox.baseUrl.length);
 
 async function routerId(): Promise<string> {
@@ -52,22 +51,22 @@ describe('core/v2 creates', () => {
     expect(list(listed.json, listKey).map((x) => x['id'])).toEqual([id]);
     expect(at(listed.json, 'page')).toEqual({ size: 20, totalElements: 1, totalPages: 1, number: 0 });
 
-    await sleep(STEP_MS * 2 + 20);
+    clock.advance();
+    clock.advance();
     expect(at((await call(sandbox, 'GET', `/core/v2/${plural}/${id}`)).json, 'status')).toBe('PROVISIONED');
     expect(at((await call(sandbox, 'GET', execution)).json, 'status')).toBe('FINISHED');
     expect(at((await call(sandbox, 'GET', execution)).json, 'finishedAt')).toEqual(expect.any(String));
   });
 
-  it('moves a status through NEW, PROVISIONING and PROVISIONED as observed by polling', async () => {
+  it('moves a status through NEW, PROVISIONING and PROVISIONED as observed by polling, a step at a time', async () => {
     const r = await call(sandbox, 'POST', '/core/v2/app-wans', { body: { networkId, name: 'observed', serviceAttributes: [], endpointAttributes: [] } });
     const self = path(at(r.json, '_links', 'self', 'href'));
     const seen: unknown[] = [at(r.json, 'status')];
-    for (let i = 0; i < 40 && seen[seen.length - 1] !== 'PROVISIONED'; i++) {
-      await sleep(STEP_MS / 4);
-      const status = at((await call(sandbox, 'GET', self)).json, 'status');
-      if (status !== seen[seen.length - 1]) seen.push(status);
+    for (let step = 0; step < 3; step++) {
+      seen.push(at((await call(sandbox, 'GET', self)).json, 'status'));
+      clock.advance();
     }
-    expect(seen).toEqual(['NEW', 'PROVISIONING', 'PROVISIONED']);
+    expect(seen).toEqual(['NEW', 'NEW', 'PROVISIONING', 'PROVISIONED']);
   });
 });
 

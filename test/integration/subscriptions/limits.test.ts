@@ -4,7 +4,8 @@
  */
 import { ManualClock } from '../../../src/sandbox';
 import { startStack, type Stack } from '../../helpers/stack';
-import { Clients, sandboxRest, waitFor } from '../../helpers/subscriptions';
+import { Clients, sandboxRest } from '../../helpers/subscriptions';
+import { waitUntil } from '../../helpers/wait';
 
 let stack: Stack;
 const clients = new Clients(() => stack);
@@ -41,9 +42,12 @@ describe('subscriptions per connection', () => {
     await elsewhere.events(1);
 
     first.unsubscribe();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const fourth = clients.follow(client, HEARTBEAT);
-    await fourth.events(1);
+    // The slot comes back once the gateway has seen the unsubscribe: refused until then.
+    const fourth = await waitUntil(async () => {
+      const attempt = clients.follow(client, HEARTBEAT);
+      await attempt.events(1);
+      return attempt.results[0]?.errors === undefined ? attempt : null;
+    }, 'a subscription accepted in the freed slot');
     expect(fourth.results[0]?.errors).toBeUndefined();
   });
 });
@@ -81,7 +85,7 @@ describe('closing the gateway', () => {
       expect(own.pollerStats().pollers).toBe(1);
       await own.close();
       expect(own.pollerStats()).toEqual({ pollers: 0, subscribers: 0 });
-      await waitFor(() => [ws, sse, single].every((log) => log.status !== 'open'), () => 'every client to see the end');
+      await waitUntil(() => [ws, sse, single].every((log) => log.status !== 'open'), () => 'every client to see the end');
     } finally {
       await ownClients.disposeAll();
       await own.close();

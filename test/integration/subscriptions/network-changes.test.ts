@@ -8,7 +8,8 @@
  */
 import { ManualClock } from '../../../src/sandbox';
 import { startStack, type Stack } from '../../helpers/stack';
-import { Clients, routeCalls, sandboxRest, waitFor, type EventLog } from '../../helpers/subscriptions';
+import { Clients, routeCalls, sandboxRest, type EventLog } from '../../helpers/subscriptions';
+import { waitUntil } from '../../helpers/wait';
 
 const INTERVAL_MS = 20;
 const clock = new ManualClock(1000);
@@ -23,7 +24,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   await clients.disposeAll();
-  await waitFor(() => stack.pollerStats().pollers === 0, () => `no pollers (have ${JSON.stringify(stack.pollerStats())})`);
+  await waitUntil(() => stack.pollerStats().pollers === 0, () => `no pollers (have ${JSON.stringify(stack.pollerStats())})`);
 });
 afterAll(() => stack.close());
 
@@ -132,7 +133,7 @@ class Model {
 
 /** Waits until the events so far, applied, satisfy `ready`; returns that model. */
 async function until(log: EventLog, ready: (model: Model) => boolean, what: string): Promise<Model> {
-  await waitFor(() => log.results.length > 0 && ready(new Model(eventsOf(log))), () => `${what}\n${log.describe()}`);
+  await waitUntil(() => log.results.length > 0 && ready(new Model(eventsOf(log))), () => `${what}\n${log.describe()}`);
   return new Model(eventsOf(log));
 }
 
@@ -208,7 +209,7 @@ describe.each([
     expect(first.pollUpstreamCalls).toBe(1 + 4 + 3 * n.appWanIds.length);
 
     const polls = routeCalls(stack, 'GET /rest/v1/networks/{networkId}');
-    await waitFor(() => routeCalls(stack, 'GET /rest/v1/networks/{networkId}') >= polls + 5, () => '5 more polls');
+    await waitUntil(() => routeCalls(stack, 'GET /rest/v1/networks/{networkId}') >= polls + 5, () => '5 more polls');
     expect(log.results).toHaveLength(1);
     expect(log.status).toBe('open');
   });
@@ -259,7 +260,10 @@ describe.each([
     expect(eventsOf(log).slice(1).flatMap((e) => e.membershipsAdded)).toEqual([{ appWanId, memberKind: 'ENDPOINT', memberId: outsider }]);
 
     expect((await sandboxRest(stack, 'DELETE', `/networks/${n.id}/appWans/${appWanId}/endpoints`, { ids: [outsider] })).status).toBe(202);
-    await until(log, (m) => !m.memberships.has(membership), 'the membership gone');
+    // Both seen before the clock moves: a poll may read the AppWAN list before the DELETE and its
+    // members after it, so the membership can be gone while the AppWAN still shows PROVISIONED;
+    // moving the clock then would finish the update before any poll saw it UPDATING.
+    await until(log, (m) => !m.memberships.has(membership) && m.status(appWanId) === 'UPDATING', 'the membership gone, the AppWAN UPDATING');
     for (let i = 0; i < 3; i++) clock.advance();
     const after = await until(log, (m) => m.status(appWanId) === 'PROVISIONED' && m.seen.get(appWanId)?.length === 5, 'the AppWAN PROVISIONED again');
     expect(after.seen.get(appWanId)).toEqual(['PROVISIONED', 'UPDATING', 'PROVISIONED', 'UPDATING', 'PROVISIONED']);
@@ -292,9 +296,9 @@ describe('networkChanges: sharing, cost and ends', () => {
 
     stack.sandbox.control.resetCalls();
     const networkReads = (): number => routeCalls(stack, 'GET /rest/v1/networks/{networkId}');
-    await waitFor(() => networkReads() >= 6, () => '6 polls');
+    await waitUntil(() => networkReads() >= 6, () => '6 polls');
     // Settled between polls: every poll read the network once and sent its whole cost, and no more.
-    await waitFor(() => stack.sandbox.control.calls().total === networkReads() * perPoll, () => `whole polls (${JSON.stringify(stack.sandbox.control.calls())})`);
+    await waitUntil(() => stack.sandbox.control.calls().total === networkReads() * perPoll, () => `whole polls (${JSON.stringify(stack.sandbox.control.calls())})`);
     const polls = networkReads();
     const byRoute = stack.sandbox.control.calls().byRoute;
     expect(byRoute).toEqual({
@@ -333,7 +337,7 @@ describe('networkChanges: sharing, cost and ends', () => {
     const log = clients.follow(clients.ws(), CHANGES, { networkId: n.id });
     const first = await nextEvent(log);
     expect((await sandboxRest(stack, 'DELETE', `/networks/${n.id}`)).status).toBe(202);
-    await waitFor(() => eventsOf(log).some((e) => e.network?.statusName === 'DELETING'), () => `the network DELETING\n${log.describe()}`);
+    await waitUntil(() => eventsOf(log).some((e) => e.network?.statusName === 'DELETING'), () => `the network DELETING\n${log.describe()}`);
     clock.advance();
     clock.advance();
     await log.ended();
@@ -351,8 +355,10 @@ describe('networkChanges: sharing, cost and ends', () => {
     // Each poll read the network once (the last one answered 404) and is counted with every call it sent.
     const polls = routeCalls(stack, 'GET /rest/v1/networks/{networkId}');
     const gets = Object.entries(stack.sandbox.control.calls().byRoute).reduce((n, [route, count]) => (route.startsWith('GET ') ? n + count : n), 0);
-    let after = await pollMetric();
-    for (let tries = 0; after.count - before.count < polls && tries < 100; tries++) after = await pollMetric();
+    const after = await waitUntil(async () => {
+      const now = await pollMetric();
+      return now.count - before.count >= polls ? now : null;
+    }, `${polls} polls in /metrics`);
     expect(after.count - before.count).toBe(polls);
     expect(after.sum - before.sum).toBe(gets);
     expect(after.text).toMatch(/^netgraph_polls_total\{kind="networkChanges",outcome="changed"\} \d+/m);

@@ -6,7 +6,8 @@
  */
 import { ManualClock } from '../../../src/sandbox';
 import { startStack, type Stack } from '../../helpers/stack';
-import { Clients, routeCalls, sandboxRest, waitFor, type EventLog } from '../../helpers/subscriptions';
+import { Clients, routeCalls, sandboxRest, type EventLog } from '../../helpers/subscriptions';
+import { countOver, onePer, pause, waitUntil } from '../../helpers/wait';
 
 const INTERVAL_MS = 20;
 const clock = new ManualClock(1000);
@@ -21,7 +22,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   await clients.disposeAll();
-  await waitFor(() => stack.pollerStats().pollers === 0, () => `no pollers (have ${JSON.stringify(stack.pollerStats())})`);
+  await waitUntil(() => stack.pollerStats().pollers === 0, () => `no pollers (have ${JSON.stringify(stack.pollerStats())})`);
 });
 afterAll(() => stack.close());
 
@@ -114,7 +115,7 @@ describe('workflow', () => {
     const log = clients.follow(clients.ws(), WORKFLOW, { key: businessKey });
     await log.events(1);
     const before = routeCalls(stack, 'GET /rest/v1/workflow-status/{businessKey}');
-    await waitFor(() => routeCalls(stack, 'GET /rest/v1/workflow-status/{businessKey}') >= before + 5, () => '5 more polls');
+    await waitUntil(() => routeCalls(stack, 'GET /rest/v1/workflow-status/{businessKey}') >= before + 5, () => '5 more polls');
     expect(log.results).toHaveLength(1);
     expect(log.status).toBe('open');
   });
@@ -196,14 +197,10 @@ describe('shared pollers', () => {
     await second.events(1);
     expect(stack.pollerStats()).toEqual({ pollers: 1, subscribers: 2 });
 
-    // The network stays NEW while the clock stands still: count the polls of a 400 ms window.
-    const before = routeCalls(stack, route);
-    const windowMs = 400;
-    await new Promise((resolve) => setTimeout(resolve, windowMs));
-    const polls = routeCalls(stack, route) - before;
-    // One poller: at most one poll per interval (plus the one in flight); two would make twice that.
-    expect(polls).toBeGreaterThanOrEqual(3);
-    expect(polls).toBeLessThanOrEqual(windowMs / INTERVAL_MS + 1);
+    // The network stays NEW while the clock stands still: count the polls of a 400 ms window (3 at least).
+    const window = await countOver(() => routeCalls(stack, route), 400, 3);
+    // One poller: at most one poll per interval of the time that passed (plus the one in flight); two would make twice that.
+    expect(window.added).toBeLessThanOrEqual(onePer(INTERVAL_MS, window));
 
     clock.advance();
     await first.events(2);
@@ -211,13 +208,13 @@ describe('shared pollers', () => {
     expect(second.results).toEqual(first.results);
 
     first.unsubscribe();
-    await waitFor(() => stack.pollerStats().subscribers === 1, () => 'one subscriber left');
+    await waitUntil(() => stack.pollerStats().subscribers === 1, () => 'one subscriber left');
     expect(stack.pollerStats().pollers).toBe(1);
     second.unsubscribe();
-    // Stops within one interval of the last subscriber leaving, and polls no more.
-    await waitFor(() => stack.pollerStats().pollers === 0, () => 'the poller to stop', INTERVAL_MS * 10);
+    // Stops once the last subscriber leaves, and polls no more.
+    await waitUntil(() => stack.pollerStats().pollers === 0, () => 'the poller to stop');
     const after = routeCalls(stack, route);
-    await new Promise((resolve) => setTimeout(resolve, INTERVAL_MS * 5));
+    await pause(INTERVAL_MS * 5);
     expect(routeCalls(stack, route)).toBe(after);
   });
 

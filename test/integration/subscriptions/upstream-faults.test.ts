@@ -7,10 +7,11 @@
  * first answer until both have it (`more`).
  */
 import type { ServerResponse } from 'node:http';
-import { startGateway, type RunningGateway } from '../../../src/server';
+import type { RunningGateway } from '../../../src/server';
 import { json, startFakeUpstream, type FakeUpstream, type SeenRequest } from '../../helpers/fake-upstream';
-import { testConfig } from '../../helpers/stack';
-import { Clients, waitFor } from '../../helpers/subscriptions';
+import { startTestGateway } from '../../helpers/stack';
+import { Clients } from '../../helpers/subscriptions';
+import { pause, waitUntil } from '../../helpers/wait';
 
 type Answer = { status: number; body: unknown } | 'html';
 /** Answers still to give per path; the last one repeats. */
@@ -38,14 +39,11 @@ function answer(req: SeenRequest, res: ServerResponse): void {
 
 beforeAll(async () => {
   upstream = await startFakeUpstream(answer);
-  gateway = await startGateway(
-    testConfig({ upstreamBaseUrl: upstream.url, pollIntervalMs: 20, pollMaxIntervalMs: 20, pollMaxErrors: 3, pollNotFoundGraceMs: 300, retryAttempts: 1 }),
-    { log: () => undefined },
-  );
+  gateway = await startTestGateway({ upstreamBaseUrl: upstream.url, pollIntervalMs: 20, pollMaxIntervalMs: 20, pollMaxErrors: 3, pollNotFoundGraceMs: 300, retryAttempts: 1 });
 });
 afterEach(async () => {
   await clients.disposeAll();
-  await waitFor(() => gateway.pollerStats().pollers === 0, () => 'no pollers');
+  await waitUntil(() => gateway.pollerStats().pollers === 0, () => 'no pollers');
   scripts.clear();
   served.clear();
 });
@@ -123,7 +121,7 @@ describe('workflow', () => {
     }
     // Ended at the first 401: no retry, no poll after it.
     const polls = served.get(path);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await pause(100);
     expect(served.get(path)).toBe(polls);
     expect(upstream.requests.filter((r) => r.url === path).at(-1)?.headers.authorization).toBe(TOKEN);
   });

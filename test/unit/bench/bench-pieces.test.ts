@@ -135,8 +135,8 @@ describe('load', () => {
     const blocks = order.slice(2).join('').match(/a+|b+/g) ?? [];
     expect(blocks.map((b) => b.length)).toEqual([PAIR_BLOCK, PAIR_BLOCK, PAIR_BLOCK, PAIR_BLOCK, 2, 2]);
     expect(blocks[0]).toMatch(/^a/);
-    // Each side's figures are its own: b sleeps 8 ms, a 1 ms.
-    expect(run.b.p50Ms).toBeGreaterThan(run.a.p50Ms);
+    // Each side's figures are its own: b sleeps 8 ms, so its samples (not a's 1 ms ones) are at
+    // least that (a lower bound: a loaded machine only makes them longer).
     expect(run.b.p50Ms).toBeGreaterThanOrEqual(7.5);
   });
 

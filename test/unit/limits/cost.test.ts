@@ -53,12 +53,12 @@ describe('refused before running', () => {
     expect(['nodes', 'depth']).toContain(error.limit);
   });
 
+  // Priced by walking each fragment once: a walk of every spread would visit 2^40 selections and
+  // never finish (the test's timeout fails it); how fast pricing is belongs to the benchmark.
   it('a fragment spread twice per level is priced in linear time', () => {
     const levels = 40;
     const fragments = Array.from({ length: levels }, (_, i) => `fragment L${i} on Network { a: endpoints(first: 1) { totalCount } ${i + 1 < levels ? `...L${i + 1} ...L${i + 1}` : ''} }`).join('\n');
-    const started = performance.now();
     const estimate = estimateCost(schema, parse(`{ networks(first: 1) { nodes { ...L0 } } } ${fragments}`), null, {});
-    expect(performance.now() - started).toBeLessThan(500);
     expect(estimate?.aliases).toBeGreaterThan(1e6);
   });
 

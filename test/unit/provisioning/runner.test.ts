@@ -124,14 +124,20 @@ describe('resuming a run another replica started', () => {
     const upstream = bodilessUpstream();
     const { planned, record } = await leftBehind(upstream);
     const controller = new AbortController();
+    let waiting: () => void = () => undefined;
+    const stepWaiting = new Promise<void>((resolve) => (waiting = resolve));
     const deps: ProvisioningDeps = {
       loaders: () => createNetworkLoaders(upstream, { batching: true }),
-      untilStatus: () => new Promise((_resolve, reject) => controller.signal.addEventListener('abort', () => reject(new Error('stopped')))),
+      untilStatus: () => {
+        waiting();
+        return new Promise((_resolve, reject) => controller.signal.addEventListener('abort', () => reject(new Error('stopped'))));
+      },
       untilWorkflow: async () => 'SUCCEEDED',
     };
     const handle = { record, change: (edit: (r: ProvisioningRecord) => void) => edit(record), checkpoint: () => Promise.resolve() };
     const running = runProvisioning(handle, planned.map((p) => p.action), deps, { signal: controller.signal, stepTimeoutMs: 1000 });
-    await new Promise((r) => setTimeout(r, 20));
+    // Handed over while the step waits on the upstream.
+    await stepWaiting;
     controller.abort(HANDOVER);
     await expect(running).rejects.toThrow();
     expect(record.state).toBe('RUNNING');
