@@ -134,7 +134,8 @@ export interface Config {
   /**
    * The doors' own limits. WebSocket: `WS_MAX_CONNECTIONS` (10000) in all and `WS_CONNECTIONS_PER_CLIENT`
    * (a quarter of it) per client address; `WS_ALLOWED_ORIGINS`: comma-separated origins a browser may
-   * open a socket from (unset: any). A WebSocket message is at most the HTTP body limit (1 MiB).
+   * open a socket from (unset: any); `WS_MAX_BUFFERED_BYTES` (4 MiB): bytes a socket may hold unsent,
+   * a message past them closes it with 1013. A WebSocket message is at most the HTTP body limit (1 MiB).
    * SSE single connection mode: `SSE_MAX_RESERVATIONS` (1000) in all and `SSE_RESERVATIONS_PER_CALLER`
    * (10) per token; `SSE_RESERVATION_TTL_MS` (10000): an unopened reservation's life;
    * `SSE_MAX_BUFFERED_BYTES` (4 MiB): event bytes a stream may hold unread.
@@ -202,6 +203,7 @@ export interface TransportLimits {
   wsMaxConnections: number;
   wsConnectionsPerClient: number;
   wsAllowedOrigins: ReadonlySet<string> | null;
+  wsMaxBufferedBytes: number;
   sseMaxReservations: number;
   sseReservationsPerCaller: number;
   sseReservationTtlMs: number;
@@ -223,6 +225,7 @@ function transport(env: Env): TransportLimits {
     wsMaxConnections,
     wsConnectionsPerClient: int(env, 'WS_CONNECTIONS_PER_CLIENT', Math.max(1, Math.floor(wsMaxConnections / 4)), 1, wsMaxConnections),
     wsAllowedOrigins,
+    wsMaxBufferedBytes: int(env, 'WS_MAX_BUFFERED_BYTES', 4 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     sseMaxReservations,
     sseReservationsPerCaller: int(env, 'SSE_RESERVATIONS_PER_CALLER', Math.min(10, sseMaxReservations), 1, sseMaxReservations),
     sseReservationTtlMs: int(env, 'SSE_RESERVATION_TTL_MS', 10_000, 100, MAX_MS),

@@ -4,7 +4,8 @@
  * one socket. Every operation goes through the pipeline in `onSubscribe`: a refusal is the
  * protocol's `error` message, a query's or mutation's answer one `next`, a subscription's events
  * each a `next`. The door's own limits: a message is at most the HTTP body limit (larger closes
- * the socket, 1009), connections in all and per client address, and an optional Origin allowlist.
+ * the socket, 1009), connections in all and per client address, an optional Origin allowlist, and
+ * the bytes a socket may hold unsent (past them it closes, 1013: ws-backpressure.ts).
  */
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -15,6 +16,7 @@ import type { SharedLimit } from '../limits/shares';
 import { isStream, type AnswerStream, type Caller, type Connection, type Pipeline } from '../pipeline';
 import { Cancellation } from '../upstream/cancellation';
 import { MAX_BODY_BYTES } from './http';
+import { boundSends } from './ws-backpressure';
 
 export interface WebSocketDoorOptions {
   httpServer: HttpServer;
@@ -25,11 +27,15 @@ export interface WebSocketDoorOptions {
   connections: SharedLimit;
   /** Origins allowed to open a socket (`WS_ALLOWED_ORIGINS`); null: any (a non-browser client sends none). */
   allowedOrigins: ReadonlySet<string> | null;
+  /** `WS_MAX_BUFFERED_BYTES`: bytes a socket may hold unsent; a message past them closes it (1013). */
+  maxBufferedBytes: number;
 }
 
 export interface WebSocketDoor {
   /** Close every socket (1001 going away) and stop accepting upgrades. */
   close(): Promise<void>;
+  /** Open sockets, the bytes they hold unsent, and how many were closed for reading too slowly. */
+  stats(): { sockets: number; bufferedBytes: number; maxBufferedBytes: number; closedSlow: number };
 }
 
 /** The token from `connection_init`; `null` means the payload is unusable (reject), undefined means none. */
@@ -86,6 +92,8 @@ export function startWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor
   // A message over the HTTP body limit closes the socket (1009): no larger document arrives another way.
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES });
   const sockets = new WeakMap<object, SocketState>();
+  const open = new Set<WebSocket>();
+  let closedSlow = 0;
 
   function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const path = (req.url ?? '/').split('?')[0];
@@ -97,7 +105,12 @@ export function startWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor
     if (refused) return refuseUpgrade(socket, 429, 'Too Many Requests', { 'Retry-After': String(refused.retryAfter) });
     const hold = options.connections.take(address);
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
-      ws.once('close', () => hold.release());
+      boundSends(ws, options.maxBufferedBytes, () => (closedSlow += 1));
+      open.add(ws);
+      ws.once('close', () => {
+        open.delete(ws);
+        hold.release();
+      });
       wss.emit('connection', ws, req);
     });
   }
@@ -151,6 +164,15 @@ export function startWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor
       options.httpServer.off('upgrade', onUpgrade);
       await disposable.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+    stats() {
+      let bufferedBytes = 0;
+      let maxBufferedBytes = 0;
+      for (const ws of open) {
+        bufferedBytes += ws.bufferedAmount;
+        maxBufferedBytes = Math.max(maxBufferedBytes, ws.bufferedAmount);
+      }
+      return { sockets: open.size, bufferedBytes, maxBufferedBytes, closedSlow };
     },
   };
 }

@@ -28,7 +28,7 @@ import { createLogger, requestIdOf, type LogFn } from '../pipeline/request-log';
 import { createOperationMetrics, operationNamesOf, OWN_OPERATION_NAMES } from '../pipeline/operation-metrics';
 import { COST_HEADER, createHttpDoor } from '../doors/http';
 import { createSseDoor } from '../doors/sse';
-import { startWebSocketDoor } from '../doors/websocket';
+import { startWebSocketDoor, type WebSocketDoor } from '../doors/websocket';
 import { type Cancellation } from '../upstream/cancellation';
 import { createHttpLayer } from '../upstream/http';
 import type { LoaderOptions } from '../upstream/loader-options';
@@ -83,6 +83,8 @@ export interface RunningGateway {
   pipelineStats(): ReturnType<Pipeline['stats']>;
   /** Reserved and open SSE streams. */
   sseStats(): { reservations: number; open: number };
+  /** Open WebSockets, the bytes they hold unsent, and how many closed for reading too slowly. */
+  wsStats(): ReturnType<WebSocketDoor['stats']>;
   close(): Promise<void>;
 }
 
@@ -330,6 +332,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     pipeline,
     connections: new SharedLimit('wsConnections', { total: config.transport.wsMaxConnections, perCaller: config.transport.wsConnectionsPerClient, setting: 'WS_MAX_CONNECTIONS' }),
     allowedOrigins: config.transport.wsAllowedOrigins,
+    maxBufferedBytes: config.transport.wsMaxBufferedBytes,
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -351,6 +354,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     executorStats: () => pipeline.stats().executor,
     pipelineStats: () => pipeline.stats(),
     sseStats: () => sse.stats(),
+    wsStats: () => subscriptions.stats(),
     close() {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

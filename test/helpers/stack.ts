@@ -53,6 +53,8 @@ export interface Stack {
   streamUrl: string;
   /** The gateway's running shared pollers and their subscribers. */
   pollerStats(): { pollers: number; subscribers: number };
+  /** The gateway's open WebSockets and the bytes they hold unsent. */
+  wsStats(): ReturnType<RunningGateway['wsStats']>;
   /** Origin of the gateway (for /healthz etc.). */
   origin: string;
   sandbox: RunningSandbox;
@@ -100,6 +102,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     wsUrl: gateway.wsUrl,
     streamUrl: gateway.streamUrl,
     pollerStats: () => gateway.pollerStats(),
+    wsStats: () => gateway.wsStats(),
     origin: new URL(gateway.url).origin,
     sandbox,
     tokens: sandbox.tokens,
