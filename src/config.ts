@@ -165,9 +165,16 @@ export interface Config {
    * `MCP_MUTATIONS`: which changes MCP clients (`/mcp`) may make: `none` (no mutation tools, and
    * `execute` refuses mutations), `listed` (the shipped mutation tools only; `execute` refuses
    * mutations), `all` (those, and any mutation through `execute`).
-   * @default 'listed'
+   * @default 'listed' in sandbox mode, otherwise 'none'
    */
   mcpMutations: McpMutations;
+  /**
+   * `PUBLIC_HOSTS`: the host names clients reach the gateway by (comma-separated, no port), or `*`
+   * for any. `/mcp` answers only requests whose `Host` is one of them and whose `Origin`, when a
+   * browser sends one, is a page of one of them (DNS rebinding, src/doors/public-hosts.ts).
+   * @default the loopback names: localhost, 127.0.0.1, [::1]
+   */
+  publicHosts: ReadonlySet<string> | null;
   /** Shared state for a fleet of replicas, and per-caller shares (src/state/README.md). */
   fleet: FleetConfig;
 }
@@ -488,6 +495,26 @@ function fleet(env: Env, maxPollers: number, maxProvisionings: number): FleetCon
   };
 }
 
+/** The loopback names: the default public hosts, enough for a gateway on a developer's machine. */
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+
+/** `PUBLIC_HOSTS`: host names as the URL standard writes them (lower case, IPv6 in brackets), or null for `*`. */
+function publicHosts(env: Env): ReadonlySet<string> | null {
+  const value = read(env, 'PUBLIC_HOSTS');
+  if (value === '*') return null;
+  const names = value === undefined ? LOOPBACK_HOSTS : value.split(',').map((n) => n.trim().toLowerCase()).filter((n) => n !== '');
+  for (const name of names) {
+    let hostname = '';
+    try {
+      hostname = new URL(`http://${name}`).hostname;
+    } catch {
+      hostname = '';
+    }
+    if (hostname === '' || hostname !== name) throw new ConfigError(`PUBLIC_HOSTS must list host names without port or scheme (api.example.com, 10.0.0.5, [::1]), or be *; got ${JSON.stringify(name)}`);
+  }
+  return new Set(names);
+}
+
 /** Read and validate the configuration (from `process.env` unless given another map). */
 export function loadConfig(env: Env = process.env): Config {
   // Every variable is read on every load, even one that ends up unused: the names read are the
@@ -525,8 +552,9 @@ function readConfig(env: Env): Config {
   const maxPollers = int(env, 'MAX_POLLERS', 1000, 1, 1_000_000);
   const maxProvisionings = int(env, 'MAX_PROVISIONINGS', 100, 1, 10_000);
   if (/\s|\//.test(host)) throw new ConfigError(`HOST must be a host name or IP address; got ${JSON.stringify(host)}`);
+  const upstreamBaseUrl = upstream(env, host);
   return {
-    upstreamBaseUrl: upstream(env, host),
+    upstreamBaseUrl,
     probeCacheMs: int(env, 'PROBE_CACHE_MS', 2000, 0, 60_000),
     introspection: oneOf(env, 'INTROSPECTION', ['on', 'off'] as const, 'on') === 'on',
     searchUrl: url(env, 'SEARCH_URL'),
@@ -559,7 +587,9 @@ function readConfig(env: Env): Config {
     apq: oneOf(env, 'APQ', ['on', 'off'] as const, 'on') === 'on',
     trustedDocuments: trustedDocuments(env),
     tracing: tracing(env),
-    mcpMutations: oneOf(env, 'MCP_MUTATIONS', ['none', 'listed', 'all'] as const, 'listed'),
+    // Changes by assistants are the operator's choice on a platform; the demo offers the listed ones.
+    mcpMutations: oneOf(env, 'MCP_MUTATIONS', ['none', 'listed', 'all'] as const, upstreamBaseUrl === null ? 'listed' : 'none'),
+    publicHosts: publicHosts(env),
     fleet: fleet(env, maxPollers, maxProvisionings),
   };
 }

@@ -266,6 +266,8 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     operationsDir: join(projectRoot(), 'operations', 'mcp'),
     manifest: trusted ? { only: trusted.only, documents: trusted.documents() } : null,
     mutations: config.mcpMutations,
+    publicHosts: config.publicHosts,
+    schemaTools: { offered: config.introspection, needToken: !sandboxMode },
     version: info.version,
     warn: (message) => logger.warn(message),
   });
