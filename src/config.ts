@@ -57,6 +57,11 @@ export interface Config {
   port: number;
   /** `HOST`: the interface the gateway listens on. @default '127.0.0.1' */
   host: string;
+  /**
+   * `METRICS_PORT`: serve `/metrics` on this port of `HOST` only, and not on `PORT` (0 picks a free
+   * port), so the API's clients cannot read the gateway's metrics. @default null — `/metrics` on `PORT`
+   */
+  metricsPort: number | null;
   /** `UPSTREAM_CONNECT_TIMEOUT_MS`: time to open a connection to an upstream. @default 5000 */
   connectTimeoutMs: number;
   /** `UPSTREAM_HEADERS_TIMEOUT_MS`: time from sending a request to the response headers. @default 10000 */
@@ -561,6 +566,7 @@ function readConfig(env: Env): Config {
     searchCredentials: credentials(env),
     port: int(env, 'PORT', 4000, 0, 65535),
     host,
+    metricsPort: read(env, 'METRICS_PORT') === undefined ? null : int(env, 'METRICS_PORT', 0, 0, 65535),
     connectTimeoutMs: int(env, 'UPSTREAM_CONNECT_TIMEOUT_MS', 5000, 1, MAX_MS),
     headersTimeoutMs: int(env, 'UPSTREAM_HEADERS_TIMEOUT_MS', 10_000, 1, MAX_MS),
     bodyTimeoutMs: int(env, 'UPSTREAM_BODY_TIMEOUT_MS', 10_000, 1, MAX_MS),

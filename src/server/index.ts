@@ -33,7 +33,8 @@ import { type Cancellation } from '../upstream/cancellation';
 import { createHttpLayer } from '../upstream/http';
 import type { LoaderOptions } from '../upstream/loader-options';
 import { createSharedProbe } from '../upstream/probe';
-import { createHealthRoutes, sendJson, upstreamReadiness } from './health';
+import { createHealthRoutes, sendJson, upstreamReadiness, type RouteHandler } from './health';
+import { startMetricsServer } from './metrics-server';
 import { createIdeHandler } from './ide';
 import { createMapHandler } from './map';
 import { packageVersion, projectRoot } from './project-root';
@@ -75,6 +76,8 @@ export interface RunningGateway {
   wsUrl: string;
   /** `http://host:port/graphql/stream` (subscriptions over SSE) */
   streamUrl: string;
+  /** Where `/metrics` is served: on `METRICS_PORT` when set, else on the API's port. */
+  metricsUrl: string;
   /** Running shared pollers and their subscribers (tests, diagnostics). */
   pollerStats(): { pollers: number; subscribers: number };
   /** The executor's counts (operations compiled, run on graphql-js). */
@@ -253,6 +256,9 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     ...(sandboxMode && options.sandbox ? { defaultToken: options.sandbox.tokens.admin } : {}),
   });
   const routes = createHealthRoutes({ readiness: { upstreams: upstreamReadiness(probe) }, mode: sandboxMode ? 'sandbox' : 'upstream', metrics: registry, state: () => fleet.check() });
+  // With METRICS_PORT, /metrics is served there only (metrics-server.ts), not to the API's clients.
+  const { '/metrics': metricsRoute, ...probeRoutes } = routes;
+  const apiRoutes: Record<string, RouteHandler | undefined> = config.metricsPort === null ? routes : probeRoutes;
   const sse = createSseDoor({
     pipeline,
     reservations: new SharedLimit('sseReservations', { total: config.transport.sseMaxReservations, perCaller: config.transport.sseReservationsPerCaller, setting: 'SSE_MAX_RESERVATIONS' }),
@@ -291,7 +297,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     }
     if (path === MCP_PATH) return mcp(req, res);
     if (await map(req, res)) return;
-    const route = routes[path];
+    const route = apiRoutes[path];
     if (route && (req.method === 'GET' || req.method === 'HEAD')) {
       await route(req, res);
       return;
@@ -345,6 +351,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     });
   });
   const { port } = server.address() as AddressInfo;
+  const metricsServer = config.metricsPort !== null && metricsRoute ? await startMetricsServer(metricsRoute, config.host, config.metricsPort) : null;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
 
   let closing: Promise<void> | null = null;
@@ -352,6 +359,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     url: `http://${host}:${port}${GRAPHQL_PATH}`,
     wsUrl: `ws://${host}:${port}${GRAPHQL_PATH}`,
     streamUrl: `http://${host}:${port}${STREAM_PATH}`,
+    metricsUrl: metricsServer?.url ?? `http://${host}:${port}/metrics`,
     pollerStats: () => pollers.stats(),
     executorStats: () => pipeline.stats().executor,
     pipelineStats: () => pipeline.stats(),
@@ -374,6 +382,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
         server.closeAllConnections();
         for (const socket of sockets) socket.destroy();
         await stopped;
+        await metricsServer?.close();
         await httpDoor.stop();
         await httpLayer.close();
         await fleet.close();
