@@ -3,6 +3,8 @@
  * (the `execute` tool) and must get the same answer or refusal (data, error codes and
  * `extensions`), the same number of upstream calls (zero for a refusal) and the same facts in its
  * log line. MCP shows an assistant only some extensions (never `upstream`): those are compared.
+ * Requests refused for how they came (a mutation by GET, a POST a page could forge, a persisted
+ * query's hash misspelt) get the same refusal and status on every door that can carry them.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +16,7 @@ import { postGraphQL, startStack, type Stack } from '../helpers/stack';
 import { Clients, type Result } from '../helpers/subscriptions';
 import { connectMcp } from '../helpers/mcp';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { WebSocket } from 'ws';
 
 type Door = 'http' | 'ws' | 'sse' | 'mcp';
 const DOORS: readonly Door[] = ['http', 'ws', 'sse', 'mcp'];
@@ -181,6 +184,102 @@ describe.each(CASES)('$name', (c) => {
         calls: http.calls,
         log: http.log,
       });
+    }
+  });
+});
+
+/** What a door answered to a request refused for how it came: its HTTP status (none on a WebSocket), errors, and the log line's facts. */
+interface WireSeen {
+  status: number | null;
+  errors: Seen['errors'];
+  calls: number;
+  log: Seen['log'];
+}
+
+const WIRE_MUTATION = 'mutation { createNetwork(input: { name: "never-by-wire" }) { accepted } }';
+const MISSPELT = { persistedQuery: { version: 1, sha256Hash: sha256Hex(WIRE_MUTATION).toUpperCase() } };
+
+/** One request sent as raw HTTP: its status and errors (whatever the body's framing). */
+async function overHttp(stack: Stack, path: string, init: RequestInit & { search?: Record<string, unknown> }): Promise<Pick<WireSeen, 'status' | 'errors'>> {
+  const search = init.search ? `?${new URLSearchParams(Object.entries(init.search).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString()}` : '';
+  const res = await fetch(`${stack.origin}${path}${search}`, { ...init, headers: { authorization: `Bearer ${stack.tokens.admin}`, accept: 'application/graphql-response+json', ...(init.headers as Record<string, string>) } });
+  const text = await res.text();
+  const body = (text.startsWith('{') ? JSON.parse(text) : {}) as { errors?: Array<{ extensions?: Record<string, unknown> }> };
+  return { status: res.status, errors: (body.errors ?? []).map((e) => ({ code: e.extensions?.['code'], extensions: e.extensions ?? {} })) };
+}
+
+/** One subscribe message over graphql-transport-ws: the errors of its `error` or first `next` message. */
+async function overWs(stack: Stack, payload: Record<string, unknown>): Promise<Pick<WireSeen, 'status' | 'errors'>> {
+  const socket = new WebSocket(stack.wsUrl, 'graphql-transport-ws');
+  try {
+    const answer = new Promise<unknown>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.on('message', (data: Buffer) => {
+        const message = JSON.parse(data.toString()) as { type: string; payload?: unknown };
+        if (message.type === 'connection_ack') socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload }));
+        if (message.type === 'error' || message.type === 'next') resolve(message.payload);
+      });
+    });
+    socket.once('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${stack.tokens.admin}` } })));
+    const got = await answer;
+    const errors = (Array.isArray(got) ? got : ((got as { errors?: unknown[] } | undefined)?.errors ?? [])) as Array<{ extensions?: Record<string, unknown> }>;
+    return { status: null, errors: errors.map((e) => ({ code: e.extensions?.['code'], extensions: e.extensions ?? {} })) };
+  } finally {
+    socket.close();
+  }
+}
+
+interface WireCase {
+  name: string;
+  expect: { codes: string[]; status: number };
+  /** How each door that can carry the request sends it. */
+  doors: Partial<Record<Door, (stack: Stack) => Promise<Pick<WireSeen, 'status' | 'errors'>>>>;
+}
+
+const SSE_ACCEPT = { accept: 'text/event-stream' };
+const WIRE_CASES: WireCase[] = [
+  {
+    name: 'a mutation sent by GET',
+    expect: { codes: ['BAD_REQUEST'], status: 405 },
+    doors: {
+      http: (stack) => overHttp(stack, '/graphql', { search: { query: WIRE_MUTATION }, headers: { 'apollo-require-preflight': 'true' } }),
+      sse: (stack) => overHttp(stack, '/graphql/stream', { search: { query: WIRE_MUTATION }, headers: SSE_ACCEPT }),
+    },
+  },
+  {
+    name: 'a POST a page could forge (text/plain; x=application/json)',
+    expect: { codes: ['BAD_REQUEST'], status: 400 },
+    doors: Object.fromEntries(
+      (['http', 'sse'] as const).map((door) => [door, (stack: Stack) => overHttp(stack, door === 'http' ? '/graphql' : '/graphql/stream', { method: 'POST', headers: { 'content-type': 'text/plain; x=application/json', ...(door === 'sse' ? SSE_ACCEPT : {}) }, body: JSON.stringify({ query: WIRE_MUTATION }) })]),
+    ),
+  },
+  {
+    name: 'a persisted-query hash in upper case, with its document',
+    expect: { codes: ['BAD_REQUEST'], status: 400 },
+    doors: {
+      http: (stack) => overHttp(stack, '/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: WIRE_MUTATION, extensions: MISSPELT }) }),
+      sse: (stack) => overHttp(stack, '/graphql/stream', { method: 'POST', headers: { 'content-type': 'application/json', ...SSE_ACCEPT }, body: JSON.stringify({ query: WIRE_MUTATION, extensions: MISSPELT }) }),
+      ws: (stack) => overWs(stack, { query: WIRE_MUTATION, extensions: MISSPELT }),
+    },
+  },
+];
+
+describe.each(WIRE_CASES)('$name', (c) => {
+  it('gets the same refusal, status, no upstream call and the same log facts on every door that can carry it', async () => {
+    const stack = stacks.plain;
+    if (!stack) throw new Error('stack not started');
+    const byDoor: Partial<Record<Door, WireSeen>> = {};
+    for (const [door, send] of Object.entries(c.doors) as Array<[Door, (s: Stack) => Promise<Pick<WireSeen, 'status' | 'errors'>>]>) {
+      const before = stack.sandbox.control.calls().total;
+      const answer = await send(stack);
+      byDoor[door] = { ...answer, calls: stack.sandbox.control.calls().total - before, log: lastLog(stack, door) };
+    }
+    const http = byDoor.http;
+    if (!http) throw new Error('no HTTP answer');
+    expect(http).toMatchObject({ status: c.expect.status, calls: 0, log: { errorCodes: c.expect.codes, upstreamCalls: 0 } });
+    expect(http.errors.map((e) => e.code)).toEqual(c.expect.codes);
+    for (const [door, other] of Object.entries(byDoor)) {
+      expect({ door, ...other, status: other.status ?? http.status }).toEqual({ door, ...http });
     }
   });
 });
