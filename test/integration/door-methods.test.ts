@@ -5,9 +5,9 @@
  * exactly 64 lowercase hex digits on every door (an upper-case or prefixed one once found a
  * registered mutation and ran it over GET).
  */
-import { WebSocket } from 'ws';
 import { sha256 } from '../../src/persisted/trusted-documents';
 import { startStack, type Stack } from '../helpers/stack';
+import { firstAnswerErrors } from '../helpers/subscriptions';
 
 const MUTATION = 'mutation { createNetwork(input: { name: "never-by-get" }) { accepted } }';
 
@@ -107,7 +107,7 @@ describe('a persisted-query hash not spelt as 64 lowercase hex digits', () => {
     expect(http).toEqual({ status: 400, allow: null, codes: ['BAD_REQUEST'] });
     expect(sse).toEqual(http);
     expect(calls).toBe(0);
-    expect(await overWebSocket(request)).toEqual(http.codes);
+    expect((await firstAnswerErrors(stack.wsUrl, stack.tokens.admin, request)).map((e) => e['code'])).toEqual(http.codes);
   });
 
   it('the exact spelling finds the registered mutation, and GET still refuses it (405)', async () => {
@@ -117,30 +117,3 @@ describe('a persisted-query hash not spelt as 64 lowercase hex digits', () => {
     expect(stack.sandbox.control.calls().total).toBe(before);
   });
 });
-
-/** The error codes of one operation's `error` (or `next`) message over graphql-transport-ws. */
-async function overWebSocket(payload: Record<string, unknown>): Promise<unknown[]> {
-  const socket = new WebSocket(stack.wsUrl, 'graphql-transport-ws');
-  try {
-    await new Promise((resolve, reject) => {
-      socket.once('open', resolve);
-      socket.once('error', reject);
-    });
-    const messages: Array<{ type: string; payload?: unknown }> = [];
-    const answered = new Promise<void>((resolve) =>
-      socket.on('message', (data: Buffer) => {
-        const message = JSON.parse(data.toString()) as { type: string; payload?: unknown };
-        messages.push(message);
-        if (message.type === 'connection_ack') socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload }));
-        if (message.type === 'error' || message.type === 'next') resolve();
-      }),
-    );
-    socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${stack.tokens.admin}` } }));
-    await answered;
-    const last = messages.at(-1)?.payload;
-    const errors = Array.isArray(last) ? last : ((last as { errors?: unknown[] } | undefined)?.errors ?? []);
-    return errors.map((e) => (e as { extensions?: { code?: unknown } }).extensions?.code);
-  } finally {
-    socket.close();
-  }
-}

@@ -13,10 +13,9 @@ import { DEFAULT_LIMITS } from '../../src/limits/limits';
 import { sha256 as sha256Hex } from '../../src/persisted/trusted-documents';
 import { CYCLE_QUERY } from '../helpers/abusive-queries';
 import { postGraphQL, startStack, type Stack } from '../helpers/stack';
-import { Clients, type Result } from '../helpers/subscriptions';
+import { Clients, firstAnswerErrors, type Result } from '../helpers/subscriptions';
 import { connectMcp } from '../helpers/mcp';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { WebSocket } from 'ws';
 
 type Door = 'http' | 'ws' | 'sse' | 'mcp';
 const DOORS: readonly Door[] = ['http', 'ws', 'sse', 'mcp'];
@@ -208,25 +207,10 @@ async function overHttp(stack: Stack, path: string, init: RequestInit & { search
   return { status: res.status, errors: (body.errors ?? []).map((e) => ({ code: e.extensions?.['code'], extensions: e.extensions ?? {} })) };
 }
 
-/** One subscribe message over graphql-transport-ws: the errors of its `error` or first `next` message. */
+/** One subscribe message over graphql-transport-ws: the codes of its answer (a socket has no status). */
 async function overWs(stack: Stack, payload: Record<string, unknown>): Promise<Pick<WireSeen, 'status' | 'errors'>> {
-  const socket = new WebSocket(stack.wsUrl, 'graphql-transport-ws');
-  try {
-    const answer = new Promise<unknown>((resolve, reject) => {
-      socket.once('error', reject);
-      socket.on('message', (data: Buffer) => {
-        const message = JSON.parse(data.toString()) as { type: string; payload?: unknown };
-        if (message.type === 'connection_ack') socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload }));
-        if (message.type === 'error' || message.type === 'next') resolve(message.payload);
-      });
-    });
-    socket.once('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${stack.tokens.admin}` } })));
-    const got = await answer;
-    const errors = (Array.isArray(got) ? got : ((got as { errors?: unknown[] } | undefined)?.errors ?? [])) as Array<{ extensions?: Record<string, unknown> }>;
-    return { status: null, errors: errors.map((e) => ({ code: e.extensions?.['code'], extensions: e.extensions ?? {} })) };
-  } finally {
-    socket.close();
-  }
+  const errors = await firstAnswerErrors(stack.wsUrl, stack.tokens.admin, payload);
+  return { status: null, errors: errors.map((extensions) => ({ code: extensions['code'], extensions })) };
 }
 
 interface WireCase {
