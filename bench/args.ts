@@ -30,6 +30,10 @@ export interface BenchOptions {
    * The first is the reference the growth check compares the others with.
    */
   scales: number[];
+  /** `--scenario subscribers`: run only the subscribers scenario (bench/subscribers.ts) and add its figures to results.json. */
+  scenario: 'queries' | 'subscribers';
+  /** WebSocket subscribers of the subscribers scenario. */
+  subscribers: number;
 }
 
 export const DEFAULT_OPTIONS: BenchOptions = {
@@ -44,6 +48,8 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   skipPassthrough: false,
   skipFloors: false,
   scales: [1, 2, 4],
+  scenario: 'queries',
+  subscribers: 2000,
 };
 
 export const USAGE = `usage: npm run bench -- [flags]
@@ -58,7 +64,9 @@ export const USAGE = `usage: npm run bench -- [flags]
   --no-passthrough         skip the pass-through baseline (and its floor servers)
   --no-floors              skip the floors (floor servers, direct GET latency, each query's CPU and p50 floors)
   --scales N[,N]           networkGraph scale series at these data scales (default 1,2,4)
-  --no-scale               skip the scale series`;
+  --no-scale               skip the scale series
+  --scenario subscribers   run only the subscribers scenario (networkChanges followers), adding its figures to results.json
+  --subscribers N          WebSocket subscribers of that scenario (default 2000)`;
 
 export class UsageError extends Error {}
 
@@ -101,6 +109,11 @@ const VALUE_FLAGS: Record<string, Setter> = {
     if (scales.some((s, i) => i > 0 && s <= (scales[i - 1] ?? 0))) throw new UsageError(`${f}: expected increasing scales, e.g. 1,2,4`);
     o.scales = scales;
   },
+  '--scenario': (o, v, f) => {
+    if (v !== 'queries' && v !== 'subscribers') throw new UsageError(`${f}: expected queries or subscribers`);
+    o.scenario = v;
+  },
+  '--subscribers': (o, v, f) => (o.subscribers = positiveInt(f, v)),
   '--gateway': (o, v, f) => {
     if (v !== 'child' && v !== 'in-process') throw new UsageError(`${f}: expected child or in-process`);
     o.gateway = v;

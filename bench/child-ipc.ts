@@ -1,7 +1,8 @@
 /**
  * The child side of a bench child process (see child-launcher.ts): starts a server, reports its
  * URL (and NODE_ENV) over IPC, answers questions by id — `cpu-usage` (this process's CPU time so
- * far, user + system µs, every thread: GC and the thread pool included), `phases-start` and
+ * far, user + system µs, every thread: GC and the thread pool included), `memory-usage` (its
+ * resident set, bytes), `phases-start` and
  * `phases-stop` (where its requests' time went in between, phase-clock.ts) and any the entry adds —
  * and stops when told to or when the parent goes away.
  */
@@ -16,6 +17,8 @@ export interface ChildServer {
 /** Answers one question (the message as sent, `type` and `id` included). */
 export type ChildQuestion = (message: JsonObject) => Promise<unknown>;
 
+const memoryUsage: ChildQuestion = () => Promise.resolve(process.memoryUsage().rss);
+
 const cpuUsage: ChildQuestion = () => {
   const { user, system } = process.cpuUsage();
   return Promise.resolve(user + system);
@@ -26,6 +29,7 @@ export function serveChild(name: string, start: () => Promise<ChildServer>, ques
   const answers: Record<string, ChildQuestion> = {
     ...questions,
     'cpu-usage': cpuUsage,
+    'memory-usage': memoryUsage,
     'phases-start': () => Promise.resolve(phases.start()),
     'phases-stop': () => Promise.resolve(phases.stop()),
   };

@@ -25,6 +25,8 @@ export interface GatewayHandle {
   nodeEnv: string | null;
   /** The gateway process's CPU time so far (user + system, µs); null when it shares this process. */
   cpuMicros(): Promise<number | null>;
+  /** The gateway process's resident set (bytes); in-process, this whole process's. */
+  rssBytes(): Promise<number>;
   /** Where its requests' time went (phase-clock.ts); reads null in-process. */
   phases: PhaseReader;
   close(): Promise<void>;
@@ -61,6 +63,7 @@ async function startInProcess(env: Record<string, string>, loaderOptions: Loader
     // graphql-js read NODE_ENV when this process loaded it: what this process has is what it runs with.
     nodeEnv: process.env['NODE_ENV'] ?? null,
     cpuMicros: () => Promise.resolve(null),
+    rssBytes: () => Promise.resolve(process.memoryUsage().rss),
     phases: NO_PHASES,
     close: () => gateway.close(),
   };
@@ -69,5 +72,17 @@ async function startInProcess(env: Record<string, string>, loaderOptions: Loader
 /** A gateway in a child process running `script` (the compiled gateway-child.ts; tests pass a bundle of it). */
 export async function startGatewayChild(script: string, env: Record<string, string>, loaderOptions: LoaderOptions = BATCHED): Promise<GatewayHandle> {
   const child = await startChild(script, env, 'gateway child', loaderOptionArgs(loaderOptions));
-  return { url: child.url, mode: 'child', nodeEnv: child.nodeEnv, cpuMicros: () => child.cpuMicros(), phases: child.phases, close: () => child.close() };
+  return {
+    url: child.url,
+    mode: 'child',
+    nodeEnv: child.nodeEnv,
+    cpuMicros: () => child.cpuMicros(),
+    rssBytes: async () => {
+      const rss = await child.ask('memory-usage');
+      if (typeof rss !== 'number') throw new Error('gateway child: memory-usage answered no number');
+      return rss;
+    },
+    phases: child.phases,
+    close: () => child.close(),
+  };
 }

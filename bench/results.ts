@@ -2,11 +2,13 @@
  * The shape of bench/results.json (its fields are fixed: new ones may be added, none is renamed
  * or dropped) and the machine description.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isObject } from '../src/core/parse';
 import { cpus, loadavg } from 'node:os';
 import { dirname } from 'node:path';
 import type { FloorKind } from './floor-kind';
 import type { PhaseSummary } from './phase-clock';
+import type { SubscribersResult } from './subscribers';
 
 export interface UnbatchedResult {
   upstreamCalls: number;
@@ -226,6 +228,8 @@ export interface BenchResults {
    */
   loadAverage: { start: number; end: number };
   elapsedMs: number;
+  /** The subscribers scenario's figures (`--scenario subscribers`, run on its own and kept across full runs); absent until it ran. */
+  subscribers?: SubscribersResult & { date: string };
 }
 
 export function loadAverage1m(): number {
@@ -240,4 +244,26 @@ export function machineInfo(): { cpu: { model: string; cores: number }; node: st
 export function writeResults(path: string, results: BenchResults): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, JSON.stringify(results, null, 2) + '\n');
+}
+
+/** One top-level field of an existing results file (undefined when there is none). */
+export function readResultsField(path: string, key: string): unknown {
+  if (!existsSync(path)) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    return isObject(parsed) ? parsed[key] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Sets one top-level field of the results file, keeping every other (a file is made when there is none). */
+export function writeResultsField(path: string, key: string, value: unknown): void {
+  let current: Record<string, unknown> = {};
+  if (existsSync(path)) {
+    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (isObject(parsed)) current = parsed;
+  }
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, JSON.stringify({ ...current, [key]: value }, null, 2) + '\n');
 }

@@ -4,11 +4,12 @@
  */
 import { resolve } from 'node:path';
 import { packageRoot } from './package-root';
-import { parseArgs, USAGE, UsageError } from './args';
+import { parseArgs, USAGE, UsageError, type BenchOptions } from './args';
 import { runBenchmark } from './benchmark';
 import type { BenchResults } from './results';
-import { writeResults } from './results';
-import { formatTable } from './table';
+import { readResultsField, writeResults, writeResultsField } from './results';
+import { runSubscribers, type SubscribersResult } from './subscribers';
+import { formatSubscribers, formatTable } from './table';
 
 export interface RunIo {
   /** Progress lines. */
@@ -22,6 +23,18 @@ const consoleIo: RunIo = {
   print: (text) => process.stdout.write(text + '\n'),
 };
 
+/** The subscribers scenario alone: its figures printed, and added to results.json (`subscribers`). */
+async function subscribersScenario(options: BenchOptions, io: RunIo): Promise<SubscribersResult> {
+  const result = await runSubscribers({ subscribers: options.subscribers, gateway: options.gateway, log: io.log });
+  io.print(formatSubscribers(result));
+  if (options.out !== null) {
+    const path = resolve(packageRoot(), options.out);
+    writeResultsField(path, 'subscribers', { ...result, date: new Date().toISOString() });
+    io.log(`subscribers figures added to ${path}`);
+  }
+  return result;
+}
+
 export async function main(argv: readonly string[], io: RunIo = consoleIo): Promise<BenchResults> {
   const options = parseArgs(argv);
   const results = await runBenchmark(options, io.log);
@@ -29,16 +42,30 @@ export async function main(argv: readonly string[], io: RunIo = consoleIo): Prom
   if (options.out !== null) {
     // Relative paths are taken from the package root, so `bench/results.json` lands in bench/ from any directory.
     const path = resolve(packageRoot(), options.out);
+    // The subscribers scenario runs on its own: its last figures stay in the file.
+    const subscribers = readResultsField(path, 'subscribers');
     writeResults(path, results);
+    if (subscribers !== undefined) writeResultsField(path, 'subscribers', subscribers);
     io.log(`results written to ${path} (${(results.elapsedMs / 1000).toFixed(1)} s)`);
   }
   return results;
 }
 
+/** The command line: the subscribers scenario alone, or the queries' benchmark; the process's exit status. */
+async function cli(argv: readonly string[]): Promise<number> {
+  const options = parseArgs(argv);
+  if (options.scenario === 'subscribers') {
+    const result = await subscribersScenario(options, consoleIo);
+    return result.reached === result.subscribers ? 0 : 1;
+  }
+  const results = await main(argv);
+  // A wrong answer (also at any scale of the scale series) fails the run, after the results are written.
+  return results.failed.length > 0 || results.scaleSeries.some((p) => p.error !== null) ? 1 : 0;
+}
+
 if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    // A wrong answer (also at any scale of the scale series) fails the run, after the results are written.
-    (results) => process.exit(results.failed.length > 0 || results.scaleSeries.some((p) => p.error !== null) ? 1 : 0),
+  cli(process.argv.slice(2)).then(
+    (status) => process.exit(status),
     (err: unknown) => {
       if (err instanceof UsageError) process.stderr.write(`${err.message}\n${USAGE}\n`);
       else process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

@@ -3,6 +3,7 @@
  */
 import { FLOOR_KINDS, type FloorKind } from './floor-kind';
 import type { PhaseSummary } from './phase-clock';
+import type { SubscribersResult } from './subscribers';
 import type { BenchResults, QueryFloor } from './results';
 import { describeGrowth } from './scale-growth';
 
@@ -217,4 +218,14 @@ function scaleLines(results: BenchResults): string[] {
   for (const p of results.scaleSeries) if (p.error !== null) out.push(`WRONG RESULT at scale ${p.scale}, not timed: ${p.error}`);
   out.push(results.scaleGrowth ? `growth: ${describeGrowth(results.scaleGrowth)}` : 'growth: not measured (fewer than two scales answered)');
   return out;
+}
+
+/** The subscribers scenario's figures, a line each. */
+export function formatSubscribers(r: SubscribersResult): string {
+  const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+  return [
+    `subscribers of networkChanges: ${r.connected} of ${r.subscribers} connected (gateway ${r.gatewayMode}), network of ${r.networkResources} resources, first event ${(r.firstEventBytes / 1024).toFixed(0)} KiB`,
+    `gateway RSS: ${mib(r.rssBeforeBytes)} before, ${mib(r.rssAfterBytes)} after: ${(r.rssPerSubscriberBytes / 1024).toFixed(1)} KiB per subscriber`,
+    `one change: first subscriber after ${r.changeToFirstMs} ms, last after ${r.changeToLastMs} ms (fan-out ${r.fanOutMs} ms, poll interval ${r.pollIntervalMs} ms); reached ${r.reached}`,
+  ].join('\n');
 }

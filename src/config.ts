@@ -67,6 +67,8 @@ export interface Config {
   port: number;
   /** `HOST`: the interface the gateway listens on. @default '127.0.0.1' */
   host: string;
+  /** `METRICS_PORT`: `/metrics` on this port only; null: on `PORT`. */
+  metricsPort: number | null;
   /** `UPSTREAM_CONNECT_TIMEOUT_MS`: time to open a connection to an upstream. @default 5000 */
   connectTimeoutMs: number;
   /** `UPSTREAM_HEADERS_TIMEOUT_MS`: time from sending a request to the response headers. @default 10000 */
@@ -177,6 +179,8 @@ export interface Config {
    * @default 'listed'
    */
   mcpMutations: McpMutations;
+  /** `PUBLIC_HOSTS`: the host names `/mcp` answers to; null for any (`*`). */
+  publicHosts: ReadonlySet<string> | null;
   /** Shared state for a fleet of replicas, and per-caller shares (src/state/README.md). */
   fleet: FleetConfig;
   /** Who the caller is: verification with the platform, client addresses, per-caller subscriptions, event search (src/core/README.md). */
@@ -233,6 +237,7 @@ export interface TransportLimits {
   wsMaxConnections: number;
   wsConnectionsPerClient: number;
   wsAllowedOrigins: ReadonlySet<string> | null;
+  wsMaxBufferedBytes: number;
   sseMaxReservations: number;
   sseReservationsPerCaller: number;
   sseReservationTtlMs: number;
@@ -269,6 +274,7 @@ function assemble(get: Get): Config {
     searchCredentials: username !== undefined && password !== undefined ? { username, password } : null,
     port: get(server.PORT),
     host: get(server.HOST),
+    metricsPort: get(server.METRICS_PORT),
     connectTimeoutMs: get(upstream.UPSTREAM_CONNECT_TIMEOUT_MS),
     headersTimeoutMs: get(upstream.UPSTREAM_HEADERS_TIMEOUT_MS),
     bodyTimeoutMs: get(upstream.UPSTREAM_BODY_TIMEOUT_MS),
@@ -315,6 +321,7 @@ function assemble(get: Get): Config {
       wsMaxConnections: get(transports.WS_MAX_CONNECTIONS),
       wsConnectionsPerClient: get(transports.WS_CONNECTIONS_PER_CLIENT),
       wsAllowedOrigins: get(transports.WS_ALLOWED_ORIGINS),
+      wsMaxBufferedBytes: get(transports.WS_MAX_BUFFERED_BYTES),
       sseMaxReservations: get(transports.SSE_MAX_RESERVATIONS),
       sseReservationsPerCaller: get(transports.SSE_RESERVATIONS_PER_CALLER),
       sseReservationTtlMs: get(transports.SSE_RESERVATION_TTL_MS),
@@ -324,6 +331,7 @@ function assemble(get: Get): Config {
     trustedDocuments: trustedPath === undefined ? null : { path: trustedPath, only: get(documents.TRUSTED_DOCUMENTS_ONLY) },
     tracing: tracing(get),
     mcpMutations: get(mcp.MCP_MUTATIONS),
+    publicHosts: get(mcp.PUBLIC_HOSTS),
     fleet: {
       redisUrl: get(fleet.REDIS_URL),
       tokenKey: get(fleet.FLEET_TOKEN_KEY),

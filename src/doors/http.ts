@@ -220,6 +220,7 @@ export async function createHttpDoor(options: HttpDoorOptions): Promise<HttpDoor
       cancellation,
       wantsCost: /^(1|true)$/i.test(header(req.headers[COST_HEADER]) ?? ''),
       accepts: HTTP_ACCEPTS,
+      viaGet: req.method === 'GET',
       statusOf: (answer: Answer) => (answer.requestError ? requestErrorStatus(accept, answer.status ?? 400) : (answer.status ?? 200)),
     };
     let text: string;

@@ -15,10 +15,12 @@
  * Every stream buffers at most `SSE_MAX_BUFFERED_BYTES` of events nobody has read: past it its
  * operations end with OPERATION_BUDGET_EXCEEDED (limit `streamBufferedBytes`) and the stream closes.
  * A stream's own operation (distinct connections mode) is cancelled when its client leaves. The
- * door's own refusals are logged and counted like the pipeline's.
+ * door's own refusals are logged and counted like the pipeline's. Methods as on /graphql: a POST
+ * a page could forge cross-site is refused (csrf.ts), and a mutation sent by GET is refused by the
+ * pipeline (405).
  */
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import { GraphQLError, type ExecutionResult, type FormattedExecutionResult, type GraphQLFormattedError } from 'graphql';
 import { createHandler, TOKEN_HEADER_KEY, TOKEN_QUERY_KEY, type Request as SseRequest } from 'graphql-sse';
 import { ErrorCode, GatewayError, type LimitExceededError } from '../errors/codes';
@@ -26,6 +28,7 @@ import { Cancellation } from '../core/cancellation';
 import type { CallerFactory } from '../core/caller';
 import type { Hold, SharedLimit } from '../core/shares';
 import { isStream, type Caller, type Connection, type Pipeline } from '../pipeline';
+import { csrfRefusal } from './csrf';
 import { BodyTooLargeError, MAX_BODY_BYTES, readBody } from './http';
 
 export interface SseLimits {
@@ -147,9 +150,12 @@ export function createSseDoor(options: SseDoorOptions): SseDoor {
         door: 'sse',
         requestId: caller.requestId,
         connection: reservation?.connection ?? { subscriptions: 0 },
+        viaGet: raw.method === 'GET',
         ...(reservation ? {} : { cancellation: caller.cancellation }),
       });
       if (isStream(answer)) return answer as AsyncGenerator<ExecutionResult>;
+      // A refusal that names its HTTP status (a mutation by GET: 405) is this request's answer, as on /graphql.
+      if (answer.status !== undefined) return [JSON.stringify(answer.result), { status: answer.status, statusText: STATUS_CODES[answer.status] ?? '', headers: { 'content-type': 'application/json; charset=utf-8', ...Object.fromEntries(answer.headers ?? []) } }];
       // graphql-sse takes a single result only when it has `data`; a refusal has none.
       return { data: null, ...answer.result } as ExecutionResult;
     },
@@ -267,6 +273,9 @@ export function createSseDoor(options: SseDoorOptions): SseDoor {
       // `text/event-stream`; take one that lists it among others (or with parameters) as the same.
       if (/text\/event-stream/i.test(req.headers.accept ?? '')) req.headers.accept = 'text/event-stream';
       if (req.method === 'PUT') return reserve(req, res);
+      // A POST a page could send cross-site without asking (a form or text/plain body): refused as /graphql refuses it.
+      const forged = req.method === 'POST' ? csrfRefusal(req.headers) : null;
+      if (forged) return sendJson(res, 400, pipeline.refuse([forged], callerOf(req, null), { door: 'sse', statusOf: () => 400 }).result);
       const token = streamToken({ url: req.url, headers: nodeHeaders(req) });
       const reservation = token === null ? undefined : reservations.get(token);
       const caller = callerOf(req, res);

@@ -5,8 +5,9 @@
  * protocol's `error` message, a query's or mutation's answer one `next`, a subscription's events
  * each a `next`. The door's own limits: a message is at most the HTTP body limit (larger closes
  * the socket, 1009), connections in all and per client address (through the trusted proxies, IPv6
- * by /64), and an optional Origin allowlist; its refusals (403, 429) are logged and counted like
- * the pipeline's. A subscription's slots (per socket, per verified identity) are taken by the
+ * by /64), an optional Origin allowlist, and the bytes a socket may hold unsent (past them it
+ * closes, 1013: ws-backpressure.ts); its refusals (403, 429) are logged and counted like the
+ * pipeline's. A subscription's slots (per socket, per verified identity) are taken by the
  * pipeline before its first await, so a burst of subscribe messages in one chunk counts each one.
  */
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
@@ -19,6 +20,7 @@ import type { CallerFactory } from '../core/caller';
 import { isStream, type AnswerStream, type Caller, type Connection, type Pipeline } from '../pipeline';
 import { Cancellation } from '../core/cancellation';
 import { MAX_BODY_BYTES } from './http';
+import { boundSends } from './ws-backpressure';
 
 export interface WebSocketDoorOptions {
   httpServer: HttpServer;
@@ -31,11 +33,15 @@ export interface WebSocketDoorOptions {
   allowedOrigins: ReadonlySet<string> | null;
   /** The one way every door builds its caller (src/core/caller.ts). */
   callerOf: CallerFactory;
+  /** `WS_MAX_BUFFERED_BYTES`: bytes a socket may hold unsent; a message past them closes it (1013). */
+  maxBufferedBytes: number;
 }
 
 export interface WebSocketDoor {
   /** Close every socket (1001 going away) and stop accepting upgrades. */
   close(): Promise<void>;
+  /** Open sockets, the bytes they hold unsent, and how many were closed for reading too slowly. */
+  stats(): { sockets: number; bufferedBytes: number; maxBufferedBytes: number; closedSlow: number };
 }
 
 /** The token from `connection_init`; `null` means the payload is unusable (reject), undefined means none. */
@@ -92,6 +98,8 @@ export function startWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor
   // A message over the HTTP body limit closes the socket (1009): no larger document arrives another way.
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES });
   const sockets = new WeakMap<object, SocketState>();
+  const open = new Set<WebSocket>();
+  let closedSlow = 0;
 
   function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const path = (req.url ?? '/').split('?')[0];
@@ -110,7 +118,12 @@ export function startWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor
     }
     const hold = options.connections.take(caller.addressKey);
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
-      ws.once('close', () => hold.release());
+      boundSends(ws, options.maxBufferedBytes, () => (closedSlow += 1));
+      open.add(ws);
+      ws.once('close', () => {
+        open.delete(ws);
+        hold.release();
+      });
       wss.emit('connection', ws, req);
     });
   }
@@ -166,6 +179,15 @@ export function startWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor
       options.httpServer.off('upgrade', onUpgrade);
       await disposable.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+    stats() {
+      let bufferedBytes = 0;
+      let maxBufferedBytes = 0;
+      for (const ws of open) {
+        bufferedBytes += ws.bufferedAmount;
+        maxBufferedBytes = Math.max(maxBufferedBytes, ws.bufferedAmount);
+      }
+      return { sockets: open.size, bufferedBytes, maxBufferedBytes, closedSlow };
     },
   };
 }

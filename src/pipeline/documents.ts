@@ -26,7 +26,22 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const hashOf = (key: string): string => key.slice(key.lastIndexOf(':') + 1).toLowerCase();
+/**
+ * A persisted query's hash, spelt one way: exactly 64 lowercase hexadecimal digits, used verbatim.
+ * Any other spelling (upper case, a prefix) names no document on any door (PERSISTED_QUERY_NOT_FOUND
+ * by hash alone, "provided sha does not match query" with the document), so every lookup of one
+ * request finds the same document, or none.
+ */
+export function isSha256Hex(hash: unknown): hash is string {
+  return typeof hash === 'string' && /^[0-9a-f]{64}$/.test(hash);
+}
+
+/** Apollo's persisted-query cache keys are `apq:<hash>` (its APQ_CACHE_PREFIX); the hash is what follows, verbatim. */
+const APOLLO_KEY_PREFIX = 'apq:';
+const hashOf = (key: string): string | null => {
+  const hash = key.startsWith(APOLLO_KEY_PREFIX) ? key.slice(APOLLO_KEY_PREFIX.length) : null;
+  return isSha256Hex(hash) ? hash : null;
+};
 
 const notFound = (): GraphQLError => new GraphQLError('PersistedQueryNotFound', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } });
 
@@ -39,13 +54,14 @@ export async function resolveDocument(params: GraphQLParams, sources: DocumentSo
     return { text: query, hash: undefined, register: false };
   }
   if (!sources.apq && !sources.trusted) return new GraphQLError('PersistedQueryNotSupported', { extensions: { code: 'PERSISTED_QUERY_NOT_SUPPORTED' } });
-  if (!isRecord(persisted) || persisted['version'] !== 1) return new GraphQLError('Unsupported persisted query version', { extensions: { code: ErrorCode.BAD_REQUEST } });
-  const hash = typeof persisted['sha256Hash'] === 'string' ? persisted['sha256Hash'].toLowerCase() : '';
+  if (!isRecord(persisted) || persisted['version'] !== 1) return new GraphQLError('Unsupported persisted query version', { extensions: { code: ErrorCode.BAD_REQUEST, http: { status: 400 } } });
+  const hash = typeof persisted['sha256Hash'] === 'string' ? persisted['sha256Hash'] : '';
   if (query === null) {
+    if (!isSha256Hex(hash)) return notFound();
     const text = sources.trusted?.get(hash) ?? (sources.apq ? await sources.apq.get(hash) : null);
     return text ? { text, hash, register: false } : notFound();
   }
-  if (sha256Hex(query) !== hash) return new GraphQLError('provided sha does not match query', { extensions: { code: ErrorCode.BAD_REQUEST } });
+  if (sha256Hex(query) !== hash) return new GraphQLError('provided sha does not match query', { extensions: { code: ErrorCode.BAD_REQUEST, http: { status: 400 } } });
   return { text: query, hash, register: sources.apq !== null && !sources.trusted?.only };
 }
 
@@ -59,13 +75,14 @@ export function asApolloCache(sources: DocumentSources, isValid: (hash: string) 
     // Apollo prefixes its keys (`apq:`): the hash follows the last colon.
     async get(key) {
       const hash = hashOf(key);
+      if (hash === null) return undefined;
       return sources.trusted?.get(hash) ?? (sources.apq ? ((await sources.apq.get(hash)) ?? undefined) : undefined);
     },
     // Apollo says nothing of the caller here: this registration stays in this process
     // (`registeredBy` null); the pipeline's `run` shares it under its caller (`registrationOf`).
     async set(key, query) {
       const hash = hashOf(key);
-      if (sources.apq && !sources.trusted?.only && isValid(hash)) await sources.apq.set(hash, query, null);
+      if (hash !== null && sources.apq && !sources.trusted?.only && isValid(hash)) await sources.apq.set(hash, query, null);
     },
     async delete() {
       // Registrations expire on their own.

@@ -32,6 +32,10 @@ export function isVariableError(error: GraphQLError): boolean {
   return ['has invalid value', 'got invalid value ', 'of required type ', 'of non-null type '].some((words) => error.message.startsWith(`Variable "$${name}" ${words}`));
 }
 
+function isClientStatus(http: unknown): boolean {
+  return isRecord(http) && typeof http['status'] === 'number' && http['status'] >= 400 && http['status'] < 500;
+}
+
 /** A GraphQLError for anything thrown, its code from src/errors when it is one of ours. */
 function asGraphQLError(error: unknown): GraphQLError {
   if (error instanceof GraphQLError) return error;
@@ -43,8 +47,10 @@ function asGraphQLError(error: unknown): GraphQLError {
 export function createErrorFormatter(options: { development: boolean }): ErrorFormatter {
   const enrich = (error: GraphQLError, lifted: FormattedErrors): GraphQLFormattedError => {
     const extensions: Record<string, unknown> = { ...error.extensions };
-    if (extensions['code'] === undefined) extensions['code'] = isVariableError(error) ? 'BAD_USER_INPUT' : 'INTERNAL_SERVER_ERROR';
     const http = extensions['http'];
+    // No code of its own: a variable that does not coerce, or a request error asking for a 4xx (Apollo's
+    // "provided sha does not match query") is the client's; anything else is ours.
+    if (extensions['code'] === undefined) extensions['code'] = isVariableError(error) ? 'BAD_USER_INPUT' : isClientStatus(http) ? 'BAD_REQUEST' : 'INTERNAL_SERVER_ERROR';
     if (http !== undefined) {
       if (isRecord(http)) {
         if (typeof http['status'] === 'number' && http['status'] !== 0) lifted.status = http['status'];

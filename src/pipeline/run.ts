@@ -101,11 +101,11 @@ class OperationRecord {
   }
 
   /** Errors formatted for the client, their codes and limits kept for the log line. */
-  format(errors: readonly unknown[]): { formatted: FormattedExecutionResult['errors']; status: number | undefined } {
+  format(errors: readonly unknown[]): { formatted: FormattedExecutionResult['errors']; status: number | undefined; headers: Array<[string, string]> } {
     const out = this.deps.formatErrors(errors);
     this.codes.push(...errorCodes(out.formatted));
     this.limits.push(...limitsOf(out.formatted));
-    return { formatted: out.formatted, status: out.status };
+    return { formatted: out.formatted, status: out.status, headers: out.headers };
   }
 
   /** Logs, counts and closes the trace of the operation (once). */
@@ -150,6 +150,16 @@ export async function verifyCaller(caller: Caller): Promise<void> {
   }
 }
 
+/**
+ * A mutation sent by GET: refused on every door as GraphQL over HTTP refuses it (405, `Allow:
+ * POST`, BAD_REQUEST), since a GET is sent cross-site by any page and repeated by any proxy.
+ */
+function mutationOverGet(): GraphQLError {
+  return new GraphQLError('GET requests only support query operations, not mutation operations', {
+    extensions: { code: ErrorCode.BAD_REQUEST, http: { status: 405, headers: new Map([['allow', 'POST']]) } },
+  });
+}
+
 /** Whether an error thrown by the context or admission is one the client should see as a refusal. */
 function isRefusal(error: unknown): error is LimitExceededError {
   return error instanceof LimitExceededError;
@@ -157,8 +167,8 @@ function isRefusal(error: unknown): error is LimitExceededError {
 
 export function createRunner(deps: RunDeps): Runner {
   function refusal(record: OperationRecord, errors: readonly unknown[]): Answer {
-    const { formatted, status } = record.format(errors);
-    return { result: { errors: formatted ?? [] }, requestError: true, ...(status !== undefined ? { status } : {}) };
+    const { formatted, status, headers } = record.format(errors);
+    return { result: { errors: formatted ?? [] }, requestError: true, ...(status !== undefined ? { status } : {}), ...(headers.length > 0 ? { headers } : {}) };
   }
 
   /** The price of the operation, or the refusal (COST_ESTIMATED_TOO_EXPENSIVE) before anything runs. */
@@ -175,10 +185,12 @@ export function createRunner(deps: RunDeps): Runner {
    * Every check before anything runs, in order: the document's refusal, the operation by name,
    * the kinds the door accepts, the price. `run` and `check` share it.
    */
-  function admit(prepared: PreparedDocument, params: GraphQLParams, accepts: RunOptions['accepts']): Admission {
+  function admit(prepared: PreparedDocument, params: GraphQLParams, options: Pick<RunOptions, 'accepts' | 'viaGet'>): Admission {
     if (prepared.refusal) return { refused: prepared.refusal, documentRefused: true, op: null };
     const op = deps.preparer.operation(prepared, params.operationName);
     if (op instanceof GraphQLError) return { refused: [op], documentRefused: true, op: null };
+    const accepts = options.accepts;
+    if (options.viaGet && op.type === 'mutation') return { refused: [mutationOverGet()], documentRefused: false, op };
     if (accepts && !accepts.has(op.type)) {
       const where = op.type === 'subscription' ? ': subscribe over WebSocket or Server-Sent Events' : '';
       return { refused: [new GraphQLError(`${op.type} operations are not run here${where}`, { extensions: { code: ErrorCode.BAD_REQUEST } })], documentRefused: false, op };
@@ -325,7 +337,7 @@ export function createRunner(deps: RunDeps): Runner {
   return {
     async run(prepared, params, caller, options) {
       const record = new OperationRecord(deps, caller, options);
-      const admitted = admit(prepared, params, options.accepts);
+      const admitted = admit(prepared, params, options);
       if (admitted.op) {
         record.operationName = admitted.op.name;
         record.operationType = admitted.op.type;
@@ -354,7 +366,7 @@ export function createRunner(deps: RunDeps): Runner {
       return answer;
     },
     check(prepared, params) {
-      const admitted = admit(prepared, params, undefined);
+      const admitted = admit(prepared, params, {});
       const type = admitted.op?.type ?? null;
       if (admitted.refused) return { errors: deps.formatErrors(admitted.refused).formatted, estimate: null, type };
       return { errors: [], estimate: admitted.estimate, type };

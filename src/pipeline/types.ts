@@ -35,6 +35,8 @@ export interface RunOptions {
   connection?: Connection;
   /** What kinds of operation the door accepts; others are refused before anything runs. @default every kind */
   accepts?: ReadonlySet<'query' | 'mutation' | 'subscription'>;
+  /** The request came by HTTP GET: a mutation is refused (405), whatever the door. */
+  viaGet?: boolean;
   /** The status the door will answer with (HTTP), for the log line. */
   statusOf?(answer: Answer): number;
 }
@@ -46,6 +48,8 @@ export interface Answer {
   requestError: boolean;
   /** A status an error asked for (`extensions.http.status`), when any. */
   status?: number;
+  /** Headers an error asked for (`extensions.http.headers`, e.g. `Allow` with a 405), when any. */
+  headers?: ReadonlyArray<readonly [string, string]>;
   /** The document itself was refused (not found, not trusted, too large, not valid, no such operation): nothing of it ran. */
   documentRefused?: boolean;
 }

@@ -39,7 +39,7 @@ import { identifyCaller } from '../upstream/identity/identify';
 import type { LoaderOptions } from '../upstream/loader-options';
 import { createSharedProbe } from '../upstream/probe';
 import { CallerOwner } from './caller-owner';
-import { createHealthRoutes, upstreamReadiness } from './health';
+import { createHealthRoutes, upstreamReadiness, type RouteHandler } from './health';
 import { createIdeHandler } from './ide';
 import { createMapHandler } from './map';
 import { createGatewayMetrics } from './metrics';
@@ -259,7 +259,11 @@ export async function composeGateway(config: Config, options: StartGatewayOption
     graphqlPath: GRAPHQL_PATH,
     ...(sandboxMode && options.sandbox ? { defaultToken: options.sandbox.tokens.admin } : {}),
   });
-  const health = createHealthRoutes({ readiness: { upstreams: upstreamReadiness(probe) }, mode: sandboxMode ? 'sandbox' : 'upstream', metrics: registry, state: () => fleet.check() });
+  const routes = createHealthRoutes({ readiness: { upstreams: upstreamReadiness(probe) }, mode: sandboxMode ? 'sandbox' : 'upstream', metrics: registry, state: () => fleet.check() });
+  // With METRICS_PORT, /metrics is served on its own port only (index.ts), not to the API's clients.
+  const { '/metrics': metricsRoute, ...probeRoutes } = routes;
+  if (metricsRoute === undefined) throw new Error('health routes without /metrics');
+  const health: Record<string, RouteHandler | undefined> = config.metricsPort === null ? routes : probeRoutes;
   const sse = createSseDoor({
     pipeline,
     reservations: new SharedLimit('sseReservations', { total: config.transport.sseMaxReservations, perCaller: config.transport.sseReservationsPerCaller, setting: 'SSE_MAX_RESERVATIONS' }),
@@ -273,11 +277,13 @@ export async function composeGateway(config: Config, options: StartGatewayOption
     operationsDir: mcpOperationsDir,
     manifest: trusted ? { only: trusted.only, documents: trusted.documents() } : null,
     mutations: config.mcpMutations,
+    publicHosts: config.publicHosts,
+    schemaTools: { offered: config.introspection, needToken: !sandboxMode },
     version: info.version,
     warn: (message) => logger.warn(message),
     callerOf,
     note: (errors, caller) => pipeline.note(errors, caller, { door: 'mcp' }),
   });
 
-  return { logger, metrics, tracer, fleet, httpLayer, pollers, provisionings, schema, pipeline, httpDoor, sse, mcp, ide, map, health, verifier, callerOf };
+  return { logger, metrics, tracer, fleet, httpLayer, pollers, provisionings, schema, pipeline, httpDoor, sse, mcp, ide, map, health, metricsRoute, verifier, callerOf };
 }

@@ -43,12 +43,11 @@ export function createHealthRoutes(options: HealthOptions): Record<string, Route
   const checks = Object.entries(options.readiness);
   return {
     '/healthz': async (_req, res) => sendJson(res, 200, { status: 'ok' }),
-    '/readyz': async (_req, res) => {
+    '/readyz': async (req, res) => {
       const results = await Promise.all(checks.map(([name, check]) => runCheck(check).then((result) => [name, result] as const)));
       const state = options.state?.() ?? { status: 'memory' };
-      const ready = results.every(([, result]) => result.ready) && state.status !== 'starting';
-      const status = !ready ? 'unavailable' : state.status === 'degraded' ? 'degraded' : 'ready';
-      return sendJson(res, ready ? 200 : 503, { status, mode: options.mode, checks: Object.fromEntries(results), ...(state.status === 'memory' ? {} : { state }) });
+      const body = readinessBody(results, state, options.mode, isLocalRequest(req));
+      return sendJson(res, body.status === 'unavailable' ? 503 : 200, body);
     },
     '/metrics': async (_req, res) => {
       const body = await options.metrics.metrics();
@@ -57,6 +56,36 @@ export function createHealthRoutes(options: HealthOptions): Record<string, Route
       return 200;
     },
   };
+}
+
+/**
+ * What `/readyz` answers: the verdict, and which checks failed by name. The failures' own words
+ * (a Redis error, an exception's message: internal addresses, host names) only for a request from
+ * this machine (`local`): anyone else learns which part is down, not where it lives.
+ */
+export function readinessBody(results: ReadonlyArray<readonly [string, ReadinessResult]>, state: StateCheck, mode: HealthOptions['mode'], local: boolean): Record<string, unknown> & { status: 'ready' | 'degraded' | 'unavailable' } {
+  const ready = results.every(([, result]) => result.ready) && state.status !== 'starting';
+  const status = !ready ? 'unavailable' : state.status === 'degraded' ? 'degraded' : 'ready';
+  const failed = [...results.filter(([, result]) => !result.ready).map(([name]) => name), ...(state.status === 'starting' || state.status === 'degraded' ? ['state'] : [])];
+  const checks = Object.fromEntries(results.map(([name, result]) => [name, local ? result : withoutText(result)]));
+  const shownState = local ? state : { status: state.status };
+  return { status, mode, ...(failed.length > 0 ? { failed } : {}), checks, ...(state.status === 'memory' ? {} : { state: shownState }) };
+}
+
+/** A check's result without its error text. */
+function withoutText(result: ReadinessResult): ReadinessResult {
+  const { error: _error, ...rest } = result;
+  return rest;
+}
+
+/**
+ * A request from this machine: a loopback peer that no proxy forwarded (a proxy on the same host
+ * connects from loopback too, but says whom it forwards for).
+ */
+export function isLocalRequest(req: Pick<IncomingMessage, 'headers'> & { socket: { remoteAddress?: string | undefined } }): boolean {
+  if (req.headers['forwarded'] !== undefined || req.headers['x-forwarded-for'] !== undefined) return false;
+  const address = req.socket.remoteAddress ?? '';
+  return address === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address);
 }
 
 async function runCheck(check: ReadinessCheck): Promise<ReadinessResult> {

@@ -8,13 +8,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Config } from '../config';
 import { SharedLimit } from '../core/shares';
-import { startWebSocketDoor } from '../doors/websocket';
+import { startWebSocketDoor, type WebSocketDoor } from '../doors/websocket';
 import type { CallerVerifier } from '../core/verify';
 import type { Pipeline } from '../pipeline';
 import type { ExecutorStats } from '../pipeline/execute';
 import { composeGateway, GRAPHQL_PATH, STREAM_PATH, type StartGatewayOptions } from './compose';
 import { sendJson } from './health';
 import { closer, drain } from './lifecycle';
+import { startMetricsServer } from './metrics-server';
 import { createRoutes } from './routes';
 
 export { composeGateway, GRAPHQL_PATH, STREAM_PATH, type GatewayParts, type SandboxUpstream, type StartGatewayOptions } from './compose';
@@ -26,6 +27,8 @@ export interface RunningGateway {
   wsUrl: string;
   /** `http://host:port/graphql/stream` (subscriptions over SSE) */
   streamUrl: string;
+  /** Where `/metrics` is served: on `METRICS_PORT` when set, else on the API's port. */
+  metricsUrl: string;
   /** Running shared pollers and their subscribers (tests, diagnostics). */
   pollerStats(): { pollers: number; subscribers: number };
   /** The executor's counts (operations compiled, run on graphql-js). */
@@ -36,6 +39,8 @@ export interface RunningGateway {
   sseStats(): { reservations: number; open: number };
   /** The caller verifier (tests: how often the platform was asked). */
   verifier: CallerVerifier;
+  /** Open WebSockets, the bytes they hold unsent, and how many closed for reading too slowly. */
+  wsStats(): ReturnType<WebSocketDoor['stats']>;
   close(): Promise<void>;
 }
 
@@ -44,7 +49,7 @@ const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 export async function startGateway(config: Config, options: StartGatewayOptions = {}): Promise<RunningGateway> {
   const parts = await composeGateway(config, options);
-  const { logger, pipeline, pollers, provisionings, sse, httpDoor, httpLayer, fleet, tracer, schema, verifier, callerOf } = parts;
+  const { logger, pipeline, pollers, provisionings, sse, httpDoor, httpLayer, fleet, tracer, schema, verifier, callerOf, metricsRoute } = parts;
   const handle = createRoutes(parts);
 
   const sockets = new Set<Socket>();
@@ -78,6 +83,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     connections: new SharedLimit('wsConnections', { total: config.transport.wsMaxConnections, perCaller: config.transport.wsConnectionsPerClient, setting: 'WS_MAX_CONNECTIONS' }),
     allowedOrigins: config.transport.wsAllowedOrigins,
     callerOf,
+    maxBufferedBytes: config.transport.wsMaxBufferedBytes,
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -88,6 +94,8 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     });
   });
   const { port } = server.address() as AddressInfo;
+  // With METRICS_PORT, /metrics is served there only (metrics-server.ts), not to the API's clients.
+  const metricsServer = config.metricsPort !== null ? await startMetricsServer(metricsRoute, config.host, config.metricsPort) : null;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
 
   // What to close, in order (lifecycle.ts): stop taking requests, end what never ends by itself,
@@ -118,6 +126,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
         return stopped;
       },
     },
+    { name: 'metrics port', close: () => metricsServer?.close() },
     { name: 'HTTP door', close: () => httpDoor.stop() },
     { name: 'upstream pools', close: () => httpLayer.close() },
     { name: 'shared state', close: () => fleet.close() },
@@ -128,11 +137,13 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     url: `http://${host}:${port}${GRAPHQL_PATH}`,
     wsUrl: `ws://${host}:${port}${GRAPHQL_PATH}`,
     streamUrl: `http://${host}:${port}${STREAM_PATH}`,
+    metricsUrl: metricsServer?.url ?? `http://${host}:${port}/metrics`,
     pollerStats: () => pollers.stats(),
     executorStats: () => pipeline.stats().executor,
     pipelineStats: () => pipeline.stats(),
     sseStats: () => sse.stats(),
     verifier,
+    wsStats: () => subscriptions.stats(),
     close,
   };
 }

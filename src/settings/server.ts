@@ -1,7 +1,15 @@
 /** Where the gateway listens and how it runs operations. */
-import { ConfigError, choice, custom, int, onOff, type Area } from './setting';
+import { ConfigError, choice, custom, int, onOff, optionalInt, type Area } from './setting';
 
 export const PORT = int({ name: 'PORT', meaning: 'port to listen on (0: any free port)', min: 0, max: 65535, fallback: 4000 });
+
+export const METRICS_PORT = optionalInt({
+  name: 'METRICS_PORT',
+  meaning: "serve `/metrics` on this port of `HOST` only, and not on `PORT`, so the API's clients cannot read the gateway's metrics (recommended in production; [Operations](operations.md))",
+  min: 0,
+  max: 65535,
+  defaultText: 'unset: `/metrics` on `PORT`',
+});
 
 export const HOST = custom<string>({
   name: 'HOST',
@@ -54,5 +62,5 @@ export const PROBE_CACHE_MS = int({
 
 export const SERVER: Area = {
   title: 'Server',
-  settings: [PORT, HOST, NODE_ENV, NETGRAPH_EXECUTOR, INTROSPECTION, PROBE_CACHE_MS],
+  settings: [PORT, HOST, METRICS_PORT, NODE_ENV, NETGRAPH_EXECUTOR, INTROSPECTION, PROBE_CACHE_MS],
 };

@@ -45,7 +45,15 @@ export const SSE_MAX_BUFFERED_BYTES = int({
   fallback: 4 * 1024 * 1024,
 });
 
+export const WS_MAX_BUFFERED_BYTES = int({
+  name: 'WS_MAX_BUFFERED_BYTES',
+  meaning: 'bytes one WebSocket may hold unsent: a message that would take it past them closes it (1013, try again later) and ends its subscriptions',
+  min: 1024,
+  max: 1024 * 1024 * 1024,
+  fallback: 4 * 1024 * 1024,
+});
+
 export const TRANSPORTS: Area = {
   title: 'Transports',
-  settings: [WS_MAX_CONNECTIONS, WS_CONNECTIONS_PER_CLIENT, WS_ALLOWED_ORIGINS, SSE_MAX_RESERVATIONS, SSE_RESERVATIONS_PER_CALLER, SSE_RESERVATION_TTL_MS, SSE_MAX_BUFFERED_BYTES],
+  settings: [WS_MAX_CONNECTIONS, WS_CONNECTIONS_PER_CLIENT, WS_ALLOWED_ORIGINS, WS_MAX_BUFFERED_BYTES, SSE_MAX_RESERVATIONS, SSE_RESERVATIONS_PER_CALLER, SSE_RESERVATION_TTL_MS, SSE_MAX_BUFFERED_BYTES],
 };

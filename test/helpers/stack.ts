@@ -53,6 +53,10 @@ export interface Stack {
   streamUrl: string;
   /** The gateway's running shared pollers and their subscribers. */
   pollerStats(): { pollers: number; subscribers: number };
+  /** Where the gateway serves `/metrics` (its own port with `METRICS_PORT`). */
+  metricsUrl: string;
+  /** The gateway's open WebSockets and the bytes they hold unsent. */
+  wsStats(): ReturnType<RunningGateway['wsStats']>;
   /** Origin of the gateway (for /healthz etc.). */
   origin: string;
   sandbox: RunningSandbox;
@@ -116,6 +120,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     wsUrl: gateway.wsUrl,
     streamUrl: gateway.streamUrl,
     pollerStats: () => gateway.pollerStats(),
+    wsStats: () => gateway.wsStats(),
+    metricsUrl: gateway.metricsUrl,
     origin: new URL(gateway.url).origin,
     sandbox,
     tokens: sandbox.tokens,

@@ -133,3 +133,28 @@ export async function sandboxRest(stack: Stack, method: string, path: string, bo
 export function routeCalls(stack: Stack, route: string): number {
   return stack.sandbox.control.calls().byRoute[route] ?? 0;
 }
+
+/**
+ * One operation over a raw graphql-transport-ws socket (no client library: the test sees the
+ * protocol): connects with `token`, subscribes with `payload`, and gives the errors' extensions
+ * of the `error` message or of the first `next`.
+ */
+export async function firstAnswerErrors(wsUrl: string, token: string, payload: Record<string, unknown>): Promise<Array<Record<string, unknown>>> {
+  const socket = new WebSocket(wsUrl, 'graphql-transport-ws');
+  try {
+    const answer = new Promise<unknown>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.on('message', (data: Buffer) => {
+        const message = JSON.parse(data.toString()) as { type: string; payload?: unknown };
+        if (message.type === 'connection_ack') socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload }));
+        if (message.type === 'error' || message.type === 'next') resolve(message.payload);
+      });
+    });
+    socket.once('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } })));
+    const got = await answer;
+    const errors = Array.isArray(got) ? got : isObject(got) && Array.isArray(got['errors']) ? got['errors'] : [];
+    return errors.map((e: unknown) => (isObject(e) && isObject(e['extensions']) ? e['extensions'] : {}));
+  } finally {
+    socket.close();
+  }
+}

@@ -71,6 +71,7 @@ interface Container {
 }
 const pod = (doc('Deployment').spec as { template: { spec: { containers: Container[]; securityContext: { runAsNonRoot: boolean } } } }).template.spec;
 const container = pod.containers[0] as Container;
+const podAnnotations = (doc('Deployment').spec as { template: { metadata: { annotations: Record<string, string> } } }).template.metadata.annotations;
 
 describe('Dockerfile', () => {
   it('builds in one stage and runs production dependencies only in another', () => {
@@ -145,7 +146,12 @@ describe('deploy/kubernetes.yaml', () => {
     const listen = Object.fromEntries(container.env.map((e) => [e.name, e.value]));
     const config = loadConfig({ ...listen, ...doc('ConfigMap').data });
     expect(config.host).toBe('0.0.0.0');
-    expect(container.ports).toEqual([{ name: 'http', containerPort: config.port }]);
+    expect(container.ports).toEqual([
+      { name: 'http', containerPort: config.port },
+      { name: 'metrics', containerPort: config.metricsPort },
+    ]);
+    // Prometheus scrapes the metrics port; the Service (below) exposes the API's port only.
+    expect(podAnnotations['prometheus.io/port']).toBe(String(config.metricsPort));
     expect(String(config.port)).toBe(env['PORT']);
     expect(doc('Service').spec).toMatchObject({ selector: { 'app.kubernetes.io/name': 'netgraph' }, ports: [{ targetPort: 'http' }] });
   });

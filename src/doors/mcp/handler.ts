@@ -2,7 +2,8 @@
  * `/mcp`: the Model Context Protocol over Streamable HTTP (the official SDK's server), stateless:
  * every POST gets its own SDK server and transport, bound to that request's caller, so nothing
  * (tokens, results) outlives the request or passes between callers, and any replica can answer
- * any request. The tool list is built once at start-up (it depends on configuration only).
+ * any request. The tool list is built once at start-up (it depends on configuration only). A
+ * request must name the gateway by a public host and come from no foreign page (public-hosts.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -11,6 +12,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, typ
 import type { GraphQLSchema } from 'graphql';
 import { Cancellation } from '../../core/cancellation';
 import type { Caller, CallerFactory } from '../../core/caller';
+import { foreignRequest } from '../public-hosts';
 import { buildCatalog, readOperationFolder, type OperationSource } from './catalog';
 import { doorRefusalCode, refusal } from './results';
 import type { McpRunner } from './runner';
@@ -37,6 +39,10 @@ export interface McpHandlerOptions {
   mutations: McpMutations;
   /** The gateway's version, told to clients in `initialize`. */
   version: string;
+  /** `PUBLIC_HOSTS`: the host names a request must name (`Host`) and come from (`Origin`); null: any. */
+  publicHosts: ReadonlySet<string> | null;
+  /** `introspect` and `search_schema`: offered when introspection is on; a token needed outside the sandbox. */
+  schemaTools: { offered: boolean; needToken: boolean };
   /** Where start-up notes go (operations left out and why). */
   warn?: (message: string) => void;
   /** The one way every door builds its caller (src/core/caller.ts): token, address, request id, trace context. */
@@ -61,11 +67,19 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
     operations: buildCatalog(options.schema, [...shipped, ...manifest], warn),
     mutations: options.mutations,
     trusted: options.manifest ? { only: options.manifest.only, has: (document) => registered.has(document) } : null,
+    schemaTools: options.schemaTools,
     warn,
   });
   const definitions = [...tools.values()].map((tool) => tool.definition);
 
   return async (req, res) => {
+    // DNS rebinding: a page that took over a host name reaches the gateway as its own origin.
+    const foreign = foreignRequest(req, options.publicHosts);
+    if (foreign) {
+      res.writeHead(403, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: foreign }, id: null }));
+      return;
+    }
     if (req.method !== 'POST') {
       // Stateless: no session to resume or delete, no server-initiated stream to open.
       res.writeHead(405, { allow: 'POST', 'content-type': 'application/json' });

@@ -2,7 +2,7 @@
  * The tools the door offers, one table: the curated operations (catalog.ts), each becoming a
  * tool that runs its document with the arguments as variables, and the generic tools
  * (`introspect`, `search_schema`, `validate`, `execute`). Which are offered follows the
- * configuration: mutation tools by MCP_MUTATIONS, `execute` not at all when only trusted
+ * configuration: mutation tools by MCP_MUTATIONS, the schema tools by INTROSPECTION, `execute` not at all when only trusted
  * documents may run, and in that mode a shipped operation only when the manifest registers it.
  * Every operation goes through the runner; the door decides nothing about GraphQL itself.
  */
@@ -38,7 +38,19 @@ export interface ToolsOptions {
   mutations: McpMutations;
   /** The trusted-documents manifest: `only` when nothing else may run; `has` a document's text. */
   trusted: { only: boolean; has(document: string): boolean } | null;
+  /**
+   * `introspect` and `search_schema` read the whole schema, as introspection does: offered only when
+   * introspection is on (`INTROSPECTION`), and answered only with a token when `needToken`.
+   * @default offered, no token needed
+   */
+  schemaTools?: { offered: boolean; needToken: boolean };
   warn(message: string): void;
+}
+
+/** The refusal of a schema tool called without the token the gateway needs for it; null when it may answer. */
+function schemaToolRefusal(tool: string, options: ToolsOptions, call: ToolCall): CallToolResult | null {
+  if (!options.schemaTools?.needToken || call.caller.authorization !== undefined) return null;
+  return refusal(tool, 'UNAUTHENTICATED', `${tool} reads the schema, which this gateway shows only to callers with a token (Authorization)`);
 }
 
 /** How long a follow tool waits for the change to finish, by default and at most. */
@@ -228,7 +240,7 @@ function genericTools(options: ToolsOptions, followNotes: (data: Record<string, 
     },
     additionalProperties: false,
   };
-  entries.push({
+  if (options.schemaTools?.offered !== false) entries.push({
     definition: {
       name: 'introspect',
       title: 'Introspect',
@@ -236,8 +248,8 @@ function genericTools(options: ToolsOptions, followNotes: (data: Record<string, 
       inputSchema: introspectInput,
       annotations: { title: 'Introspect', ...READ_ONLY },
     },
-    async call(args) {
-      const refused = checkArguments('introspect', args, introspectInput);
+    async call(args, call) {
+      const refused = schemaToolRefusal('introspect', options, call) ?? checkArguments('introspect', args, introspectInput);
       if (refused) return refused;
       const name = typeof args['name'] === 'string' && args['name'] !== '' ? args['name'] : 'Query';
       const format: IntrospectFormat = args['format'] === 'json' ? 'json' : 'sdl';
@@ -256,7 +268,7 @@ function genericTools(options: ToolsOptions, followNotes: (data: Record<string, 
     required: ['words'],
     additionalProperties: false,
   };
-  entries.push({
+  if (options.schemaTools?.offered !== false) entries.push({
     definition: {
       name: 'search_schema',
       title: 'Search schema',
@@ -265,8 +277,8 @@ function genericTools(options: ToolsOptions, followNotes: (data: Record<string, 
       outputSchema: SEARCH_OUTPUT,
       annotations: { title: 'Search schema', ...READ_ONLY },
     },
-    async call(args) {
-      const refused = checkArguments('search_schema', args, searchInput);
+    async call(args, call) {
+      const refused = schemaToolRefusal('search_schema', options, call) ?? checkArguments('search_schema', args, searchInput);
       if (refused) return refused;
       if (typeof args['words'] !== 'string') return refusal('search_schema', 'BAD_USER_INPUT', 'words must be a string');
       const first = typeof args['first'] === 'number' ? Math.max(1, Math.min(SEARCH_RESULTS.max, Math.floor(args['first']))) : SEARCH_RESULTS.default;

@@ -8,12 +8,13 @@ import { join } from 'node:path';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { getOperationAST, parse } from 'graphql';
 import { loadConfig } from '../../../src/config';
+import { backgroundCaller } from '../../../src/core/caller';
 import { buildCatalog, readOperationFolder, snakeCase } from '../../../src/doors/mcp/catalog';
 import { dataSchema, variablesSchema } from '../../../src/doors/mcp/json-schema';
 import { progressOf } from '../../../src/doors/mcp/progress';
 import { errorResult, summarize } from '../../../src/doors/mcp/results';
 import type { McpRunner } from '../../../src/doors/mcp/runner';
-import { buildTools } from '../../../src/doors/mcp/tools';
+import { buildTools, type ToolCall, type ToolEntry } from '../../../src/doors/mcp/tools';
 import { buildSchema } from '../../../src/server/schema';
 
 const schema = buildSchema();
@@ -173,8 +174,10 @@ describe('MCP_MUTATIONS and trusted documents', () => {
   const names = (options: Partial<Parameters<typeof buildTools>[0]>): string[] =>
     [...buildTools({ schema, runner: idle, operations, mutations: 'listed', trusted: null, warn: () => undefined, ...options }).keys()].sort();
 
-  it('is validated at start-up, `listed` by default', () => {
+  it('is validated at start-up: `listed` by default in sandbox mode, `none` on a platform', () => {
     expect(loadConfig({}).mcpMutations).toBe('listed');
+    expect(loadConfig({ UPSTREAM_BASE_URL: 'https://platform.example.com' }).mcpMutations).toBe('none');
+    expect(loadConfig({ UPSTREAM_BASE_URL: 'https://platform.example.com', MCP_MUTATIONS: 'listed' }).mcpMutations).toBe('listed');
     expect(loadConfig({ MCP_MUTATIONS: 'None' }).mcpMutations).toBe('none');
     expect(() => loadConfig({ MCP_MUTATIONS: 'some' })).toThrow('MCP_MUTATIONS must be one of none, listed, all; got "some"');
   });
@@ -185,5 +188,29 @@ describe('MCP_MUTATIONS and trusted documents', () => {
     expect(names({ mutations: 'none' })).toEqual(all.filter((n) => n !== 'provision_app_wan' && n !== 'authorize_endpoints'));
     const listNetworks = operations.find((o) => o.tool === 'list_networks')?.query;
     expect(names({ trusted: { only: true, has: (d) => d === listNetworks } })).toEqual(['introspect', 'list_networks', 'search_schema', 'validate']);
+  });
+});
+
+describe('the schema tools', () => {
+  const operations = buildCatalog(schema, readOperationFolder(folder), () => undefined);
+  const tools = (schemaTools: { offered: boolean; needToken: boolean }): Map<string, ToolEntry> => buildTools({ schema, runner: idle, operations, mutations: 'listed', trusted: null, schemaTools, warn: () => undefined });
+  const call = (authorization: string | undefined): ToolCall => ({ caller: backgroundCaller(authorization, null), signal: new AbortController().signal, progress: async () => undefined });
+
+  it('are not offered when introspection is off (INTROSPECTION=off)', () => {
+    const names = [...tools({ offered: false, needToken: false }).keys()];
+    expect(names).not.toContain('introspect');
+    expect(names).not.toContain('search_schema');
+    expect(names).toContain('validate');
+  });
+
+  it.each(['introspect', 'search_schema'])('%s answers UNAUTHENTICATED without a token when the gateway needs one, and answers with one', async (name) => {
+    const tool = tools({ offered: true, needToken: true }).get(name);
+    if (!tool) throw new Error(`no ${name}`);
+    const args = name === 'introspect' ? { name: 'Network' } : { words: 'endpoint' };
+    const anonymous = await tool.call(args, call(undefined));
+    expect(anonymous.isError).toBe(true);
+    expect(JSON.stringify(anonymous.content)).toContain('UNAUTHENTICATED');
+    const withToken = await tool.call(args, call('Bearer x'));
+    expect(withToken.isError).toBeFalsy();
   });
 });
