@@ -71,6 +71,8 @@ export interface Config {
   retryMaxDelayMs: number;
   /** `UPSTREAM_RETRY_AFTER_MAX_MS`: longest `Retry-After` the gateway waits for; a longer one ends the retries. @default 5000 */
   retryAfterMaxMs: number;
+  /** Sharing and caching of upstream reads across requests (src/upstream/cache). */
+  upstreamCache: UpstreamCacheConfig;
   /** `UPSTREAM_MAX_CONCURRENCY`: upstream calls one GraphQL request may have in flight at once (1..256); as many as the connection pool keeps per origin, so one level of a large graph goes out in one wave. @default 64 */
   maxConcurrentPerRequest: number;
   /**
@@ -169,6 +171,25 @@ export interface Config {
   mcpMutations: McpMutations;
   /** Shared state for a fleet of replicas, and per-caller shares (src/state/README.md). */
   fleet: FleetConfig;
+}
+
+export interface UpstreamCacheConfig {
+  /**
+   * `UPSTREAM_SHARING`: `on`/`off`. On: identical upstream GETs (same service, URL, headers and
+   * credential) in flight at once share one call, across requests. @default true (`on`)
+   */
+  sharing: boolean;
+  /**
+   * `UPSTREAM_CACHE_MAX_BYTES`: memory the private upstream cache may hold (per replica); 0 turns it
+   * off. It keeps what the upstream's `Cache-Control`/`Expires` allow, per credential. @default 67108864 (64 MiB)
+   */
+  maxBytes: number;
+  /**
+   * `UPSTREAM_CACHE_TTLS`: `kind=seconds,…` — how long responses of a resource kind (the
+   * collection its path ends in: `dataCenters`, `geoRegions`, `networkConfigMetadata`) that carry
+   * no caching header stay fresh. @default none: header-less responses are never cached
+   */
+  ttls: ReadonlyMap<string, number>;
 }
 
 export interface FleetConfig {
@@ -485,6 +506,29 @@ function fleet(env: Env, maxPollers: number, maxProvisionings: number): FleetCon
   };
 }
 
+function upstreamCache(env: Env): UpstreamCacheConfig {
+  return {
+    sharing: oneOf(env, 'UPSTREAM_SHARING', ['on', 'off'] as const, 'on') === 'on',
+    maxBytes: int(env, 'UPSTREAM_CACHE_MAX_BYTES', 64 * 1024 * 1024, 0, 16 * 1024 * 1024 * 1024),
+    ttls: cacheTtls(env),
+  };
+}
+
+/** `UPSTREAM_CACHE_TTLS`: `kind=seconds` pairs, comma separated. */
+function cacheTtls(env: Env): ReadonlyMap<string, number> {
+  const value = read(env, 'UPSTREAM_CACHE_TTLS');
+  const ttls = new Map<string, number>();
+  if (value === undefined) return ttls;
+  for (const pair of value.split(',')) {
+    const match = /^\s*([A-Za-z][A-Za-z0-9-]*)\s*=\s*(\d{1,7})\s*$/.exec(pair);
+    if (match === null || match[1] === undefined || match[2] === undefined) {
+      throw new ConfigError(`UPSTREAM_CACHE_TTLS must be kind=seconds pairs separated by commas (e.g. dataCenters=300,geoRegions=300); got ${JSON.stringify(pair.trim())}`);
+    }
+    ttls.set(match[1], Number(match[2]));
+  }
+  return ttls;
+}
+
 /** Read and validate the configuration (from `process.env` unless given another map). */
 export function loadConfig(env: Env = process.env): Config {
   // Every variable is read on every load, even one that ends up unused: the names read are the
@@ -538,6 +582,7 @@ function readConfig(env: Env): Config {
     retryMaxDelayMs: int(env, 'UPSTREAM_RETRY_MAX_DELAY_MS', 1000, 0, MAX_MS),
     retryAfterMaxMs: int(env, 'UPSTREAM_RETRY_AFTER_MAX_MS', 5000, 0, MAX_MS),
     maxConcurrentPerRequest: int(env, 'UPSTREAM_MAX_CONCURRENCY', 64, 1, 256),
+    upstreamCache: upstreamCache(env),
     executor: oneOf(env, 'NETGRAPH_EXECUTOR', ['jit', 'graphql-js'] as const, 'jit'),
     sandboxSeed: oneOf(env, 'SANDBOX_SEED', ['tiny', 'demo', 'large'] as const, 'demo'),
     development: read(env, 'NODE_ENV') === 'development',

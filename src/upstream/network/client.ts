@@ -58,7 +58,8 @@ export class RestV1Client {
    */
   raw(kind: ResourceKind, id: string, networkId?: string): Promise<JsonObject> {
     const what = resources[kind].what;
-    return this.read({ service: 'rest-v1', method: 'GET', path: itemPath(kind, id, networkId) }, (res) => asObject(res.body, what));
+    // `no-cache`: revalidated with the upstream even when a cached copy is fresh — a PUT built on a stale record would undo others' changes.
+    return this.read({ service: 'rest-v1', method: 'GET', path: itemPath(kind, id, networkId), headers: { 'cache-control': 'no-cache' } }, (res) => asObject(res.body, what));
   }
 
   /** A window of a resource list (`networkId` for network-scoped kinds). */
