@@ -3,6 +3,7 @@ import { Registry } from 'prom-client';
 import { Cancellation, type CancelSignal } from '../../src/upstream/cancellation';
 import { createHttpLayer, type HttpLayer, type HttpLayerConfig } from '../../src/upstream/http';
 import type { UpstreamRequest } from '../../src/upstream/http-types';
+import { rejection } from '../helpers/upstream-call';
 import { json, startFakeUpstream, type FakeHandler, type FakeUpstream } from '../helpers/fake-upstream';
 
 const TOKEN = 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl';
@@ -40,13 +41,9 @@ async function setup(handler: FakeHandler, overrides: Partial<HttpLayerConfig> =
 }
 
 async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
-  try {
-    await promise;
-  } catch (e) {
-    if (e instanceof UpstreamError) return e;
-    throw e;
-  }
-  throw new Error('expected the call to fail');
+  const e = await rejection(promise);
+  if (e instanceof UpstreamError) return e;
+  throw e;
 }
 
 describe('requests', () => {

@@ -1,0 +1,9 @@
+/** What the chain's steps are built from: one object, so a step that needs more adds a field here. */
+import type { Registry } from 'prom-client';
+import type { RetryPolicy } from '../retry';
+
+export interface ChainDeps {
+  readonly retry: RetryPolicy;
+  /** Where the chain's metrics are exposed (none: kept but not exposed). */
+  readonly metrics: Registry | undefined;
+}
