@@ -31,6 +31,8 @@ import { createSseDoor } from '../doors/sse';
 import { startWebSocketDoor } from '../doors/websocket';
 import { type Cancellation } from '../upstream/cancellation';
 import { createHttpLayer } from '../upstream/http';
+import { createUpstreamReads } from '../upstream/cache';
+import { createRedisChangeBus } from '../state/change-bus';
 import type { LoaderOptions } from '../upstream/loader-options';
 import { createSharedProbe } from '../upstream/probe';
 import { createHealthRoutes, sendJson, upstreamReadiness } from './health';
@@ -66,6 +68,8 @@ export interface StartGatewayOptions {
   drainTimeoutMs?: number;
   /** How loaders batch and cache; tests and the benchmark turn batching off to measure it, operators cannot. @default batching on */
   loaderOptions?: LoaderOptions;
+  /** The upstream cache's clock, in ms since the epoch (tests hold and move it). @default Date.now */
+  cacheClock?: () => number;
 }
 
 export interface RunningGateway {
@@ -119,6 +123,9 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     : null;
   // Pollers, provisionings, persisted queries and quotas: in this process, or shared by the fleet in Redis (src/state).
   const fleet = createFleetState({ config: config.fleet, registry, warn: (message, fields) => logger.warn(fields ?? {}, message) });
+  // Reads shared and cached across requests (src/upstream/cache); changes heard from the fleet over Redis.
+  const changeBus = config.fleet.redisUrl === null ? null : createRedisChangeBus(config.fleet.redisUrl, (message, fields) => logger.warn(fields ?? {}, message));
+  const reads = createUpstreamReads({ ...config.upstreamCache, ...(options.cacheClock ? { now: options.cacheClock } : {}) }, changeBus);
   const httpLayer = createHttpLayer({
     upstreamBaseUrl,
     searchUrl,
@@ -128,6 +135,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     maxConcurrentPerRequest: config.maxConcurrentPerRequest,
     metrics: registry,
     ...(fleet.quota ? { quota: upstreamQuotaOf(fleet.quota) } : {}),
+    reads,
   });
   // Heavy operations take turns, on every transport (src/limits/admission.ts).
   const gate = new HeavyOperationGate(config.limits.admission);
@@ -370,6 +378,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
         await stopped;
         await httpDoor.stop();
         await httpLayer.close();
+        await changeBus?.close();
         await fleet.close();
         // Last: the spans of the drained requests are exported before close resolves.
         await tracer?.close();

@@ -11,6 +11,7 @@ import type { HttpClient } from './http-types';
 import { onAbort, type CancelSignal } from './cancellation';
 import type { ServiceBase } from './link-target';
 import type { RetryPolicy } from './retry';
+import type { UpstreamReads } from './cache';
 import type { CallerOptions, CallerScope, UpstreamQuota } from './chain/call';
 import { createUpstreamChain } from './chain';
 import { createSender } from './chain/send';
@@ -32,6 +33,8 @@ export interface HttpLayerConfig {
   metrics?: Registry;
   /** A per-caller quota of upstream calls (`CALLER_UPSTREAM_CALLS_PER_MINUTE`); none when unset. */
   quota?: UpstreamQuota;
+  /** Sharing and caching of reads across requests (src/upstream/cache); none: every call goes out. */
+  reads?: UpstreamReads;
 }
 
 export interface HttpLayer {
@@ -55,7 +58,7 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
     ? `Basic ${Buffer.from(`${config.searchCredentials.username}:${config.searchCredentials.password}`).toString('base64')}`
     : null;
   const sender = createSender({ timeouts: config.timeouts });
-  const chain = createUpstreamChain({ retry: config.retry, metrics: config.metrics }, { bases, searchAuthorization }, sender.send);
+  const chain = createUpstreamChain({ retry: config.retry, metrics: config.metrics, reads: config.reads }, { bases, searchAuthorization }, sender.send);
   // Credential keys are keyed hashes under a key that never leaves this process.
   const credentialKeyOf = credentialKeyer(randomBytes(32));
 

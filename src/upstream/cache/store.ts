@@ -120,7 +120,7 @@ export class UpstreamCache {
   revalidated(key: string, entry: CacheEntry, request: CacheRequest, notModified: Readonly<Record<string, string>>, mark: number): CacheEntry {
     const { policy, modified } = entry.policy.revalidatedPolicy(this.requestOf(request), { status: 304, headers: notModified });
     const updated: CacheEntry = { ...entry, policy, answer: modified ? entry.answer : { ...entry.answer, headers: { ...entry.answer.headers, ...without(notModified, ['content-length']) } } };
-    if (this.changedSince(mark, entry.service, entry.segments)) {
+    if (!policy.storable() || this.changedSince(mark, entry.service, entry.segments)) {
       this.entries.delete(key);
       return updated;
     }

@@ -79,6 +79,8 @@ export interface AttemptResult {
   readonly retryAfterMs: number | null;
   /** undici/Node error code of a transport failure. */
   readonly transportCode: string | undefined;
+  /** Headers of an answer that is not a 2xx (a 304's validators and freshness, read by the cache step). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export type CallOutcome = 'network' | 'hit' | 'revalidated' | 'shared' | 'stale';

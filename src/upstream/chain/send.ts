@@ -100,6 +100,7 @@ async function sendOnce(pool: Pool, call: UpstreamCall): Promise<UpstreamRespons
     retryable: isRetryableStatus(statusCode),
     retryAfterMs: statusCode === 429 || statusCode === 503 ? parseRetryAfter(headers['retry-after']) : null,
     transportCode: undefined,
+    headers,
   };
   const upstreamMessage = isJson || looksLikeJson(received) ? upstreamErrorMessage(safeJson(received)) : null;
   const unknown = outcomeUnknown(request.method, { status: statusCode });

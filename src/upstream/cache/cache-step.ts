@@ -1,0 +1,140 @@
+/**
+ * The chain's "cache" step (store.ts holds the entries). For a GET: a fresh entry of this
+ * credential answers at once (`hit`: no request, so no quota, budget or span is charged); a stale
+ * one with a validator is revalidated (`If-None-Match` / `If-Modified-Since`) and a 304 merged
+ * into it (`revalidated`); anything else goes on (`network`, or `shared` when in-flight sharing
+ * joined another call) and a 2xx is kept when its headers (or an operator TTL) allow.
+ *
+ * For a change (`UpstreamRequest.change`, set by the one sender, writes.ts): once it was answered
+ * — or may have been applied — what it touched is made stale for every credential here and on
+ * every replica (`ChangeSink`), before the sender reads the answer: a caller reads its own write.
+ */
+import { Counter, type Registry } from 'prom-client';
+import { UpstreamError } from '../../errors/codes';
+import type { UpstreamRequest, UpstreamResponse } from '../http-types';
+import type { CallOutcome, Interceptor, Send, UpstreamCall } from '../chain/call';
+import { answerFrom } from './answer';
+import { servicePath, type ChangeNotice } from './change-scope';
+import type { ChangeSink } from './changes';
+import type { CacheEntry, CacheRequest, UpstreamCache } from './store';
+
+export interface CacheStepDeps {
+  readonly cache: UpstreamCache;
+  readonly changes: ChangeSink;
+  readonly metrics: Registry | undefined;
+  /** The clock of the cache (tests inject one). @default Date.now */
+  readonly now?: () => number;
+}
+
+const CONDITIONALS = ['if-none-match', 'if-modified-since'] as const;
+
+export function cacheStep(deps: CacheStepDeps): Interceptor {
+  const { cache, changes } = deps;
+  const now = deps.now ?? Date.now;
+  const outcomes = new Counter({
+    name: 'netgraph_upstream_read_outcomes_total',
+    help: 'Upstream reads (GET) by how they were answered: hit (the cache, no request), revalidated (a 304), shared (another caller\'s call in flight), network (a request of its own).',
+    labelNames: ['service', 'outcome'] as const,
+    registers: deps.metrics ? [deps.metrics] : [],
+  });
+  const counted = (call: UpstreamCall, outcome: CallOutcome): void => {
+    call.outcome = outcome;
+    outcomes.inc({ service: call.request.service, outcome });
+  };
+
+  async function change(next: Send, call: UpstreamCall): Promise<UpstreamResponse> {
+    const notice: ChangeNotice = { service: call.request.service, path: servicePath(call.request.service, call.target.info.path) };
+    try {
+      const response = await next(call);
+      changes.changed(notice);
+      return response;
+    } catch (error) {
+      // A refused change changed nothing; one that may have been applied did touch.
+      if (error instanceof UpstreamError && error.outcomeUnknown) changes.changed(notice);
+      throw error;
+    }
+  }
+
+  async function read(next: Send, call: UpstreamCall): Promise<UpstreamResponse> {
+    const request: CacheRequest = {
+      service: call.request.service,
+      pathAndQuery: call.target.pathAndQuery,
+      pathname: call.target.info.path,
+      credentialKey: call.credentialKey,
+      headers: policyHeaders(call.request),
+    };
+    const key = cache.keyOf(request);
+    const mark = cache.mark();
+    const entry = cache.get(key);
+    if (entry !== undefined) {
+      const asked = cache.requestOf(request);
+      if (entry.policy.satisfiesWithoutRevalidation(asked)) {
+        counted(call, 'hit');
+        return answerFrom(entry.answer.status, entry.answer.headers, entry.answer.text);
+      }
+      const validators = pick(entry.policy.revalidationHeaders(asked), CONDITIONALS);
+      if (validators !== null) return revalidate(next, call, request, key, entry, validators, mark);
+    }
+    const response = await next(call);
+    counted(call, call.outcome === 'shared' ? 'shared' : 'network');
+    if (call.outcome !== 'shared') cache.store(key, request, response, mark);
+    return response;
+  }
+
+  async function revalidate(
+    next: Send,
+    call: UpstreamCall,
+    request: CacheRequest,
+    key: string,
+    entry: CacheEntry,
+    validators: Record<string, string>,
+    mark: number,
+  ): Promise<UpstreamResponse> {
+    const conditional: UpstreamCall = { ...call, request: { ...call.request, headers: { ...(call.request.headers ?? {}), ...validators } } };
+    try {
+      const response = await next(conditional);
+      counted(call, conditional.outcome === 'shared' ? 'shared' : 'network');
+      if (conditional.outcome !== 'shared') cache.store(key, request, response, mark);
+      return response;
+    } catch (error) {
+      if (!(error instanceof UpstreamError && error.upstream.status === 304)) throw error;
+      // The 304's headers (validators, Cache-Control, Date) update the stored ones; without a Date
+      // of its own it is dated now.
+      const notModified: Record<string, string> = { date: new Date(now()).toUTCString(), ...(conditional.lastAttempt?.headers ?? {}) };
+      const updated = cache.revalidated(key, entry, request, notModified, mark);
+      counted(call, conditional.outcome === 'shared' ? 'shared' : 'revalidated');
+      return answerFrom(updated.answer.status, updated.answer.headers, updated.answer.text);
+    }
+  }
+
+  return {
+    name: 'cache',
+    wrap: (next) => (call) => {
+      if (call.request.method === 'GET') return cache.enabled ? read(next, call) : next(call).then((response) => (counted(call, call.outcome === 'shared' ? 'shared' : 'network'), response));
+      return call.request.change === true ? change(next, call) : next(call);
+    },
+  };
+}
+
+/** The request headers the cache policy sees (as the send step sends them, never the credential). */
+function policyHeaders(request: UpstreamRequest): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  for (const [name, value] of Object.entries(request.headers ?? {})) {
+    const lower = name.toLowerCase();
+    if (lower !== 'authorization') headers[lower] = value;
+  }
+  return headers;
+}
+
+function pick(headers: Readonly<Record<string, string | string[] | undefined>>, names: readonly string[]): Record<string, string> | null {
+  const picked: Record<string, string> = {};
+  let any = false;
+  for (const name of names) {
+    const value = headers[name];
+    if (typeof value === 'string') {
+      picked[name] = value;
+      any = true;
+    }
+  }
+  return any ? picked : null;
+}
