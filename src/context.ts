@@ -45,6 +45,8 @@ export interface NetworkPolling {
   maxIntervalMs: number;
   /** Counts one poll's upstream calls (retries included), whether it succeeded or not. */
   countPoll(upstreamCalls: number): void;
+  /** A poll saw the network change (whoever changed it): cached reads of it are forgotten, fleet-wide. */
+  changed?(networkId: string): void;
 }
 
 /**

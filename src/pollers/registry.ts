@@ -8,12 +8,12 @@ import { defaultShare, SharedLimit } from '../limits/shares';
 import { ANONYMOUS } from './fingerprint';
 import { NO_POLLER_METRICS, type PollerMetrics } from './metrics';
 import { Poller } from './poller';
-import type { CallerPollers, PollerRegistry, PollerSettings, PollKind, PollOwner, PollStream } from './types';
+import type { CallerPollers, PollerRegistry, PollerSettings, PollKind, PollOwner, PollStream, PollWake } from './types';
 
 export function createPollerRegistry<S>(settings: PollerSettings, metrics: PollerMetrics = NO_POLLER_METRICS): PollerRegistry<S> {
   // One table per kind object, keyed `targetKey#ownerFingerprint`.
   const tables = new WeakMap<object, Map<string, unknown>>();
-  const running = new Set<{ close(): Promise<void>; readonly subscriberCount: number }>();
+  const running = new Set<{ close(): Promise<void>; wakeFor(change: PollWake): boolean; readonly subscriberCount: number }>();
   // Every new poller holds one unit of MAX_POLLERS, and one of its owner's share of it.
   const limit = new SharedLimit('pollers', {
     total: settings.maxPollers,
@@ -63,6 +63,11 @@ export function createPollerRegistry<S>(settings: PollerSettings, metrics: Polle
 
   return {
     acquire,
+    wake(change) {
+      let woken = 0;
+      for (const poller of running) if (poller.wakeFor(change)) woken += 1;
+      return woken;
+    },
     forOwner: (owner): CallerPollers<S> => ({
       follow: (kind, target, signal) => acquire(kind, target, owner, signal),
     }),

@@ -163,6 +163,10 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     },
     createPollerMetrics(registry),
   );
+  // A change sent through the gateway (here or on another replica) makes the pollers following what it touched poll at once.
+  reads.changes.onChange((change) => {
+    if (change.seen !== true) pollers.wake(change);
+  });
   // A run (or a run resumed from another replica) works with its owner's credentials, through the shared pollers.
   const provisionings = fleet.provisionings<GatewayOwner>(
     {
@@ -189,7 +193,11 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
   const services: GatewayServices = {
     info,
     probeUpstreams: (probeOptions) => probe.check(probeOptions),
-    polling: { notFoundGraceMs: config.pollNotFoundGraceMs, network: createNetworkPolling(config, registry) },
+    polling: {
+      notFoundGraceMs: config.pollNotFoundGraceMs,
+      // A network a poll saw change (whoever changed it) is forgotten by every replica's cache.
+      network: createNetworkPolling(config, registry, (networkId) => reads.changes.changed({ service: 'rest-v1', path: `/networks/${networkId}`, seen: true })),
+    },
     provisioning: { jobs: provisionings, stepTimeoutMs: config.provisioningStepTimeoutMs },
   };
   const makeContext = (authorization: string | undefined, cancellation: Cancellation, calls: { count: number }, trace?: OperationSpan): GatewayContext => {

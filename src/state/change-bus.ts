@@ -24,7 +24,7 @@ export function createRedisChangeBus(redisUrl: string, warn: (message: string, f
   return {
     publish(notice) {
       if (!link.isUp) return;
-      const message = JSON.stringify({ from: link.replicaId, service: notice.service, path: notice.path });
+      const message = JSON.stringify({ from: link.replicaId, service: notice.service, path: notice.path, ...(notice.seen ? { seen: true } : {}) });
       link.client.publish(CHANNEL, message).catch(() => undefined);
     },
     listen(handler) {
@@ -49,5 +49,5 @@ function parseNotice(message: string, self: string): ChangeNotice | null {
   const service = fields.get('service');
   const path = fields.get('path');
   if (fields.get('from') === self || !isService(service) || typeof path !== 'string') return null;
-  return { service, path };
+  return fields.get('seen') === true ? { service, path, seen: true } : { service, path };
 }

@@ -389,6 +389,8 @@ export function createFleetPollers<S>(link: RedisLink, settings: PollerSettings,
   return {
     acquire,
     forOwner: (owner): CallerPollers<S> => ({ follow: (kind, target, signal) => acquire(kind, target, owner, signal) }),
+    // Every replica hears each change; the one polling a target (its holder, or itself alone) polls it at once.
+    wake: (change) => inner.wake(change),
     stats() {
       let subscribers = 0;
       for (const entry of entries) subscribers += entry.subscriberCount;

@@ -61,7 +61,7 @@ export function cacheStep(deps: CacheStepDeps): Interceptor {
       pathAndQuery: call.target.pathAndQuery,
       pathname: call.target.info.path,
       credentialKey: call.credentialKey,
-      headers: policyHeaders(call.request),
+      headers: policyHeaders(call.request, call.caller.fresh === true),
     };
     const key = cache.keyOf(request);
     const mark = cache.mark();
@@ -116,13 +116,14 @@ export function cacheStep(deps: CacheStepDeps): Interceptor {
   };
 }
 
-/** The request headers the cache policy sees (as the send step sends them, never the credential). */
-function policyHeaders(request: UpstreamRequest): Record<string, string> {
+/** The request headers the cache policy sees (as the send step sends them, never the credential); `fresh`: `no-cache`. */
+function policyHeaders(request: UpstreamRequest, fresh: boolean): Record<string, string> {
   const headers: Record<string, string> = { accept: 'application/json' };
   for (const [name, value] of Object.entries(request.headers ?? {})) {
     const lower = name.toLowerCase();
     if (lower !== 'authorization') headers[lower] = value;
   }
+  if (fresh) headers['cache-control'] = 'no-cache';
   return headers;
 }
 

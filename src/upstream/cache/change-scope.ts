@@ -22,6 +22,8 @@ export interface ChangeNotice {
   readonly service: UpstreamService;
   /** The changed path below the service's base, without the query. */
   readonly path: string;
+  /** Seen by a poll rather than sent through the gateway: it makes the cache forget, but wakes no follower. */
+  readonly seen?: true;
 }
 
 /** Where each service's paths start below `{base_url}` (search: at its own root). */

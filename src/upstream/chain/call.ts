@@ -18,6 +18,11 @@ export interface CallerOptions {
   budget?: CallBudget;
   /** The operation's span when tracing is on (src/tracing): each attempt gets a child span and sends its trace headers. */
   trace?: OperationSpan;
+  /**
+   * Reads revalidate with the upstream even when a cached copy is fresh (../cache): pollers and
+   * background runs are there to see changes. @default false
+   */
+  fresh?: boolean;
 }
 
 /**
