@@ -74,6 +74,8 @@ export function createPollSession(http: HttpClient, options: LoaderOptions, call
 /** Counts the upstream calls of one request, for the request log line and tests. */
 export interface CallCounter {
   count: number;
+  /** Reads answered by the upstream cache or another request's call in flight (src/upstream/cache). */
+  reads?: { hit: number; shared: number; revalidated: number };
 }
 
 // A type alias, not an interface: graphql-sse wants a context assignable to Record<PropertyKey, unknown>.

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { createSourceEventStream, execute, GraphQLError, type ExecutionResult, type FormattedExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
-import type { GatewayContext } from '../context';
+import type { CallCounter, GatewayContext } from '../context';
 import { CostTooExpensiveError, ErrorCode, LimitExceededError } from '../errors/codes';
 import type { HeavyOperationGate } from '../limits/admission';
 import type { CostEstimate } from '../limits/cost';
@@ -78,7 +78,7 @@ type Admission =
 /** One operation's bookkeeping from start to log line. */
 class OperationRecord {
   readonly started = performance.now();
-  readonly calls = { count: 0 };
+  readonly calls: CallCounter = { count: 0 };
   readonly requestId: string;
   readonly cancellation: Cancellation;
   readonly trace: OperationSpan | undefined;
@@ -119,6 +119,7 @@ class OperationRecord {
       outcome: outcomeOf(this.codes),
       httpStatus: status ?? null,
       upstreamCalls: this.calls.count,
+      ...(this.calls.reads ? { upstreamReads: this.calls.reads } : {}),
       errorCodes: this.codes,
     });
     logRequest(this.deps.logger, {
@@ -128,6 +129,7 @@ class OperationRecord {
       ...(status !== undefined ? { status } : {}),
       durationMs: performance.now() - this.started,
       upstreamCalls: this.calls.count,
+      ...(this.calls.reads ? { upstreamReads: this.calls.reads } : {}),
       errorCodes: this.codes,
       waitedMs: this.waitedMs,
     });

@@ -35,6 +35,8 @@ export interface OperationFacts {
   /** The answer's HTTP status, for doors that have one per operation. */
   httpStatus?: number | null;
   upstreamCalls: number;
+  /** Reads answered without a request of their own (cache hits, shared calls) and 304 revalidations. */
+  upstreamReads?: { hit: number; shared: number; revalidated: number };
   errorCodes: readonly string[];
 }
 

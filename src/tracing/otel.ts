@@ -152,6 +152,11 @@ class OtelOperation implements OperationSpan {
       if (name !== null) attributes['graphql.operation.name'] = name;
       if (facts.httpStatus !== undefined && facts.httpStatus !== null) attributes['http.response.status_code'] = facts.httpStatus;
       if (facts.errorCodes.length > 0) attributes['netgraph.error_codes'] = [...new Set(facts.errorCodes)];
+      if (facts.upstreamReads) {
+        attributes['netgraph.upstream_reads.hit'] = facts.upstreamReads.hit;
+        attributes['netgraph.upstream_reads.shared'] = facts.upstreamReads.shared;
+        attributes['netgraph.upstream_reads.revalidated'] = facts.upstreamReads.revalidated;
+      }
       span.setAttributes(attributes);
       if (facts.outcome !== 'ok') span.setStatus({ code: SpanStatusCode.ERROR });
     }

@@ -61,6 +61,13 @@ describe('the private cache', () => {
     // Fresh again after the 304.
     expect(expectNoErrors(await stack.gql(REGIONS))).toEqual(first);
     expect(regionCalls()).toBe(2);
+
+    // A hit is no upstream call: not in extensions.cost, not in the log line's upstreamCalls.
+    const costed = await stack.gql(REGIONS, undefined, { headers: { 'netgraph-cost': '1' } });
+    expect(dataAt(costed, [])).toEqual(first);
+    expect(costed.body).toMatchObject({ extensions: { cost: { actual: { upstreamCalls: 0 } } } });
+    const line = stack.logs.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l['msg'] === 'graphql').at(-1);
+    expect(line).toMatchObject({ upstreamCalls: 0, upstreamReads: { hit: 1, shared: 0, revalidated: 0 } });
   });
 
   it('keeps each credential apart: one credential\'s entry never answers another', async () => {

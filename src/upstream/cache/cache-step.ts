@@ -40,6 +40,12 @@ export function cacheStep(deps: CacheStepDeps): Interceptor {
   const counted = (call: UpstreamCall, outcome: CallOutcome): void => {
     call.outcome = outcome;
     outcomes.inc({ service: call.request.service, outcome });
+    // The request's tally (its log line and span): reads that needed no request of their own.
+    const tally = call.caller.calls;
+    if (tally !== undefined && (outcome === 'hit' || outcome === 'shared' || outcome === 'revalidated')) {
+      tally.reads ??= { hit: 0, shared: 0, revalidated: 0 };
+      tally.reads[outcome] += 1;
+    }
   };
 
   async function change(next: Send, call: UpstreamCall): Promise<UpstreamResponse> {

@@ -13,7 +13,7 @@ export interface CallerOptions {
   /** The GraphQL request's signal: aborting it cancels queued and running upstream calls. */
   signal: CancelSignal;
   /** Incremented once per HTTP request sent (retries included). */
-  calls?: { count: number };
+  calls?: CallTally;
   /** The operation's running budget (src/limits/budget.ts): calls counted against it, its deadline aborts reads. */
   budget?: CallBudget;
   /** The operation's span when tracing is on (src/tracing): each attempt gets a child span and sends its trace headers. */
@@ -23,6 +23,15 @@ export interface CallerOptions {
    * background runs are there to see changes. @default false
    */
   fresh?: boolean;
+}
+
+/**
+ * What one request's calls came to: `count`, requests sent (retries included); and the reads
+ * answered without a request of their own (../cache), counted by how.
+ */
+export interface CallTally {
+  count: number;
+  reads?: { hit: number; shared: number; revalidated: number };
 }
 
 /**
