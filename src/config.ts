@@ -21,6 +21,30 @@ export type ExecutorKind = 'jit' | 'graphql-js';
 /** Which changes MCP clients may make (`MCP_MUTATIONS`, src/doors/mcp). */
 export type McpMutations = 'none' | 'listed' | 'all';
 
+/** Per upstream API (auth/v1, rest/v1 with identity/v1, core/v2, search). */
+export interface UpstreamResilience {
+  breaker: {
+    /** `UPSTREAM_BREAKER_FAILURES`: failures in a row (5xx, timeouts, connection errors) that open the breaker. @default 10 */
+    consecutiveFailures: number;
+    /** `UPSTREAM_BREAKER_FAILURE_PERCENT` / 100: share of failed calls in the window that opens it. @default 0.75 */
+    failureRatio: number;
+    /** `UPSTREAM_BREAKER_MIN_CALLS`: calls in the window before the share is judged. @default 20 */
+    minimumCalls: number;
+    /** `UPSTREAM_BREAKER_WINDOW_MS`: the sliding window of the share. @default 10000 */
+    windowMs: number;
+    /** `UPSTREAM_BREAKER_PROBE_MS`: how long an open breaker fails fast before one probe goes. @default 1000 */
+    openMs: number;
+  };
+  retryBudget: {
+    /** `UPSTREAM_RETRY_BUDGET_PERCENT` / 100: retries at most this share of first attempts over the window. @default 0.2 */
+    ratio: number;
+    /** `UPSTREAM_RETRY_BUDGET_MIN_PER_SECOND`: retries allowed per second whatever the share. @default 1 */
+    minPerSecond: number;
+    /** The budget's window (the breaker's, `UPSTREAM_BREAKER_WINDOW_MS`). */
+    windowMs: number;
+  };
+}
+
 export interface Config {
   /**
    * `UPSTREAM_BASE_URL`: the platform's `{base_url}` (auth at `/auth/v1`, network management at
@@ -69,10 +93,16 @@ export interface Config {
   retryBaseDelayMs: number;
   /** `UPSTREAM_RETRY_MAX_DELAY_MS`: upper bound of one backoff delay. @default 1000 */
   retryMaxDelayMs: number;
-  /** `UPSTREAM_RETRY_AFTER_MAX_MS`: longest `Retry-After` the gateway waits for; a longer one ends the retries. @default 5000 */
+  /** `UPSTREAM_RETRY_AFTER_MAX_MS`: longest window a 429/503 `Retry-After` closes an upstream API for; a longer one is cut to it. @default 60000 */
   retryAfterMaxMs: number;
   /** Sharing and caching of upstream reads across requests (src/upstream/cache). */
   upstreamCache: UpstreamCacheConfig;
+  /** How the gateway treats a struggling platform API: its circuit breaker and retry budget (src/upstream/health). */
+  upstreamResilience: UpstreamResilience;
+  /** `UPSTREAM_MAX_BODY_BYTES`: largest upstream response body read; a larger one is `UPSTREAM_BAD_RESPONSE`, its read stopped. @default 33554432 */
+  upstreamMaxBodyBytes: number;
+  /** `UPSTREAM_FORWARD_TRACESTATE`: `on` passes a caller's `tracestate` to the platform with `traceparent`. @default off */
+  forwardTracestate: boolean;
   /** `UPSTREAM_MAX_CONCURRENCY`: upstream calls one GraphQL request may have in flight at once (1..256); as many as the connection pool keeps per origin, so one level of a large graph goes out in one wave. @default 64 */
   maxConcurrentPerRequest: number;
   /**
@@ -529,6 +559,24 @@ function cacheTtls(env: Env): ReadonlyMap<string, number> {
   return ttls;
 }
 
+function upstreamResilience(env: Env): UpstreamResilience {
+  const windowMs = int(env, 'UPSTREAM_BREAKER_WINDOW_MS', 10_000, 1000, MAX_MS);
+  return {
+    breaker: {
+      consecutiveFailures: int(env, 'UPSTREAM_BREAKER_FAILURES', 10, 1, 100_000),
+      failureRatio: int(env, 'UPSTREAM_BREAKER_FAILURE_PERCENT', 75, 1, 100) / 100,
+      minimumCalls: int(env, 'UPSTREAM_BREAKER_MIN_CALLS', 20, 1, 100_000),
+      windowMs,
+      openMs: int(env, 'UPSTREAM_BREAKER_PROBE_MS', 1000, 1, MAX_MS),
+    },
+    retryBudget: {
+      ratio: int(env, 'UPSTREAM_RETRY_BUDGET_PERCENT', 20, 0, 100) / 100,
+      minPerSecond: int(env, 'UPSTREAM_RETRY_BUDGET_MIN_PER_SECOND', 1, 0, 10_000),
+      windowMs,
+    },
+  };
+}
+
 /** Read and validate the configuration (from `process.env` unless given another map). */
 export function loadConfig(env: Env = process.env): Config {
   // Every variable is read on every load, even one that ends up unused: the names read are the
@@ -580,7 +628,10 @@ function readConfig(env: Env): Config {
     retryAttempts: int(env, 'UPSTREAM_RETRY_ATTEMPTS', 3, 1, 10),
     retryBaseDelayMs: int(env, 'UPSTREAM_RETRY_BASE_MS', 50, 0, MAX_MS),
     retryMaxDelayMs: int(env, 'UPSTREAM_RETRY_MAX_DELAY_MS', 1000, 0, MAX_MS),
-    retryAfterMaxMs: int(env, 'UPSTREAM_RETRY_AFTER_MAX_MS', 5000, 0, MAX_MS),
+    retryAfterMaxMs: int(env, 'UPSTREAM_RETRY_AFTER_MAX_MS', 60_000, 0, MAX_MS),
+    upstreamResilience: upstreamResilience(env),
+    upstreamMaxBodyBytes: int(env, 'UPSTREAM_MAX_BODY_BYTES', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    forwardTracestate: oneOf(env, 'UPSTREAM_FORWARD_TRACESTATE', ['on', 'off'] as const, 'off') === 'on',
     maxConcurrentPerRequest: int(env, 'UPSTREAM_MAX_CONCURRENCY', 64, 1, 256),
     upstreamCache: upstreamCache(env),
     executor: oneOf(env, 'NETGRAPH_EXECUTOR', ['jit', 'graphql-js'] as const, 'jit'),

@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
 import type { StateCheck } from '../state';
 import type { SharedProbe } from '../upstream/probe';
+import type { ApiHealth } from '../upstream/health';
 
 /** What one readiness check found: ready or not, and what the body shows of it. */
 export interface ReadinessResult {
@@ -27,6 +28,8 @@ export interface HealthOptions {
   metrics: Registry;
   /** The shared state (src/state): not ready until Redis was reached once; degraded, but serving, when it is lost later. */
   state?: () => StateCheck;
+  /** Each platform API's breaker (src/upstream/health): one not closed makes the gateway `degraded`, still ready — an outage of one API is no reason to take every replica out of service. */
+  upstreamApis?: () => readonly ApiHealth[];
 }
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => Promise<number>;
@@ -47,8 +50,11 @@ export function createHealthRoutes(options: HealthOptions): Record<string, Route
       const results = await Promise.all(checks.map(([name, check]) => runCheck(check).then((result) => [name, result] as const)));
       const state = options.state?.() ?? { status: 'memory' };
       const ready = results.every(([, result]) => result.ready) && state.status !== 'starting';
-      const status = !ready ? 'unavailable' : state.status === 'degraded' ? 'degraded' : 'ready';
-      return sendJson(res, ready ? 200 : 503, { status, mode: options.mode, checks: Object.fromEntries(results), ...(state.status === 'memory' ? {} : { state }) });
+      const apis = options.upstreamApis?.() ?? [];
+      const struggling = apis.some((api) => api.state !== 'closed');
+      const status = !ready ? 'unavailable' : state.status === 'degraded' || struggling ? 'degraded' : 'ready';
+      const breakers = Object.fromEntries(apis.map(({ api, state: s, reason, retryAfter }) => [api, s === 'closed' ? { state: s } : { state: s, reason, retryAfter }]));
+      return sendJson(res, ready ? 200 : 503, { status, mode: options.mode, checks: Object.fromEntries(results), ...(apis.length > 0 ? { upstreamApis: breakers } : {}), ...(state.status === 'memory' ? {} : { state }) });
     },
     '/metrics': async (_req, res) => {
       const body = await options.metrics.metrics();

@@ -70,6 +70,8 @@ export interface StartGatewayOptions {
   loaderOptions?: LoaderOptions;
   /** The upstream cache's clock, in ms since the epoch (tests hold and move it). @default Date.now */
   cacheClock?: () => number;
+  /** The clock of the upstream breakers, Retry-After windows and retry budgets (tests move their own). @default Date.now */
+  upstreamClock?: () => number;
 }
 
 export interface RunningGateway {
@@ -136,6 +138,11 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     metrics: registry,
     ...(fleet.quota ? { quota: upstreamQuotaOf(fleet.quota) } : {}),
     reads,
+    resilience: config.upstreamResilience,
+    closures: fleet.upstreamClosures,
+    maxBodyBytes: config.upstreamMaxBodyBytes,
+    forwardTracestate: config.forwardTracestate,
+    ...(options.upstreamClock ? { clock: options.upstreamClock } : {}),
   });
   // Heavy operations take turns, on every transport (src/limits/admission.ts).
   const gate = new HeavyOperationGate(config.limits.admission);
@@ -266,7 +273,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     graphqlPath: GRAPHQL_PATH,
     ...(sandboxMode && options.sandbox ? { defaultToken: options.sandbox.tokens.admin } : {}),
   });
-  const routes = createHealthRoutes({ readiness: { upstreams: upstreamReadiness(probe) }, mode: sandboxMode ? 'sandbox' : 'upstream', metrics: registry, state: () => fleet.check() });
+  const routes = createHealthRoutes({ readiness: { upstreams: upstreamReadiness(probe) }, mode: sandboxMode ? 'sandbox' : 'upstream', metrics: registry, state: () => fleet.check(), upstreamApis: () => httpLayer.health.view() });
   const sse = createSseDoor({
     pipeline,
     reservations: new SharedLimit('sseReservations', { total: config.transport.sseMaxReservations, perCaller: config.transport.sseReservationsPerCaller, setting: 'SSE_MAX_RESERVATIONS' }),

@@ -13,6 +13,8 @@ import { createFleetMetrics } from './metrics';
 import { MemoryPersistedQueries, RedisPersistedQueries, type PersistedQueryLimits, type PersistedQueryStore } from './persisted-queries';
 import { createFleetProvisionings } from './provisionings';
 import { RedisLink } from './redis';
+import { MemoryClosureBoard, RedisClosureBoard } from './upstream-closures';
+import type { ClosureBoard } from '../upstream/health';
 
 /** What `/readyz` shows of the shared state. */
 export interface StateCheck {
@@ -28,6 +30,8 @@ export interface FleetState {
   persistedQueries(limits: PersistedQueryLimits): PersistedQueryStore;
   /** The `CALLER_UPSTREAM_CALLS_PER_MINUTE` counter; null when no quota is set. */
   readonly quota: CallQuota | null;
+  /** Openings of platform APIs (breaker, Retry-After window) the replicas share (upstream-closures.ts). */
+  readonly upstreamClosures: ClosureBoard;
   check(): StateCheck;
   close(): Promise<void>;
 }
@@ -50,6 +54,7 @@ export function createFleetState(options: FleetStateOptions): FleetState {
     provisionings: (limits, run, ownerFor) => createFleetProvisionings({ link, limits, run, ownerFor, tokenKey: config.tokenKey, metrics: fleet, warn: options.warn }),
     persistedQueries: (limits) => new RedisPersistedQueries(link, limits),
     quota: config.callerUpstreamCallsPerMinute === null ? null : new RedisCallQuota(link, config.callerUpstreamCallsPerMinute),
+    upstreamClosures: new RedisClosureBoard(link),
     check: () => link.check(),
     close: () => link.close(),
   };
@@ -62,6 +67,7 @@ function createMemoryState(config: FleetConfig): FleetState {
     provisionings: (limits, run) => createProvisioningJobs(limits, run),
     persistedQueries: (limits) => new MemoryPersistedQueries(limits),
     quota: config.callerUpstreamCallsPerMinute === null ? null : new MemoryCallQuota(config.callerUpstreamCallsPerMinute),
+    upstreamClosures: new MemoryClosureBoard(),
     check: () => ({ status: 'memory' }),
     close: () => Promise.resolve(),
   };

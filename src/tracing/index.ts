@@ -48,6 +48,8 @@ export interface UpstreamSpanStart {
   path: string;
   /** 1 for the first attempt; retries count up. */
   attempt: number;
+  /** The API's circuit breaker when the call was admitted (`closed`, `probe`), or `open` for a call answered at once without a request. */
+  breaker?: string | undefined;
 }
 
 /** One upstream attempt's span. */

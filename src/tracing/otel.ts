@@ -129,6 +129,7 @@ class OtelOperation implements OperationSpan {
       'netgraph.upstream.service': start.service,
     };
     if (start.attempt > 1) attributes['http.request.resend_count'] = start.attempt - 1;
+    if (start.breaker !== undefined) attributes['netgraph.upstream.breaker'] = start.breaker;
     const span = this.tracer.startSpan(`${start.method} ${template}`, { kind: SpanKind.CLIENT, attributes }, this.context);
     // Sent whether or not the span is sampled: the upstream learns the decision from the flags.
     const headers: Record<string, string> = {};

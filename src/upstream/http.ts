@@ -14,7 +14,8 @@ import type { RetryPolicy } from './retry';
 import type { UpstreamReads } from './cache';
 import type { CallerOptions, CallerScope, UpstreamQuota } from './chain/call';
 import { createUpstreamChain } from './chain';
-import { createSender } from './chain/send';
+import { createSender, DEFAULT_MAX_BODY_BYTES } from './chain/send';
+import { DEFAULT_RESILIENCE, UpstreamHealth, type ClosureBoard, type Clock, type HealthSettings } from './health';
 import { cancelled, requestInfo } from './chain/stopped';
 
 export type { CallBudget, CallerOptions, UpstreamQuota } from './chain/call';
@@ -35,6 +36,16 @@ export interface HttpLayerConfig {
   quota?: UpstreamQuota;
   /** Sharing and caching of reads across requests (src/upstream/cache); none: every call goes out. */
   reads?: UpstreamReads;
+  /** Breaker and retry budget settings per API (health/index.ts `DEFAULT_RESILIENCE` when unset). */
+  resilience?: Omit<HealthSettings, 'maxWindowMs'>;
+  /** Openings shared with the other replicas (src/state/upstream-closures.ts); none: this process alone. */
+  closures?: ClosureBoard;
+  /** The clock of breakers, windows and budgets (tests move their own). */
+  clock?: Clock;
+  /** Largest upstream body read, in bytes (`UPSTREAM_MAX_BODY_BYTES`). */
+  maxBodyBytes?: number;
+  /** Pass the caller's `tracestate` on to the platform (`UPSTREAM_FORWARD_TRACESTATE`); off: `traceparent` only. */
+  forwardTracestate?: boolean;
 }
 
 export interface HttpLayer {
@@ -52,13 +63,18 @@ const SERVICE_PATHS: ReadonlyArray<readonly [Exclude<UpstreamService, 'search'>,
   ['core-v2', '/core/v2'],
 ];
 
-export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
+/** The layer, and each platform API's breaker, window and retry budget (for /readyz, the map, the metrics). */
+export type HttpLayerWithHealth = HttpLayer & { readonly health: UpstreamHealth };
+
+export function createHttpLayer(config: HttpLayerConfig): HttpLayerWithHealth {
   const bases = serviceBases(config);
   const searchAuthorization = config.searchCredentials
     ? `Basic ${Buffer.from(`${config.searchCredentials.username}:${config.searchCredentials.password}`).toString('base64')}`
     : null;
-  const sender = createSender({ timeouts: config.timeouts });
-  const chain = createUpstreamChain({ retry: config.retry, metrics: config.metrics, reads: config.reads }, { bases, searchAuthorization }, sender.send);
+  const now = config.clock ?? Date.now;
+  const sender = createSender({ timeouts: config.timeouts, maxBodyBytes: config.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, forwardTracestate: config.forwardTracestate ?? false, now });
+  const health = new UpstreamHealth({ ...(config.resilience ?? DEFAULT_RESILIENCE), maxWindowMs: config.retry.maxRetryAfterMs }, now, config.metrics, config.closures ?? null);
+  const chain = createUpstreamChain({ retry: config.retry, metrics: config.metrics, health, reads: config.reads }, { bases, searchAuthorization }, sender.send);
   // Credential keys are keyed hashes under a key that never leaves this process.
   const credentialKeyOf = credentialKeyer(randomBytes(32));
 
@@ -85,6 +101,7 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayer {
 
   return {
     forCaller,
+    health,
     serviceUrls: () => [...bases].map(([service, base]) => ({ service, url: `${base.origin}${base.basePath}/` })),
     close: () => sender.close(),
   };

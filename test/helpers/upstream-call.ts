@@ -7,6 +7,7 @@ import { Cancellation } from '../../src/upstream/cancellation';
 import type { UpstreamService } from '../../src/errors/codes';
 import type { AttemptResult, CallerOptions, Send, UpstreamCall } from '../../src/upstream/chain/call';
 import { startCall } from '../../src/upstream/chain/target';
+import { DEFAULT_RESILIENCE, UpstreamHealth, type HealthSettings } from '../../src/upstream/health';
 import type { ServiceBase } from '../../src/upstream/link-target';
 import type { UpstreamRequest, UpstreamResponse } from '../../src/upstream/http-types';
 
@@ -53,4 +54,18 @@ export async function rejection(promise: Promise<unknown>): Promise<Error & { co
     throw error;
   }
   throw new Error('expected the call to fail');
+}
+
+/** A manual clock for breakers, windows and budgets. */
+export class TestClock {
+  constructor(public ms = 1_700_000_000_000) {}
+  readonly now = (): number => this.ms;
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+}
+
+/** Upstream health on `clock` with the default settings, or the given ones. */
+export function testHealth(clock: TestClock = new TestClock(), settings: Partial<HealthSettings> = {}): UpstreamHealth {
+  return new UpstreamHealth({ ...DEFAULT_RESILIENCE, maxWindowMs: 60_000, ...settings }, clock.now);
 }

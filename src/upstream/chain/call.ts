@@ -117,6 +117,11 @@ export interface UpstreamCall {
   readonly signal: CancelSignal;
   /** How the answer was obtained; set by the cache and sharing steps, read by metrics, trace and log. */
   outcome: CallOutcome;
+  /**
+   * The API's breaker as the breaker step found it (`closed`, `open`, `half-open`, `probe` for the
+   * call sent as the half-open probe); null until that step ran. Read by the trace span.
+   */
+  apiState: 'closed' | 'open' | 'half-open' | 'probe' | null;
   /** Charges for each attempt that leaves (caller-quota.ts, request-budget.ts). */
   readonly charges: Charge[];
   /** Observers opened for each attempt that leaves (trace-span.ts). */

@@ -32,7 +32,7 @@ const STEPS: ReadonlyArray<(deps: ChainDeps) => Interceptor> = [
   cache,
   sharing,
   breaker,
-  (deps) => retry(deps.retry),
+  (deps) => retry(deps.retry, deps.health),
   (deps) => metrics(deps.metrics),
 ];
 

@@ -1,7 +1,9 @@
 /**
  * "Retry": sends the call's attempts. GETs only are tried again, on 5xx, 429 and connection
- * errors, with backoff and full jitter (../retry.ts); a `Retry-After` on 429/503 is honoured, and
- * one longer than `maxRetryAfterMs` ends the retries. POST, PUT and DELETE: one attempt, ever.
+ * errors, with backoff and full jitter (../retry.ts), while their API's retry budget allows
+ * (../health/retry-budget.ts: about a fifth of first attempts) and the API is not closed. An
+ * answer with a `Retry-After` is not retried: the breaker step closes the API for that window.
+ * POST, PUT and DELETE: one attempt, ever.
  *
  * Each attempt that is about to leave is charged first (the charges outer steps left: quota,
  * budget; a refusal sends nothing), then gets its watchers (the trace span) — so only requests
@@ -10,29 +12,33 @@
 import type { RetryPolicy } from '../retry';
 import { backoffDelay, sleep } from '../retry';
 import type { UpstreamResponse } from '../http-types';
+import { apiOf, type UpstreamHealth } from '../health';
 import type { AttemptWatch, Interceptor, Send, UpstreamCall } from './call';
 import { cancelled } from './stopped';
 
-export function retry(policy: RetryPolicy): Interceptor {
+export function retry(policy: RetryPolicy, health: UpstreamHealth): Interceptor {
   return {
     name: 'retry',
     wrap: (next) => async (call) => {
-      const attempts = call.request.method === 'GET' ? Math.max(1, policy.attempts) : 1;
+      const isRead = call.request.method === 'GET';
+      const attempts = isRead ? Math.max(1, policy.attempts) : 1;
+      const api = apiOf(call.request.service);
       for (let attempt = 1; ; attempt += 1) {
         try {
-          return await attemptOnce(next, call, attempt);
+          return await attemptOnce(next, call, attempt, attempt === 1 && isRead ? () => health.budget(api).recordFirst() : null);
         } catch (error) {
           const result = call.lastAttempt;
-          // Not sent (refused, cancelled), not worth it, or the last one: the error stands.
-          if (result === null || !result.retryable || attempt >= attempts) throw error;
-          let delay = backoffDelay(policy, attempt);
-          if (result.retryAfterMs !== null) {
-            // Honour Retry-After; when it asks for longer than we may wait, give up now.
-            if (result.retryAfterMs > policy.maxRetryAfterMs) throw error;
-            delay = result.retryAfterMs;
+          // Not sent (refused, cancelled), not worth it, the last one, or the platform named its pause: the error stands.
+          if (result === null || !result.retryable || attempt >= attempts || (result.retryAfterMs !== null && result.retryAfterMs > 0)) throw error;
+          // The API closed meanwhile (this call's failure or others'): no more load on it.
+          if (health.gate(api).current().state !== 'closed') throw error;
+          if (!health.budget(api).tryRetry()) {
+            health.countBudgetRefusal(api);
+            throw error;
           }
+          health.countRetry(api);
           try {
-            await sleep(delay, call.signal);
+            await sleep(backoffDelay(policy, attempt), call.signal);
           } catch {
             throw cancelled(call.target.info, call.signal);
           }
@@ -42,12 +48,13 @@ export function retry(policy: RetryPolicy): Interceptor {
   };
 }
 
-async function attemptOnce(next: Send, call: UpstreamCall, attempt: number): Promise<UpstreamResponse> {
+async function attemptOnce(next: Send, call: UpstreamCall, attempt: number, leaving: (() => void) | null): Promise<UpstreamResponse> {
   call.attempt = attempt;
   call.lastAttempt = null;
   if (call.signal.aborted) throw cancelled(call.target.info, call.signal);
   const charging = charge(call, attempt, 0);
   if (charging !== undefined) await charging;
+  leaving?.();
   const watches = call.watchers.map((open) => open(attempt));
   call.attemptHeaders = headersOf(watches);
   try {

@@ -16,7 +16,19 @@ import { cancelled } from './stopped';
 
 export interface SendSettings {
   readonly timeouts: { connectMs: number; headersMs: number; bodyMs: number };
+  /** Largest body read; past it the read stops and the call is `UPSTREAM_BAD_RESPONSE`. */
+  readonly maxBodyBytes: number;
+  /** Whether the caller's `tracestate` goes out with `traceparent` (vendor data the platform need not see). */
+  readonly forwardTracestate: boolean;
+  /** The clock an HTTP-date `Retry-After` is read against (the breakers' clock). */
+  readonly now: () => number;
 }
+
+/** 32 MiB: far above the largest page the contract sends (1,000 records), far below what hurts the process. */
+export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+/** undici's code when a body passes the Pool's `maxResponseSize` (it destroys the socket: the read stops). */
+const TOO_LARGE = 'UND_ERR_RES_EXCEEDED_MAX_SIZE';
 
 export interface Sender {
   readonly send: Send;
@@ -33,13 +45,14 @@ export function createSender(settings: SendSettings): Sender {
         connectTimeout: settings.timeouts.connectMs,
         headersTimeout: settings.timeouts.headersMs,
         bodyTimeout: settings.timeouts.bodyMs,
+        maxResponseSize: settings.maxBodyBytes,
       });
       pools.set(origin, pool);
     }
     return pool;
   }
   return {
-    send: (call) => sendOnce(poolFor(call.target.origin), call),
+    send: (call) => sendOnce(poolFor(call.target.origin), call, settings),
     async close() {
       await Promise.all([...pools.values()].map((pool) => pool.close()));
       pools.clear();
@@ -47,16 +60,16 @@ export function createSender(settings: SendSettings): Sender {
   };
 }
 
-async function sendOnce(pool: Pool, call: UpstreamCall): Promise<UpstreamResponse> {
+async function sendOnce(pool: Pool, call: UpstreamCall, settings: SendSettings): Promise<UpstreamResponse> {
   const { request, target, signal } = call;
-  let statusCode: number;
+  let statusCode: number | null = null;
   let headers: Record<string, string>;
   let received: string;
   try {
     const res = await pool.request({
       method: request.method,
       path: target.pathAndQuery,
-      headers: buildHeaders(request, call.authorization, call.attemptHeaders),
+      headers: buildHeaders(request, call.authorization, settings.forwardTracestate ? call.attemptHeaders : withoutTracestate(call.attemptHeaders)),
       body: requestBody(request),
       signal,
     });
@@ -69,6 +82,10 @@ async function sendOnce(pool: Pool, call: UpstreamCall): Promise<UpstreamRespons
       throw cancelled(target.info, signal);
     }
     const code = transportErrorCode(error);
+    if (code === TOO_LARGE) {
+      call.lastAttempt = { status: statusCode, retryable: false, retryAfterMs: null, transportCode: undefined };
+      throw new UpstreamError(ErrorCode.UPSTREAM_BAD_RESPONSE, `${request.service} sent a body larger than ${settings.maxBodyBytes} bytes (UPSTREAM_MAX_BODY_BYTES); it was not read`, { ...target.info, status: statusCode }, { cause: error });
+    }
     call.lastAttempt = { status: null, retryable: isRetryableErrorCode(code), retryAfterMs: null, transportCode: code };
     const errorCode = codeForTransportError(code);
     const unknown = outcomeUnknown(request.method, { transportCode: code });
@@ -98,7 +115,7 @@ async function sendOnce(pool: Pool, call: UpstreamCall): Promise<UpstreamRespons
   call.lastAttempt = {
     status: statusCode,
     retryable: isRetryableStatus(statusCode),
-    retryAfterMs: statusCode === 429 || statusCode === 503 ? parseRetryAfter(headers['retry-after']) : null,
+    retryAfterMs: statusCode === 429 || statusCode === 503 ? parseRetryAfter(headers['retry-after'], settings.now()) : null,
     transportCode: undefined,
     headers,
   };
@@ -119,6 +136,12 @@ function buildHeaders(request: UpstreamRequest, authorization: string | null, tr
   if (request.json !== undefined) headers['content-type'] = 'application/json';
   else if (request.raw) headers['content-type'] = request.raw.contentType;
   return headers;
+}
+
+function withoutTracestate(trace: Readonly<Record<string, string>> | undefined): Readonly<Record<string, string>> | undefined {
+  if (trace === undefined || !('tracestate' in trace)) return trace;
+  const { tracestate: _dropped, ...rest } = trace;
+  return rest;
 }
 
 function requestBody(request: UpstreamRequest): string | undefined {

@@ -33,6 +33,7 @@ export function startCall(settings: TargetSettings, request: UpstreamRequest, sc
     scope,
     signal: request.method === 'GET' && caller.budget ? caller.budget.signal : caller.signal,
     outcome: 'network',
+    apiState: null,
     charges: [],
     watchers: [],
     attempt: 0,

@@ -4,7 +4,7 @@ import { compose, type Interceptor } from '../../../../src/upstream/chain/call';
 import { callerQuota } from '../../../../src/upstream/chain/caller-quota';
 import { requestBudget } from '../../../../src/upstream/chain/request-budget';
 import { retry } from '../../../../src/upstream/chain/retry';
-import { fakeCall, rejection, scriptedSend } from '../../../helpers/upstream-call';
+import { fakeCall, rejection, scriptedSend, testHealth } from '../../../helpers/upstream-call';
 
 const policy = { attempts: 3, baseDelayMs: 0, maxDelayMs: 0, maxRetryAfterMs: 1000 };
 
@@ -31,7 +31,7 @@ describe('caller quota and request budget', () => {
     const b = budget(10);
     const calls = { count: 0 };
     const send = scriptedSend([503, 503, 200]);
-    await compose([callerQuota, requestBudget, retry(policy)], send)(fakeCall({ spendQuota, caller: { budget: b, calls } }));
+    await compose([callerQuota, requestBudget, retry(policy, testHealth())], send)(fakeCall({ spendQuota, caller: { budget: b, calls } }));
     expect(send.attempts).toEqual([1, 2, 3]);
     expect(b.spent).toBe(3);
     expect(calls.count).toBe(3);
@@ -43,17 +43,17 @@ describe('caller quota and request budget', () => {
     const b = budget(10);
     const calls = { count: 0 };
     const send = scriptedSend([200]);
-    await compose([callerQuota, requestBudget, answersItself, retry(policy)], send)(fakeCall({ spendQuota, caller: { budget: b, calls } }));
+    await compose([callerQuota, requestBudget, answersItself, retry(policy, testHealth())], send)(fakeCall({ spendQuota, caller: { budget: b, calls } }));
     expect(send.attempts).toEqual([]);
     expect([b.spent, calls.count, spendQuota.mock.calls.length]).toEqual([0, 0, 0]);
   });
 
   it('send nothing when a charge refuses', async () => {
     const send = scriptedSend([200]);
-    const refused = await rejection(compose([requestBudget, retry(policy)], send)(fakeCall({ caller: { budget: budget(0) } })));
+    const refused = await rejection(compose([requestBudget, retry(policy, testHealth())], send)(fakeCall({ caller: { budget: budget(0) } })));
     expect(refused).toBeInstanceOf(BudgetExceededError);
     const quotaRefusal = new Error('quota');
-    const refusedByQuota = await rejection(compose([callerQuota, retry(policy)], send)(fakeCall({ spendQuota: () => Promise.reject(quotaRefusal) })));
+    const refusedByQuota = await rejection(compose([callerQuota, retry(policy, testHealth())], send)(fakeCall({ spendQuota: () => Promise.reject(quotaRefusal) })));
     expect(refusedByQuota).toBe(quotaRefusal);
     expect(send.attempts).toEqual([]);
   });

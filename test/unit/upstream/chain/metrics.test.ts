@@ -5,7 +5,7 @@ import { requestBudget } from '../../../../src/upstream/chain/request-budget';
 import { retry } from '../../../../src/upstream/chain/retry';
 import { BudgetExceededError } from '../../../../src/errors/codes';
 import { Cancellation } from '../../../../src/upstream/cancellation';
-import { fakeCall, rejection, scriptedSend } from '../../../helpers/upstream-call';
+import { fakeCall, rejection, scriptedSend, testHealth } from '../../../helpers/upstream-call';
 
 async function counts(registry: Registry): Promise<Record<string, number>> {
   const metric = await registry.getSingleMetric('netgraph_upstream_request_duration_seconds')?.get();
@@ -19,10 +19,10 @@ describe('the metrics step', () => {
     const registry = new Registry();
     const policy = { attempts: 3, baseDelayMs: 0, maxDelayMs: 0, maxRetryAfterMs: 0 };
     const observe = metrics(registry);
-    await compose([retry(policy), observe], scriptedSend(['reset', 503, 200]))(fakeCall());
+    await compose([retry(policy, testHealth()), observe], scriptedSend(['reset', 503, 200]))(fakeCall());
     expect(await counts(registry)).toEqual({ error: 1, '5xx': 1, '2xx': 1 });
     const noBudget = { signal: new Cancellation(), spendCall: () => { throw new BudgetExceededError('upstreamCalls', 0, 'none'); } };
-    await rejection(compose([requestBudget, retry(policy), observe], scriptedSend([200]))(fakeCall({ caller: { budget: noBudget } })));
+    await rejection(compose([requestBudget, retry(policy, testHealth()), observe], scriptedSend([200]))(fakeCall({ caller: { budget: noBudget } })));
     expect(await counts(registry)).toEqual({ error: 1, '5xx': 1, '2xx': 1 });
   });
 });

@@ -1,11 +1,11 @@
 import { compose, type Interceptor } from '../../../../src/upstream/chain/call';
 import { createUpstreamChain } from '../../../../src/upstream/chain';
-import { fakeCall, scriptedSend } from '../../../helpers/upstream-call';
+import { fakeCall, scriptedSend, testHealth } from '../../../helpers/upstream-call';
 
 describe('the upstream chain', () => {
   it('declares its steps in one order, target first and send last', () => {
     const chain = createUpstreamChain(
-      { retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 1 }, metrics: undefined },
+      { retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 1 }, metrics: undefined, health: testHealth() },
       { bases: new Map(), searchAuthorization: null },
       scriptedSend([200]),
     );
