@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname } from 'node:path';
+import type { DashboardResult } from './dashboard';
 import type { FloorKind } from './floor-kind';
 import type { PhaseSummary } from './phase-clock';
 
@@ -218,6 +219,8 @@ export interface BenchResults {
   scaleSeries: ScalePoint[];
   /** Growth from the first to the last scale (null with fewer than two measured scales). */
   scaleGrowth: ScaleGrowth | null;
+  /** The `dashboard` scenario (bench/dashboard.ts): upstream calls per query with and without sharing and the cache; null when not run. */
+  dashboard?: DashboardResult | null;
   cpu: { model: string; cores: number };
   node: string;
   /**
