@@ -220,6 +220,12 @@ export interface UpstreamCacheConfig {
    * no caching header stay fresh. @default none: header-less responses are never cached
    */
   ttls: ReadonlyMap<string, number>;
+  /**
+   * `UPSTREAM_CACHE_STALE_IF_ERROR_SECONDS`: while an API's circuit breaker is open, a cached answer
+   * past its freshness by at most this long answers instead of the error, and the response says how
+   * old it is (`extensions.staleUpstream`). @default 0 (off)
+   */
+  staleIfErrorSeconds: number;
 }
 
 export interface FleetConfig {
@@ -541,6 +547,7 @@ function upstreamCache(env: Env): UpstreamCacheConfig {
     sharing: oneOf(env, 'UPSTREAM_SHARING', ['on', 'off'] as const, 'on') === 'on',
     maxBytes: int(env, 'UPSTREAM_CACHE_MAX_BYTES', 64 * 1024 * 1024, 0, 16 * 1024 * 1024 * 1024),
     ttls: cacheTtls(env),
+    staleIfErrorSeconds: int(env, 'UPSTREAM_CACHE_STALE_IF_ERROR_SECONDS', 0, 0, 7 * 86_400),
   };
 }
 

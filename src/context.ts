@@ -76,6 +76,8 @@ export interface CallCounter {
   count: number;
   /** Reads answered by the upstream cache or another request's call in flight (src/upstream/cache). */
   reads?: { hit: number; shared: number; revalidated: number };
+  /** Reads answered past their freshness while the platform API's breaker was open (the answer says so). */
+  stale?: { reads: number; maxAgeSeconds: number };
 }
 
 // A type alias, not an interface: graphql-sse wants a context assignable to Record<PropertyKey, unknown>.

@@ -191,6 +191,8 @@ export function createRunner(deps: RunDeps): Runner {
       if (errors) answer.errors = errors.formatted;
       if (result.data !== undefined) answer.data = result.data;
       if (wantsCost && result.data !== undefined) answer.extensions = { cost: costReport(estimate, context, deps.priceLimits) };
+      // Some reads were answered from cached copies past their freshness (an API's breaker open): say how old.
+      if (record.calls.stale) answer.extensions = { ...answer.extensions, staleUpstream: { ...record.calls.stale } };
       return { result: answer, requestError: result.data === undefined, ...(errors?.status !== undefined ? { status: errors.status } : {}) };
     } catch (error) {
       if (isRefusal(error)) return refusal(record, [error]);

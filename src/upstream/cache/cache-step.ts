@@ -10,7 +10,7 @@
  * every replica (`ChangeSink`), before the sender reads the answer: a caller reads its own write.
  */
 import { Counter, type Registry } from 'prom-client';
-import { UpstreamError } from '../../errors/codes';
+import { UpstreamError, type UpstreamService } from '../../errors/codes';
 import type { UpstreamRequest, UpstreamResponse } from '../http-types';
 import type { CallOutcome, Interceptor, Send, UpstreamCall } from '../chain/call';
 import { answerFrom } from './answer';
@@ -24,6 +24,10 @@ export interface CacheStepDeps {
   readonly metrics: Registry | undefined;
   /** The clock of the cache (tests inject one). @default Date.now */
   readonly now?: () => number;
+  /** How long past freshness an entry may answer while its API's breaker is open; 0: never. @default 0 */
+  readonly staleIfErrorSeconds?: number;
+  /** Whether the service's API has its circuit breaker open now. */
+  readonly breakerOpen?: (service: UpstreamService) => boolean;
 }
 
 const CONDITIONALS = ['if-none-match', 'if-modified-since'] as const;
@@ -47,6 +51,22 @@ export function cacheStep(deps: CacheStepDeps): Interceptor {
       tally.reads[outcome] += 1;
     }
   };
+
+  /** While the API's breaker is open, a stale entry within the allowance answers instead of `error`. */
+  function staleOr(call: UpstreamCall, entry: CacheEntry, error: unknown): UpstreamResponse {
+    const allowance = deps.staleIfErrorSeconds ?? 0;
+    if (allowance <= 0 || !(error instanceof UpstreamError) || deps.breakerOpen?.(call.request.service) !== true) throw error;
+    const ageSeconds = Math.round(entry.policy.age());
+    if (entry.policy.age() - entry.policy.maxAge() > allowance) throw error;
+    counted(call, 'stale');
+    const tally = call.caller.calls;
+    if (tally !== undefined) {
+      tally.stale ??= { reads: 0, maxAgeSeconds: 0 };
+      tally.stale.reads += 1;
+      tally.stale.maxAgeSeconds = Math.max(tally.stale.maxAgeSeconds, ageSeconds);
+    }
+    return answerFrom(entry.answer.status, entry.answer.headers, entry.answer.text);
+  }
 
   async function change(next: Send, call: UpstreamCall): Promise<UpstreamResponse> {
     const notice: ChangeNotice = { service: call.request.service, path: servicePath(call.request.service, call.target.info.path) };
@@ -80,8 +100,16 @@ export function cacheStep(deps: CacheStepDeps): Interceptor {
       }
       const validators = pick(entry.policy.revalidationHeaders(asked), CONDITIONALS);
       if (validators !== null) return revalidate(next, call, request, key, entry, validators, mark);
+      return next(call).then(
+        (response) => kept(call, key, request, response, mark),
+        (error: unknown) => staleOr(call, entry, error),
+      );
     }
-    const response = await next(call);
+    return kept(call, key, request, await next(call), mark);
+  }
+
+  /** A network answer: counted, and kept when it may be (not for a caller that only shared it). */
+  function kept(call: UpstreamCall, key: string, request: CacheRequest, response: UpstreamResponse, mark: number): UpstreamResponse {
     counted(call, call.outcome === 'shared' ? 'shared' : 'network');
     if (call.outcome !== 'shared') cache.store(key, request, response, mark);
     return response;
@@ -103,7 +131,7 @@ export function cacheStep(deps: CacheStepDeps): Interceptor {
       if (conditional.outcome !== 'shared') cache.store(key, request, response, mark);
       return response;
     } catch (error) {
-      if (!(error instanceof UpstreamError && error.upstream.status === 304)) throw error;
+      if (!(error instanceof UpstreamError && error.upstream.status === 304)) return staleOr(call, entry, error);
       // The 304's headers (validators, Cache-Control, Date) update the stored ones; without a Date
       // of its own it is dated now.
       const notModified: Record<string, string> = { date: new Date(now()).toUTCString(), ...(conditional.lastAttempt?.headers ?? {}) };

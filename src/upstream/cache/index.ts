@@ -15,6 +15,8 @@ export interface UpstreamReadSettings {
   readonly maxBytes: number;
   /** Freshness of header-less responses per resource kind (`UPSTREAM_CACHE_TTLS`). */
   readonly ttls: ReadonlyMap<string, number>;
+  /** How long past freshness an entry may answer while its API's breaker is open; 0: never (`UPSTREAM_CACHE_STALE_IF_ERROR_SECONDS`). @default 0 */
+  readonly staleIfErrorSeconds?: number;
   /** The cache's clock (tests inject one). @default Date.now */
   readonly now?: () => number;
 }
@@ -25,10 +27,11 @@ export interface UpstreamReads {
   /** Changes sent through the gateway (this replica's and, with a bus, the fleet's). */
   readonly changes: ChangeFeed;
   readonly now: () => number;
+  readonly staleIfErrorSeconds: number;
 }
 
 export function createUpstreamReads(settings: UpstreamReadSettings, bus: ChangeBus | null = null): UpstreamReads {
   const now = settings.now ?? Date.now;
   const cache = new UpstreamCache({ maxBytes: settings.maxBytes, ttls: settings.ttls, now });
-  return { sharing: settings.sharing, cache, changes: createChangeFeed(cache, bus), now };
+  return { sharing: settings.sharing, cache, changes: createChangeFeed(cache, bus), now, staleIfErrorSeconds: settings.staleIfErrorSeconds ?? 0 };
 }

@@ -5,11 +5,20 @@
  * cached reads a change touched are forgotten on every replica.
  */
 import { cacheStep } from '../cache/cache-step';
+import { apiOf } from '../health';
 import { passThrough, type Interceptor } from './call';
 import type { ChainDeps } from './deps';
 
 export function cache(deps: ChainDeps): Interceptor {
   const reads = deps.reads;
   if (reads === undefined) return passThrough('cache');
-  return cacheStep({ cache: reads.cache, changes: reads.changes, metrics: deps.metrics, now: reads.now });
+  const { health } = deps;
+  return cacheStep({
+    cache: reads.cache,
+    changes: reads.changes,
+    metrics: deps.metrics,
+    now: reads.now,
+    staleIfErrorSeconds: reads.staleIfErrorSeconds,
+    breakerOpen: (service) => health.gate(apiOf(service)).current().state === 'open',
+  });
 }

@@ -32,6 +32,8 @@ export interface CallerOptions {
 export interface CallTally {
   count: number;
   reads?: { hit: number; shared: number; revalidated: number };
+  /** Reads answered from a cached copy past its freshness while the API's breaker was open (`extensions.staleUpstream`). */
+  stale?: { reads: number; maxAgeSeconds: number };
 }
 
 /**
