@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { createSourceEventStream, execute, GraphQLError, type ExecutionResult, type FormattedExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { CallCounter, GatewayContext } from '../context';
+import { SharedEventExecutions } from './shared-events';
 import { CostTooExpensiveError, ErrorCode, LimitExceededError } from '../errors/codes';
 import type { HeavyOperationGate } from '../limits/admission';
 import type { CostEstimate } from '../limits/cost';
@@ -142,6 +143,7 @@ function isRefusal(error: unknown): error is LimitExceededError {
 }
 
 export function createRunner(deps: RunDeps): Runner {
+  const sharedEvents = new SharedEventExecutions();
   function refusal(record: OperationRecord, errors: readonly unknown[]): Answer {
     const { formatted, status } = record.format(errors);
     return { result: { errors: formatted ?? [] }, requestError: true, ...(status !== undefined ? { status } : {}) };
@@ -236,7 +238,24 @@ export function createRunner(deps: RunDeps): Runner {
     return withFreshContexts(source, record, op, params, end);
   }
 
-  /** Each event executed with a fresh context (loaders, budget, deadline); `return()` stops the source at once. */
+  /** One event executed with a fresh context (loaders, budget, deadline). */
+  async function executeEvent(record: OperationRecord, op: PreparedOperation, params: GraphQLParams, rootValue: unknown): Promise<FormattedExecutionResult> {
+    const contextValue = deps.createContext(record.caller, record.cancellation, record.calls, record.trace);
+    contextValue.budget.startDeadline();
+    try {
+      // Subscription events run on graphql-js: each is small, and its root value is the event.
+      const result = await execute({ schema: deps.schema, document: op.document, operationName: op.name, variableValues: params.variables ?? undefined, rootValue, contextValue });
+      const value: FormattedExecutionResult = {};
+      if (result.errors && result.errors.length > 0) value.errors = record.format(result.errors).formatted;
+      if (result.data !== undefined) value.data = result.data;
+      return value;
+    } finally {
+      contextValue.budget.finish();
+      deps.releaseContext(contextValue);
+    }
+  }
+
+  /** Each event executed with a fresh context, once for every subscriber sharing it; `return()` stops the source at once. */
   function withFreshContexts(source: AsyncIterable<unknown>, record: OperationRecord, op: PreparedOperation, params: GraphQLParams, end: () => void): AnswerStream {
     const iterator = source[Symbol.asyncIterator]();
     const stream: AnswerStream = {
@@ -255,19 +274,10 @@ export function createRunner(deps: RunDeps): Runner {
           end();
           return { done: true, value: undefined };
         }
-        const contextValue = deps.createContext(record.caller, record.cancellation, record.calls, record.trace);
-        contextValue.budget.startDeadline();
-        try {
-          // Subscription events run on graphql-js: each is small, and its root value is the event.
-          const result = await execute({ schema: deps.schema, document: op.document, operationName: op.name, variableValues: params.variables ?? undefined, rootValue: item.value, contextValue });
-          const value: FormattedExecutionResult = {};
-          if (result.errors && result.errors.length > 0) value.errors = record.format(result.errors).formatted;
-          if (result.data !== undefined) value.data = result.data;
-          return { done: false, value };
-        } finally {
-          contextValue.budget.finish();
-          deps.releaseContext(contextValue);
-        }
+        // Subscribers of one event with the same operation, variables and credential share one execution.
+        const key = `${sharedEvents.idOf(op)}\n${deps.callerKey(record.caller)}\n${JSON.stringify(params.variables ?? null)}`;
+        const value = await sharedEvents.run(item.value, key, () => executeEvent(record, op, params, item.value));
+        return { done: false, value };
       },
       async return() {
         // Stop the source first: a poller waiting for its next tick ends now, not at the tick.
