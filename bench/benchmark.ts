@@ -18,6 +18,7 @@ import { BENCH_QUERIES } from './queries';
 import type { BenchQuery } from './queries/types';
 import { loadAverage1m, machineInfo, type BenchResults, type FailedQuery, type QueryResult } from './results';
 import { runScaleSeries } from './scale-series';
+import { runFaultScenario } from './fault-scenario';
 import { ratioToBound, round } from './stats';
 
 /** Queries the contract names that this build cannot run yet, reported as not measured. */
@@ -98,6 +99,7 @@ export async function runBenchmark(options: BenchOptions, log: Log = () => undef
     // The gateways and the sandbox of the main run stay up meanwhile but idle; each scale has its own.
     if (!withGraph && options.scales.length > 0) log('scale series: not run (--only leaves out networkGraph)');
     const series = withGraph ? await runScaleSeries(options, log) : { series: [], growth: null };
+    const faultScenario = options.skipFaults ? null : await runFaultScenario(options, log);
     return {
       date: new Date().toISOString(),
       seed: options.seed,
@@ -114,6 +116,7 @@ export async function runBenchmark(options: BenchOptions, log: Log = () => undef
       skipped,
       scaleSeries: series.series,
       scaleGrowth: series.growth,
+      faultScenario,
       ...machineInfo(),
       loadAverage: { start: loadAtStart, end: loadAverage1m() },
       elapsedMs: Math.round(performance.now() - started),

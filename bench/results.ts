@@ -195,6 +195,8 @@ export interface FailedQuery {
   error: string;
 }
 
+import type { FaultScenarioResult } from './fault-scenario';
+
 export interface BenchResults {
   date: string;
   seed: string;
@@ -218,6 +220,8 @@ export interface BenchResults {
   scaleSeries: ScalePoint[];
   /** Growth from the first to the last scale (null with fewer than two measured scales). */
   scaleGrowth: ScaleGrowth | null;
+  /** Half the rest/v1 GETs failing: calls per query and latency (bench/fault-scenario.ts); null with --no-faults. */
+  faultScenario?: FaultScenarioResult | null;
   cpu: { model: string; cores: number };
   node: string;
   /**
