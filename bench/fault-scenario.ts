@@ -27,7 +27,7 @@ export interface FaultScenarioResult {
   p99Ms: number;
 }
 
-const QUERY = 'query FaultNetwork($id: ID!) { network(id: $id) { id name } }';
+const QUERY = 'query FaultNetwork($id: UUID!) { network(id: $id) { id name } }';
 
 export async function runFaultScenario(options: Pick<BenchOptions, 'seed' | 'latencyMs' | 'gateway' | 'iterations'>, log: (line: string) => void, concurrency = 16): Promise<FaultScenarioResult> {
   // 1,000 queries in a full run (50 iterations); fewer in a smoke run.
@@ -40,6 +40,8 @@ export async function runFaultScenario(options: Pick<BenchOptions, 'seed' | 'lat
     try {
       const network = sandbox.restFacts().networks[0];
       if (!network) throw new Error('the seed has no network');
+      // The answer is right before any fault (throws otherwise): an error below is the fault's.
+      await client.execute(QUERY, { id: network.id });
       sandbox.control.setFaults([{ method: 'GET', route: '/rest/v1/**', latencyMs: options.latencyMs, errorRate, status: 503 }]);
       sandbox.control.resetCalls();
       log(`faults: ${queries} one-network queries, ${concurrency} at once, ${errorRate * 100}% of rest/v1 GETs answered 503`);
