@@ -30,6 +30,10 @@ export interface BenchOptions {
    * The first is the reference the growth check compares the others with.
    */
   scales: number[];
+  /** Skip the fault scenario (bench/fault-scenario.ts). */
+  skipFaults: boolean;
+  /** Run the fault scenario only, adding its figures to an existing results file. */
+  faultsOnly: boolean;
 }
 
 export const DEFAULT_OPTIONS: BenchOptions = {
@@ -44,6 +48,8 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   skipPassthrough: false,
   skipFloors: false,
   scales: [1, 2, 4],
+  skipFaults: false,
+  faultsOnly: false,
 };
 
 export const USAGE = `usage: npm run bench -- [flags]
@@ -58,7 +64,9 @@ export const USAGE = `usage: npm run bench -- [flags]
   --no-passthrough         skip the pass-through baseline (and its floor servers)
   --no-floors              skip the floors (floor servers, direct GET latency, each query's CPU and p50 floors)
   --scales N[,N]           networkGraph scale series at these data scales (default 1,2,4)
-  --no-scale               skip the scale series`;
+  --no-scale               skip the scale series
+  --no-faults              skip the fault scenario (half the rest/v1 GETs failing)
+  --faults-only            run the fault scenario alone; its figures are added to the results file`;
 
 export class UsageError extends Error {}
 
@@ -112,6 +120,8 @@ const SWITCH_FLAGS: Record<string, (options: BenchOptions) => void> = {
   '--no-passthrough': (o) => (o.skipPassthrough = true),
   '--no-floors': (o) => (o.skipFloors = true),
   '--no-scale': (o) => (o.scales = []),
+  '--no-faults': (o) => (o.skipFaults = true),
+  '--faults-only': (o) => (o.faultsOnly = true),
 };
 
 export function parseArgs(argv: readonly string[]): BenchOptions {

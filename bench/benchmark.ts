@@ -19,6 +19,7 @@ import { BENCH_QUERIES } from './queries';
 import type { BenchQuery } from './queries/types';
 import { loadAverage1m, machineInfo, type BenchResults, type FailedQuery, type QueryResult } from './results';
 import { runScaleSeries } from './scale-series';
+import { runFaultScenario } from './fault-scenario';
 import { ratioToBound, round } from './stats';
 
 /** Queries the contract names that this build cannot run yet, reported as not measured. */
@@ -101,6 +102,7 @@ export async function runBenchmark(options: BenchOptions, log: Log = () => undef
     if (!withGraph && options.scales.length > 0) log('scale series: not run (--only leaves out networkGraph)');
     const series = withGraph ? await runScaleSeries(options, log) : { series: [], growth: null };
     const dashboard = withDashboard ? await runDashboard(sandbox, options, log) : null;
+    const faultScenario = options.skipFaults ? null : await runFaultScenario(options, log);
     return {
       date: new Date().toISOString(),
       seed: options.seed,
@@ -118,6 +120,7 @@ export async function runBenchmark(options: BenchOptions, log: Log = () => undef
       scaleSeries: series.series,
       scaleGrowth: series.growth,
       dashboard,
+      faultScenario,
       ...machineInfo(),
       loadAverage: { start: loadAtStart, end: loadAverage1m() },
       elapsedMs: Math.round(performance.now() - started),

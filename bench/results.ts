@@ -196,6 +196,8 @@ export interface FailedQuery {
   error: string;
 }
 
+import type { FaultScenarioResult } from './fault-scenario';
+
 export interface BenchResults {
   date: string;
   seed: string;
@@ -221,6 +223,8 @@ export interface BenchResults {
   scaleGrowth: ScaleGrowth | null;
   /** The `dashboard` scenario (bench/dashboard.ts): upstream calls per query with and without sharing and the cache; null when not run. */
   dashboard?: DashboardResult | null;
+  /** Half the rest/v1 GETs failing: calls per query and latency (bench/fault-scenario.ts); null with --no-faults. */
+  faultScenario?: FaultScenarioResult | null;
   cpu: { model: string; cores: number };
   node: string;
   /**

@@ -68,10 +68,10 @@ export class EventLog {
   }
 }
 
-/** Polls `ready` every 10 ms; fails after `timeoutMs` saying what it waited for. */
-export async function waitFor(ready: () => boolean, what: () => string, timeoutMs = 5000): Promise<void> {
+/** Polls `ready` (which may ask over the network) every 10 ms; fails after `timeoutMs` saying what it waited for. */
+export async function waitFor(ready: () => boolean | Promise<boolean>, what: () => string, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!ready()) {
+  while (!(await ready())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what()}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

@@ -18,6 +18,7 @@ import {
   type RelationDef,
   type ResourceKind,
 } from './resources';
+import { segment } from '../path-segment';
 
 export interface SortSpec {
   field: string;
@@ -89,13 +90,13 @@ export class RestV1Client {
   }
 
   networkGroupByBillingAccount(billingAccountId: string): Promise<NetworkGroupRecord> {
-    const path = `/organizations/billing-accounts/${encodeURIComponent(billingAccountId)}`;
+    const path = `/organizations/billing-accounts/${segment(billingAccountId)}`;
     return this.read({ service: 'rest-v1', method: 'GET', path }, (res) => parseNetworkGroup(res.body));
   }
 
   /** `/networks/{id}/networkConfigMetadata`: the sizing template of one network. */
   networkConfigMetadataOf(networkId: string): Promise<NetworkConfigMetadataRecord> {
-    const path = `/networks/${encodeURIComponent(networkId)}/networkConfigMetadata`;
+    const path = `/networks/${segment(networkId)}/networkConfigMetadata`;
     return this.read({ service: 'rest-v1', method: 'GET', path }, (res) => parseNetworkConfigMetadata(res.body));
   }
 

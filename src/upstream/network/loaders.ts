@@ -49,6 +49,7 @@ import {
 import { ALL_NETWORKS, groupNetworksDef, networkEndpointsDef } from './shared-list-defs';
 import { createSharedListLoader, type ListPlanRecord, type SharedListLoader } from './shared-lists';
 import { relations, resources, type RecordFor, type RelationDef, type ResourceKind } from './resources';
+import { segment } from '../path-segment';
 
 export interface ListOptions {
   networkId?: string;
@@ -494,14 +495,14 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
     },
     sites: (subscriptionId, window) =>
       memo(`sites:${JSON.stringify([subscriptionId, window.offset, window.count])}`, () =>
-        rest.listWindowAt({ path: `/azureSubscriptions/${encodeURIComponent(subscriptionId)}/virtualWanSites` }, 'virtualWanSites', parseVirtualWanSite, window),
+        rest.listWindowAt({ path: `/azureSubscriptions/${segment(subscriptionId)}/virtualWanSites` }, 'virtualWanSites', parseVirtualWanSite, window),
       ),
     networkConfigMetadataOf: (networkId) => memo(`ncm-of:${networkId}`, () => rest.networkConfigMetadataOf(networkId)),
     networkGroupByBillingAccount: (id) => memo(`billing:${id}`, () => rest.networkGroupByBillingAccount(id)),
     text: (path) => memo(`text:${path}`, () => rest.text(path)),
     processes: (path) => memo(`processes:${path}`, () => rest.processes(path)),
     workflow: async (businessKey) =>
-      mergeProcesses(businessKey, await memo(`processes:/workflow-status/${businessKey}`, () => rest.processes(`/workflow-status/${encodeURIComponent(businessKey)}`))),
+      mergeProcesses(businessKey, await memo(`processes:/workflow-status/${businessKey}`, () => rest.processes(`/workflow-status/${segment(businessKey)}`))),
     myOrganization() {
       if (!batching) return identity.myOrganization();
       organization ??= identity.myOrganization();
