@@ -34,6 +34,10 @@ export interface BenchOptions {
   scenario: 'queries' | 'subscribers';
   /** WebSocket subscribers of the subscribers scenario. */
   subscribers: number;
+  /** Skip the fault scenario (bench/fault-scenario.ts). */
+  skipFaults: boolean;
+  /** Run the fault scenario only, adding its figures to an existing results file. */
+  faultsOnly: boolean;
 }
 
 export const DEFAULT_OPTIONS: BenchOptions = {
@@ -50,6 +54,8 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   scales: [1, 2, 4],
   scenario: 'queries',
   subscribers: 2000,
+  skipFaults: false,
+  faultsOnly: false,
 };
 
 export const USAGE = `usage: npm run bench -- [flags]
@@ -66,7 +72,10 @@ export const USAGE = `usage: npm run bench -- [flags]
   --scales N[,N]           networkGraph scale series at these data scales (default 1,2,4)
   --no-scale               skip the scale series
   --scenario subscribers   run only the subscribers scenario (networkChanges followers), adding its figures to results.json
-  --subscribers N          WebSocket subscribers of that scenario (default 2000)`;
+  --subscribers N          WebSocket subscribers of that scenario (default 2000)
+
+  --no-faults              skip the fault scenario (half the rest/v1 GETs failing)
+  --faults-only            run the fault scenario alone; its figures are added to the results file`;
 
 export class UsageError extends Error {}
 
@@ -125,6 +134,8 @@ const SWITCH_FLAGS: Record<string, (options: BenchOptions) => void> = {
   '--no-passthrough': (o) => (o.skipPassthrough = true),
   '--no-floors': (o) => (o.skipFloors = true),
   '--no-scale': (o) => (o.scales = []),
+  '--no-faults': (o) => (o.skipFaults = true),
+  '--faults-only': (o) => (o.faultsOnly = true),
 };
 
 export function parseArgs(argv: readonly string[]): BenchOptions {

@@ -7,6 +7,7 @@
 import { startSandbox, type CallCounts, type RunningSandbox } from '../src/sandbox';
 import { withoutCallerCheck } from './query-calls';
 import { UsageError, type BenchOptions } from './args';
+import { DASHBOARD, runDashboard } from './dashboard';
 import { readFacts, type UpstreamFacts } from './facts';
 import { withGatewayCpu, cpuPerRequest } from './gateway-cpu';
 import { benchGatewayEnv, startGatewayProcess, type GatewayHandle } from './gateway-launcher';
@@ -19,6 +20,7 @@ import { BENCH_QUERIES } from './queries';
 import type { BenchQuery } from './queries/types';
 import { loadAverage1m, machineInfo, type BenchResults, type FailedQuery, type QueryResult } from './results';
 import { runScaleSeries } from './scale-series';
+import { runFaultScenario } from './fault-scenario';
 import { ratioToBound, round } from './stats';
 
 /** Queries the contract names that this build cannot run yet, reported as not measured. */
@@ -45,7 +47,8 @@ interface SideFigures {
 
 export async function runBenchmark(options: BenchOptions, log: Log = () => undefined): Promise<BenchResults> {
   const wanted = BENCH_QUERIES.filter((q) => options.only.length === 0 || options.only.includes(q.name));
-  const unknown = options.only.filter((name) => !BENCH_QUERIES.some((q) => q.name === name));
+  const withDashboard = options.only.length === 0 || options.only.includes(DASHBOARD);
+  const unknown = options.only.filter((name) => name !== DASHBOARD && !BENCH_QUERIES.some((q) => q.name === name));
   if (unknown.length > 0) throw new UsageError(`--only: unknown query ${unknown.join(', ')} (have ${BENCH_QUERIES.map((q) => q.name).join(', ')})`);
 
   const started = performance.now();
@@ -99,6 +102,8 @@ export async function runBenchmark(options: BenchOptions, log: Log = () => undef
     // The gateways and the sandbox of the main run stay up meanwhile but idle; each scale has its own.
     if (!withGraph && options.scales.length > 0) log('scale series: not run (--only leaves out networkGraph)');
     const series = withGraph ? await runScaleSeries(options, log) : { series: [], growth: null };
+    const dashboard = withDashboard ? await runDashboard(sandbox, options, log) : null;
+    const faultScenario = options.skipFaults ? null : await runFaultScenario(options, log);
     return {
       date: new Date().toISOString(),
       seed: options.seed,
@@ -115,6 +120,8 @@ export async function runBenchmark(options: BenchOptions, log: Log = () => undef
       skipped,
       scaleSeries: series.series,
       scaleGrowth: series.growth,
+      dashboard,
+      faultScenario,
       ...machineInfo(),
       loadAverage: { start: loadAtStart, end: loadAverage1m() },
       elapsedMs: Math.round(performance.now() - started),

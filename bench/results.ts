@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isObject } from '../src/core/parse';
 import { cpus, loadavg } from 'node:os';
 import { dirname } from 'node:path';
+import type { DashboardResult } from './dashboard';
 import type { FloorKind } from './floor-kind';
 import type { PhaseSummary } from './phase-clock';
 import type { SubscribersResult } from './subscribers';
@@ -197,6 +198,8 @@ export interface FailedQuery {
   error: string;
 }
 
+import type { FaultScenarioResult } from './fault-scenario';
+
 export interface BenchResults {
   date: string;
   seed: string;
@@ -220,6 +223,10 @@ export interface BenchResults {
   scaleSeries: ScalePoint[];
   /** Growth from the first to the last scale (null with fewer than two measured scales). */
   scaleGrowth: ScaleGrowth | null;
+  /** The `dashboard` scenario (bench/dashboard.ts): upstream calls per query with and without sharing and the cache; null when not run. */
+  dashboard?: DashboardResult | null;
+  /** Half the rest/v1 GETs failing: calls per query and latency (bench/fault-scenario.ts); null with --no-faults. */
+  faultScenario?: FaultScenarioResult | null;
   cpu: { model: string; cores: number };
   node: string;
   /**

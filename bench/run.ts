@@ -10,6 +10,7 @@ import type { BenchResults } from './results';
 import { readResultsField, writeResults, writeResultsField } from './results';
 import { runSubscribers, type SubscribersResult } from './subscribers';
 import { formatSubscribers, formatTable } from './table';
+import { runFaultScenario, type FaultScenarioResult } from './fault-scenario';
 
 export interface RunIo {
   /** Progress lines. */
@@ -35,6 +36,19 @@ async function subscribersScenario(options: BenchOptions, io: RunIo): Promise<Su
   return result;
 }
 
+/** `--faults-only`: the fault scenario alone, its figures added to the results file. */
+export async function mainFaultsOnly(argv: readonly string[], io: RunIo = consoleIo): Promise<FaultScenarioResult> {
+  const options = parseArgs(argv);
+  const faults = await runFaultScenario(options, io.log);
+  io.print(`fault scenario: ${faults.callsPerQuery} upstream calls per query, p50 ${faults.p50Ms} ms, p99 ${faults.p99Ms} ms, ${faults.answeredShare * 100}% answered without error`);
+  if (options.out !== null) {
+    const path = resolve(packageRoot(), options.out);
+    writeResultsField(path, 'faultScenario', faults);
+    io.log(`fault scenario added to ${path}`);
+  }
+  return faults;
+}
+
 export async function main(argv: readonly string[], io: RunIo = consoleIo): Promise<BenchResults> {
   const options = parseArgs(argv);
   const results = await runBenchmark(options, io.log);
@@ -51,12 +65,16 @@ export async function main(argv: readonly string[], io: RunIo = consoleIo): Prom
   return results;
 }
 
-/** The command line: the subscribers scenario alone, or the queries' benchmark; the process's exit status. */
+/** The command line: one scenario alone (subscribers, faults), or the queries' benchmark; the process's exit status. */
 async function cli(argv: readonly string[]): Promise<number> {
   const options = parseArgs(argv);
   if (options.scenario === 'subscribers') {
     const result = await subscribersScenario(options, consoleIo);
     return result.reached === result.subscribers ? 0 : 1;
+  }
+  if (options.faultsOnly) {
+    await mainFaultsOnly(argv);
+    return 0;
   }
   const results = await main(argv);
   // A wrong answer (also at any scale of the scale series) fails the run, after the results are written.

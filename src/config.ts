@@ -8,12 +8,14 @@
 import type { Limits } from './limits/limits';
 import type { TracingSettings } from './tracing/settings';
 import { ConfigError, readSettings, refuseMisspelt, type Setting } from './settings';
+import * as cache from './settings/cache';
 import * as callers from './settings/callers';
 import * as documents from './settings/documents';
 import * as fleet from './settings/fleet';
 import * as limits from './settings/limits';
 import * as mcp from './settings/mcp';
 import * as provisioning from './settings/provisioning';
+import * as resilience from './settings/resilience';
 import * as server from './settings/server';
 import * as subscriptions from './settings/subscriptions';
 import * as telemetry from './settings/telemetry';
@@ -185,6 +187,28 @@ export interface Config {
   fleet: FleetConfig;
   /** Who the caller is: verification with the platform, client addresses, per-caller subscriptions, event search (src/core/README.md). */
   callers: CallerSettings;
+  /** Sharing and caching of upstream reads across requests (src/upstream/cache). */
+  upstreamCache: UpstreamCacheConfig;
+  /** How the gateway treats a struggling platform API: its circuit breaker and retry budget (src/upstream/health). */
+  upstreamResilience: UpstreamResilience;
+  /** `UPSTREAM_MAX_BODY_BYTES` */
+  upstreamMaxBodyBytes: number;
+  /** `UPSTREAM_FORWARD_TRACESTATE` */
+  forwardTracestate: boolean;
+}
+
+/** Per upstream API (auth/v1, rest/v1 with identity/v1, core/v2, search). */
+export interface UpstreamResilience {
+  breaker: { consecutiveFailures: number; failureRatio: number; minimumCalls: number; windowMs: number; openMs: number };
+  retryBudget: { ratio: number; minPerSecond: number; windowMs: number };
+}
+
+/** `UPSTREAM_SHARING`, `UPSTREAM_CACHE_MAX_BYTES`, `UPSTREAM_CACHE_TTLS`, `UPSTREAM_CACHE_STALE_IF_ERROR_SECONDS`. */
+export interface UpstreamCacheConfig {
+  sharing: boolean;
+  maxBytes: number;
+  ttls: ReadonlyMap<string, number>;
+  staleIfErrorSeconds: number;
 }
 
 export interface CallerSettings {
@@ -343,6 +367,28 @@ function assemble(get: Get): Config {
       redisTlsCaFile: get(fleet.REDIS_TLS_CA_FILE),
       apqSharedMaxBytes: get(fleet.APQ_SHARED_MAX_BYTES),
     },
+    upstreamCache: {
+      sharing: get(cache.UPSTREAM_SHARING),
+      maxBytes: get(cache.UPSTREAM_CACHE_MAX_BYTES),
+      ttls: get(cache.UPSTREAM_CACHE_TTLS),
+      staleIfErrorSeconds: get(cache.UPSTREAM_CACHE_STALE_IF_ERROR_SECONDS),
+    },
+    upstreamResilience: {
+      breaker: {
+        consecutiveFailures: get(resilience.UPSTREAM_BREAKER_FAILURES),
+        failureRatio: get(resilience.UPSTREAM_BREAKER_FAILURE_PERCENT) / 100,
+        minimumCalls: get(resilience.UPSTREAM_BREAKER_MIN_CALLS),
+        windowMs: get(resilience.UPSTREAM_BREAKER_WINDOW_MS),
+        openMs: get(resilience.UPSTREAM_BREAKER_PROBE_MS),
+      },
+      retryBudget: {
+        ratio: get(resilience.UPSTREAM_RETRY_BUDGET_PERCENT) / 100,
+        minPerSecond: get(resilience.UPSTREAM_RETRY_BUDGET_MIN_PER_SECOND),
+        windowMs: get(resilience.UPSTREAM_BREAKER_WINDOW_MS),
+      },
+    },
+    upstreamMaxBodyBytes: get(upstream.UPSTREAM_MAX_BODY_BYTES),
+    forwardTracestate: get(upstream.UPSTREAM_FORWARD_TRACESTATE),
     callers: {
       verifyTtlMs: get(callers.CALLER_VERIFY_TTL_MS),
       refusedTtlMs: get(callers.CALLER_VERIFY_REFUSED_TTL_MS),

@@ -45,6 +45,8 @@ export interface NetworkPolling {
   maxIntervalMs: number;
   /** Counts one poll's upstream calls (retries included), whether it succeeded or not. */
   countPoll(upstreamCalls: number): void;
+  /** A poll saw the network change (whoever changed it): cached reads of it are forgotten, fleet-wide. */
+  changed?(networkId: string): void;
 }
 
 /**
@@ -72,6 +74,10 @@ export function createPollSession(http: HttpClient, options: LoaderOptions, call
 /** Counts the upstream calls of one request, for the request log line and tests. */
 export interface CallCounter {
   count: number;
+  /** Reads answered by the upstream cache or another request's call in flight (src/upstream/cache). */
+  reads?: { hit: number; shared: number; revalidated: number };
+  /** Reads answered past their freshness while the platform API's breaker was open (the answer says so). */
+  stale?: { reads: number; maxAgeSeconds: number };
 }
 
 // A type alias, not an interface: graphql-sse wants a context assignable to Record<PropertyKey, unknown>.

@@ -53,18 +53,21 @@ export class UpstreamError extends Error {
    * the upstream may or may not have applied it. Never retried; the caller is told to check.
    */
   readonly outcomeUnknown: boolean;
+  /** Seconds after which the upstream API may take calls again (an open breaker, a Retry-After window); null when unknown. */
+  readonly retryAfter: number | null;
 
-  constructor(code: ErrorCode, message: string, upstream: UpstreamCallInfo, options?: { cause?: unknown; outcomeUnknown?: boolean }) {
+  constructor(code: ErrorCode, message: string, upstream: UpstreamCallInfo, options?: { cause?: unknown; outcomeUnknown?: boolean; retryAfter?: number | null }) {
     super(message, options);
     this.name = 'UpstreamError';
     this.code = code;
     this.upstream = upstream;
     this.outcomeUnknown = options?.outcomeUnknown ?? false;
+    this.retryAfter = options?.retryAfter ?? null;
   }
 
   /** The same error with a sentence added to its message (e.g. how to find out what happened). */
   withHint(hint: string): UpstreamError {
-    return new UpstreamError(this.code, `${this.message}. ${hint}`, this.upstream, { cause: this.cause, outcomeUnknown: this.outcomeUnknown });
+    return new UpstreamError(this.code, `${this.message}. ${hint}`, this.upstream, { cause: this.cause, outcomeUnknown: this.outcomeUnknown, retryAfter: this.retryAfter });
   }
 }
 

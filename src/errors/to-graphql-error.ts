@@ -16,7 +16,7 @@ function rule<E>(cls: abstract new (...args: never[]) => E, convert: (error: E) 
 const RULES: readonly Rule[] = [
   rule(
     UpstreamError,
-    (e) => new GraphQLError(e.message, { extensions: { code: e.code, upstream: { ...e.upstream }, ...(e.outcomeUnknown ? { outcomeUnknown: true } : {}) } }),
+    (e) => new GraphQLError(e.message, { extensions: { code: e.code, upstream: { ...e.upstream }, ...(e.outcomeUnknown ? { outcomeUnknown: true } : {}), ...(e.retryAfter !== null ? { retryAfter: e.retryAfter } : {}) } }),
   ),
   rule(GatewayError, (e) => new GraphQLError(e.message, { extensions: { code: e.code, ...(e.field !== null ? { field: e.field } : {}) } })),
   rule(BadInputError, (e) => new GraphQLError(e.message, { extensions: { code: ErrorCode.BAD_USER_INPUT, field: e.field } })),

@@ -27,6 +27,8 @@ export interface RequestSummary {
   operationName: string | null;
   durationMs: number;
   upstreamCalls: number;
+  /** Reads that sent no request of their own: cache hits, calls shared with another request, 304 revalidations (also in `upstreamCalls`). */
+  upstreamReads?: { hit: number; shared: number; revalidated: number };
   errorCodes: readonly string[];
   status?: number;
   /** How long a heavy operation waited for its turn (src/limits/admission.ts); logged as `heavyWaitMs` when it waited. */
@@ -44,6 +46,7 @@ export function logRequest(logger: Logger, s: RequestSummary): void {
       ...(s.status !== undefined ? { status: s.status } : {}),
       durationMs: Math.round(s.durationMs * 10) / 10,
       upstreamCalls: s.upstreamCalls,
+      ...(s.upstreamReads ? { upstreamReads: s.upstreamReads } : {}),
       errorCodes: s.errorCodes,
       ...(s.waitedMs ? { heavyWaitMs: Math.round(s.waitedMs * 10) / 10 } : {}),
     },

@@ -10,7 +10,8 @@
  */
 import { createSourceEventStream, execute, GraphQLError, type ExecutionResult, type FormattedExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
-import type { GatewayContext } from '../context';
+import type { CallCounter, GatewayContext } from '../context';
+import { SharedEventExecutions } from './shared-events';
 import { CostTooExpensiveError, ErrorCode, GatewayError, LimitExceededError } from '../errors/codes';
 import { shareKeyOf } from '../core/caller';
 import type { HeavyOperationGate } from '../limits/admission';
@@ -79,7 +80,7 @@ type Admission =
 /** One operation's bookkeeping from start to log line. */
 class OperationRecord {
   readonly started = performance.now();
-  readonly calls = { count: 0 };
+  readonly calls: CallCounter = { count: 0 };
   readonly requestId: string;
   readonly cancellation: Cancellation;
   readonly trace: OperationSpan | undefined;
@@ -120,6 +121,7 @@ class OperationRecord {
       outcome: outcomeOf(this.codes),
       httpStatus: status ?? null,
       upstreamCalls: this.calls.count,
+      ...(this.calls.reads ? { upstreamReads: this.calls.reads } : {}),
       errorCodes: this.codes,
     });
     logRequest(this.deps.logger, {
@@ -129,6 +131,7 @@ class OperationRecord {
       ...(status !== undefined ? { status } : {}),
       durationMs: performance.now() - this.started,
       upstreamCalls: this.calls.count,
+      ...(this.calls.reads ? { upstreamReads: this.calls.reads } : {}),
       errorCodes: this.codes,
       waitedMs: this.waitedMs,
     });
@@ -166,6 +169,7 @@ function isRefusal(error: unknown): error is LimitExceededError {
 }
 
 export function createRunner(deps: RunDeps): Runner {
+  const sharedEvents = new SharedEventExecutions();
   function refusal(record: OperationRecord, errors: readonly unknown[]): Answer {
     const { formatted, status, headers } = record.format(errors);
     return { result: { errors: formatted ?? [] }, requestError: true, ...(status !== undefined ? { status } : {}), ...(headers.length > 0 ? { headers } : {}) };
@@ -219,6 +223,8 @@ export function createRunner(deps: RunDeps): Runner {
       if (errors) answer.errors = errors.formatted;
       if (result.data !== undefined) answer.data = result.data;
       if (wantsCost && result.data !== undefined) answer.extensions = { cost: costReport(estimate, context, deps.priceLimits) };
+      // Some reads were answered from cached copies past their freshness (an API's breaker open): say how old.
+      if (record.calls.stale) answer.extensions = { ...answer.extensions, staleUpstream: { ...record.calls.stale } };
       return { result: answer, requestError: result.data === undefined, ...(errors?.status !== undefined ? { status: errors.status } : {}) };
     } catch (error) {
       if (isRefusal(error)) return refusal(record, [error]);
@@ -281,7 +287,24 @@ export function createRunner(deps: RunDeps): Runner {
     return withFreshContexts(source, record, op, params, end);
   }
 
-  /** Each event executed with a fresh context (loaders, budget, deadline); `return()` stops the source at once. */
+  /** One event executed with a fresh context (loaders, budget, deadline). */
+  async function executeEvent(record: OperationRecord, op: PreparedOperation, params: GraphQLParams, rootValue: unknown): Promise<FormattedExecutionResult> {
+    const contextValue = deps.createContext(record.caller, record.cancellation, record.calls, record.trace);
+    contextValue.budget.startDeadline();
+    try {
+      // Subscription events run on graphql-js: each is small, and its root value is the event.
+      const result = await execute({ schema: deps.schema, document: op.document, operationName: op.name, variableValues: params.variables ?? undefined, rootValue, contextValue });
+      const value: FormattedExecutionResult = {};
+      if (result.errors && result.errors.length > 0) value.errors = record.format(result.errors).formatted;
+      if (result.data !== undefined) value.data = result.data;
+      return value;
+    } finally {
+      contextValue.budget.finish();
+      deps.releaseContext(contextValue);
+    }
+  }
+
+  /** Each event executed with a fresh context, once for every subscriber sharing it; `return()` stops the source at once. */
   function withFreshContexts(source: AsyncIterable<unknown>, record: OperationRecord, op: PreparedOperation, params: GraphQLParams, end: () => void): AnswerStream {
     const iterator = source[Symbol.asyncIterator]();
     const stream: AnswerStream = {
@@ -300,19 +323,10 @@ export function createRunner(deps: RunDeps): Runner {
           end();
           return { done: true, value: undefined };
         }
-        const contextValue = deps.createContext(record.caller, record.cancellation, record.calls, record.trace);
-        contextValue.budget.startDeadline();
-        try {
-          // Subscription events run on graphql-js: each is small, and its root value is the event.
-          const result = await execute({ schema: deps.schema, document: op.document, operationName: op.name, variableValues: params.variables ?? undefined, rootValue: item.value, contextValue });
-          const value: FormattedExecutionResult = {};
-          if (result.errors && result.errors.length > 0) value.errors = record.format(result.errors).formatted;
-          if (result.data !== undefined) value.data = result.data;
-          return { done: false, value };
-        } finally {
-          contextValue.budget.finish();
-          deps.releaseContext(contextValue);
-        }
+        // Subscribers of one event with the same operation, variables and credential share one execution.
+        const key = `${sharedEvents.idOf(op)}\n${sharedEvents.credentialOf(record.caller.authorization)}\n${JSON.stringify(params.variables ?? null)}`;
+        const value = await sharedEvents.run(item.value, key, () => executeEvent(record, op, params, item.value));
+        return { done: false, value };
       },
       async return() {
         // Stop the source first: a poller waiting for its next tick ends now, not at the tick.

@@ -9,21 +9,31 @@
 import { GatewayError } from '../errors/codes';
 import { defaultShare, SharedLimit } from '../core/shares';
 import { ANONYMOUS } from './fingerprint';
-import type { CallerPollers, PollerRegistry, PollerSettings, PollKind, PollOwner, PollStream } from './types';
+import type { CallerPollers, PollerRegistry, PollerSettings, PollKind, PollOwner, PollStream, PollWake } from './types';
 
 /** One placed poller: subscribers join it; it calls the `stopped` it was given once it has stopped. */
 export interface Placed<Value> {
   subscribe(signal?: AbortSignal): PollStream<Value>;
   start(): void;
   close(): void | Promise<void>;
+  /** Polls at once when its kind says `change` touches its target; true when it did. */
+  wakeFor?(change: PollWake): boolean;
   readonly subscriberCount: number;
 }
 
 /** Makes the poller of one (kind, target, owner); `stopped` must be called once when it stops. */
 export type Placement<Session> = <Target, Value>(kind: PollKind<Target, Value, Session>, target: Target, owner: PollOwner<Session>, stopped: () => void) => Placed<Value>;
 
-/** A registry over `place`; `afterClose` runs once every placed poller was closed. */
-export function createAcquisition<S>(settings: PollerSettings, place: Placement<S>, afterClose: () => Promise<void> = () => Promise.resolve()): PollerRegistry<S> {
+/**
+ * A registry over `place`; `afterClose` runs once every placed poller was closed; `wake` replaces
+ * the default wake-up (each placed poller asked in turn) when the placement polls elsewhere.
+ */
+export function createAcquisition<S>(
+  settings: PollerSettings,
+  place: Placement<S>,
+  afterClose: () => Promise<void> = () => Promise.resolve(),
+  wake?: (change: PollWake) => number,
+): PollerRegistry<S> {
   // One table per kind object, keyed `targetKey#ownerFingerprint`.
   const tables = new WeakMap<object, Map<string, unknown>>();
   const placed = new Set<Placed<unknown>>();
@@ -71,6 +81,13 @@ export function createAcquisition<S>(settings: PollerSettings, place: Placement<
 
   return {
     acquire,
+    wake:
+      wake ??
+      ((change) => {
+        let woken = 0;
+        for (const poller of placed) if (poller.wakeFor?.(change) === true) woken += 1;
+        return woken;
+      }),
     forOwner: (owner): CallerPollers<S> => ({
       follow: (kind, target, signal) => acquire(kind, target, owner, signal),
     }),

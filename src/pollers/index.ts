@@ -6,5 +6,5 @@ export { SubscriberStream } from './stream';
 export { createPollerMetrics, NO_POLLER_METRICS, type PollerMetrics, type PollOutcome } from './metrics';
 export { classifyPollError, errorCodeOf, isTransient } from './errors';
 export { ANONYMOUS } from './fingerprint';
-export { mapStream } from './map-stream';
+export { mapStream, sharedPayload } from './map-stream';
 export { PollAbandonedError, untilTerminal } from './wait';

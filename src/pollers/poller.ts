@@ -8,7 +8,7 @@ import { nextPause, type PauseReason } from './backoff';
 import { classifyPollError, errorCodeOf } from './errors';
 import type { PollerMetrics, PollOutcome } from './metrics';
 import { SubscriberStream } from './stream';
-import type { PollerSettings, PollKind, PollOwner, PollStream } from './types';
+import type { PollerSettings, PollKind, PollOwner, PollStream, PollWake } from './types';
 
 export interface PollerHooks {
   metrics: PollerMetrics;
@@ -28,6 +28,8 @@ export class Poller<T, V, S> {
   private errorsInARow = 0;
   private pause: number;
   private timer: NodeJS.Timeout | null = null;
+  /** Woken while a poll was in flight: the next one goes at once. */
+  private again = false;
   private current: Promise<void> = Promise.resolve();
   private stopped = false;
 
@@ -52,6 +54,21 @@ export class Poller<T, V, S> {
     this.hooks.metrics.subscriberJoined(this.kind.name);
     if (this.last) stream.push(this.last.value);
     return stream;
+  }
+
+  /**
+   * When the kind says `change` touches the target: poll now, or, while a poll is in flight, again
+   * as soon as it settles. Returns whether it was woken.
+   */
+  wakeFor(change: PollWake): boolean {
+    if (this.stopped || this.kind.wakes?.(this.target, change) !== true) return false;
+    if (this.timer === null) {
+      this.again = true;
+      return true;
+    }
+    clearTimeout(this.timer);
+    this.run();
+    return true;
   }
 
   /** First poll now; the next ones are scheduled as each one settles. */
@@ -82,7 +99,9 @@ export class Poller<T, V, S> {
       // The kind's own code threw (fingerprint, isTerminal, classifyError): a bug, not an upstream state.
       this.finish({ error });
     }
-    if (!this.stopped) this.timer = setTimeout(() => this.run(), this.pause);
+    if (this.stopped) return;
+    this.timer = setTimeout(() => this.run(), this.again ? 0 : this.pause);
+    this.again = false;
   }
 
   private async pollOnce(): Promise<PollResult<V>> {

@@ -50,11 +50,19 @@ export interface PollKind<Target, Value, Session> {
    * `pace.proposedMs`. Called after every poll, whatever its outcome.
    */
   nextPauseMs?(pace: PollPace<Value>, target: Target): number | undefined;
+  /** Whether a change sent through the gateway touches `target`: its poller then polls at once (`PollerRegistry.wake`). */
+  wakes?(target: Target, change: PollWake): boolean;
   /**
    * How a value travels between replicas (a fleet shares one poller per target through Redis,
    * src/state). Without it, each replica polls this kind on its own, as a single process does.
    */
   readonly wire?: PollWire<Value>;
+}
+
+/** A change sent through the gateway (its upstream service and the changed path below the service's base). */
+export interface PollWake {
+  readonly service: string;
+  readonly path: string;
 }
 
 /** What a kind's `nextPauseMs` may look at. */
@@ -105,6 +113,11 @@ export interface PollerRegistry<Session> {
    * the configured maximum. `signal` aborting releases the stream.
    */
   acquire<Target, Value>(kind: PollKind<Target, Value, Session>, target: Target, owner: PollOwner<Session>, signal?: AbortSignal): PollStream<Value>;
+  /**
+   * Makes every running poller whose kind says the change touches its target (`PollKind.wakes`)
+   * poll at once, instead of after its pause. Returns how many were woken.
+   */
+  wake(change: PollWake): number;
   /** The same, bound to one owner: what a request's context carries. */
   forOwner(owner: PollOwner<Session>): CallerPollers<Session>;
   /** Running pollers and their subscribers (for tests and /metrics). */

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { createAuthArea } from './auth';
 import { AsyncFailures, parseAsyncFailureRules } from './core/async-failures';
 import type { BasicCredentials } from './core/auth-check';
+import { Caching, type CachingRule } from './core/caching';
 import { CallLog } from './core/call-log';
 import { createClock, DEFAULT_STEP_MS } from './core/clock';
 import { createControlRoutes, type SandboxControl, type SandboxFacts } from './core/control';
@@ -24,6 +25,7 @@ import { createSearchArea } from './search';
 
 export type { SandboxControl, SandboxFacts, StatusChange } from './core/control';
 export type { FaultRule } from './core/faults';
+export type { CachingRule, CachingState } from './core/caching';
 export type { AsyncFailureRule } from './core/async-failures';
 export type { AsyncChangeKind } from './core/types';
 export type { CallCounts, CallTiming, RecordedRequest } from './core/call-log';
@@ -51,6 +53,12 @@ export interface SandboxOptions {
   latencyMs?: number;
   /** A clock to drive asynchronous progress (tests pass a ManualClock); overrides `stepMs`. */
   clock?: Clock;
+  /**
+   * The caching mode's rules (core/caching.ts): matching GETs carry ETag, Last-Modified and
+   * `Cache-Control: private, max-age=N` and answer 304 to a matching If-None-Match or
+   * If-Modified-Since. @default [] (off: no caching headers)
+   */
+  caching?: CachingRule[];
   /** Basic credentials of the search service; generated when left out. */
   searchCredentials?: BasicCredentials;
 }
@@ -103,11 +111,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
   const calls = new CallLog();
   const faults = new Faults();
+  const caching = new Caching();
+  caching.set(options.caching ?? []);
   let latencyMs = options.latencyMs ?? 0;
   const control: SandboxControl = {
     reset(size) {
       reseed(size ?? seed);
       calls.reset();
+      caching.resetCounts();
       // Failure rules are about changes of the data being replaced: they go with it.
       asyncFailures.clear();
     },
@@ -124,7 +135,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     calls: () => calls.snapshot(),
     requests: () => calls.requests(),
     timings: () => calls.timings(),
-    resetCalls: () => calls.reset(),
+    resetCalls() {
+      calls.reset();
+      caching.resetCounts();
+    },
+    setCaching: (rules) => caching.set(rules),
+    caching: () => caching.state(),
+    clearCaching: () => caching.clear(),
     describe(): SandboxFacts {
       return { seed, areas: { 'rest-v1': rest.facts() } };
     },
@@ -142,6 +159,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       basic: searchCredentials,
       faults,
       calls,
+      caching,
       latencyMs: () => latencyMs,
     }),
   );

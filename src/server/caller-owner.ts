@@ -56,6 +56,7 @@ export class CallerOwner implements GatewayOwner {
     // on the poller's signal until it settles: more than Node's default of 10 is no leak.
     setMaxListeners(MAX_CALLS_LISTENING, signal);
     const calls = { count: 0 };
-    return createPollSession(this.#http.forCaller({ authorization: this.#caller.authorization, signal, calls }), this.#options, calls);
+    // `fresh`: a poll is there to see changes, so the upstream cache revalidates every read it makes.
+    return createPollSession(this.#http.forCaller({ authorization: this.#caller.authorization, signal, calls, fresh: true }), this.#options, calls);
   }
 }

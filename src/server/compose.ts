@@ -35,6 +35,8 @@ import { createFleetState } from '../state';
 import { upstreamQuotaOf } from '../state/call-quota';
 import { createTracer, type OperationSpan } from '../tracing';
 import { createHttpLayer } from '../upstream/http';
+import { createUpstreamReads } from '../upstream/cache';
+import { createRedisChangeBus } from '../state/change-bus';
 import { identifyCaller } from '../upstream/identity/identify';
 import type { LoaderOptions } from '../upstream/loader-options';
 import { createSharedProbe } from '../upstream/probe';
@@ -72,6 +74,10 @@ export interface StartGatewayOptions {
   drainTimeoutMs?: number;
   /** How loaders batch and cache; tests and the benchmark turn batching off to measure it, operators cannot. @default batching on */
   loaderOptions?: LoaderOptions;
+  /** The upstream cache's clock, in ms since the epoch (tests hold and move it). @default Date.now */
+  cacheClock?: () => number;
+  /** The clock of the upstream breakers, Retry-After windows and retry budgets (tests move their own). @default Date.now */
+  upstreamClock?: () => number;
 }
 
 const PROBE_TIMEOUT_MS = 2000;
@@ -100,6 +106,14 @@ export async function composeGateway(config: Config, options: StartGatewayOption
     : null;
   // Pollers, provisionings, persisted queries and quotas: in this process, or shared by the fleet in Redis (src/state).
   const fleet = createFleetState({ config: config.fleet, registry, warn: (message, fields) => logger.warn(fields ?? {}, message) });
+  // Reads shared and cached across requests (src/upstream/cache); changes heard from the fleet over Redis.
+  const changeBus = config.fleet.redisUrl === null ? null : createRedisChangeBus(config.fleet.redisUrl, (message, fields) => logger.warn(fields ?? {}, message));
+  // Batching off is the naive plan the benchmark compares against: every call its own, nothing shared or cached.
+  const naive = options.loaderOptions?.batching === false;
+  const reads = createUpstreamReads(
+    { ...config.upstreamCache, ...(naive ? { sharing: false, maxBytes: 0 } : {}), ...(options.cacheClock ? { now: options.cacheClock } : {}) },
+    changeBus,
+  );
   // Who a token belongs to, asked of the platform once per token and cached briefly (src/core/verify.ts).
   // The hash key is the fleet's when verdicts are shared (derived from FLEET_TOKEN_KEY), else this process's own.
   const hashKey = config.fleet.tokenKey ? createHmac('sha256', config.fleet.tokenKey).update('netgraph caller verdicts').digest() : randomBytes(32);
@@ -139,6 +153,12 @@ export async function composeGateway(config: Config, options: StartGatewayOption
     maxConcurrentPerRequest: config.maxConcurrentPerRequest,
     metrics: registry,
     ...(fleet.quota ? { quota: upstreamQuotaOf(fleet.quota, quotaKeyOf) } : {}),
+    reads,
+    resilience: config.upstreamResilience,
+    closures: fleet.upstreamClosures,
+    maxBodyBytes: config.upstreamMaxBodyBytes,
+    forwardTracestate: config.forwardTracestate,
+    ...(options.upstreamClock ? { clock: options.upstreamClock } : {}),
   });
   identify = (authorization) => identifyCaller(httpLayer, authorization);
   // Heavy operations take turns, on every transport (src/limits/admission.ts).
@@ -155,6 +175,10 @@ export async function composeGateway(config: Config, options: StartGatewayOption
     },
     createPollerMetrics(registry),
   );
+  // A change sent through the gateway (here or on another replica) makes the pollers following what it touched poll at once.
+  reads.changes.onChange((change) => {
+    if (change.seen !== true) pollers.wake(change);
+  });
   // A run (or a run resumed from another replica) works with its owner's credentials, through the shared pollers.
   const provisionings = fleet.provisionings<GatewayOwner>(
     {
@@ -174,7 +198,11 @@ export async function composeGateway(config: Config, options: StartGatewayOption
   const services: GatewayServices = {
     info,
     probeUpstreams: (probeOptions) => probe.check(probeOptions),
-    polling: { notFoundGraceMs: config.pollNotFoundGraceMs, network: createNetworkPolling(config, registry) },
+    polling: {
+      notFoundGraceMs: config.pollNotFoundGraceMs,
+      // A network a poll saw change (whoever changed it) is forgotten by every replica's cache.
+      network: createNetworkPolling(config, registry, (networkId) => reads.changes.changed({ service: 'rest-v1', path: `/networks/${networkId}`, seen: true })),
+    },
     provisioning: { jobs: provisionings, stepTimeoutMs: config.provisioningStepTimeoutMs },
   };
   // Event fields read the installation's search service: only callers of the organizations the operator allowed.
@@ -259,7 +287,7 @@ export async function composeGateway(config: Config, options: StartGatewayOption
     graphqlPath: GRAPHQL_PATH,
     ...(sandboxMode && options.sandbox ? { defaultToken: options.sandbox.tokens.admin } : {}),
   });
-  const routes = createHealthRoutes({ readiness: { upstreams: upstreamReadiness(probe) }, mode: sandboxMode ? 'sandbox' : 'upstream', metrics: registry, state: () => fleet.check() });
+  const routes = createHealthRoutes({ readiness: { upstreams: upstreamReadiness(probe) }, mode: sandboxMode ? 'sandbox' : 'upstream', metrics: registry, state: () => fleet.check(), upstreamApis: () => httpLayer.health.view() });
   // With METRICS_PORT, /metrics is served on its own port only (index.ts), not to the API's clients.
   const { '/metrics': metricsRoute, ...probeRoutes } = routes;
   if (metricsRoute === undefined) throw new Error('health routes without /metrics');
@@ -285,5 +313,5 @@ export async function composeGateway(config: Config, options: StartGatewayOption
     note: (errors, caller) => pipeline.note(errors, caller, { door: 'mcp' }),
   });
 
-  return { logger, metrics, tracer, fleet, httpLayer, pollers, provisionings, schema, pipeline, httpDoor, sse, mcp, ide, map, health, metricsRoute, verifier, callerOf };
+  return { logger, metrics, tracer, fleet, httpLayer, pollers, provisionings, schema, pipeline, httpDoor, sse, mcp, ide, map, health, metricsRoute, verifier, callerOf, changeBus };
 }

@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
 import type { StateCheck } from '../state';
 import type { SharedProbe } from '../upstream/probe';
+import type { ApiHealth } from '../upstream/health';
 
 /** What one readiness check found: ready or not, and what the body shows of it. */
 export interface ReadinessResult {
@@ -27,6 +28,8 @@ export interface HealthOptions {
   metrics: Registry;
   /** The shared state (src/state): not ready until Redis was reached once; degraded, but serving, when it is lost later. */
   state?: () => StateCheck;
+  /** Each platform API's breaker (src/upstream/health): one not closed makes the gateway `degraded`, still ready — an outage of one API is no reason to take every replica out of service. */
+  upstreamApis?: () => readonly ApiHealth[];
 }
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => Promise<number>;
@@ -46,7 +49,7 @@ export function createHealthRoutes(options: HealthOptions): Record<string, Route
     '/readyz': async (req, res) => {
       const results = await Promise.all(checks.map(([name, check]) => runCheck(check).then((result) => [name, result] as const)));
       const state = options.state?.() ?? { status: 'memory' };
-      const body = readinessBody(results, state, options.mode, isLocalRequest(req));
+      const body = readinessBody(results, state, options.mode, isLocalRequest(req), options.upstreamApis?.() ?? []);
       return sendJson(res, body.status === 'unavailable' ? 503 : 200, body);
     },
     '/metrics': async (_req, res) => {
@@ -63,13 +66,22 @@ export function createHealthRoutes(options: HealthOptions): Record<string, Route
  * (a Redis error, an exception's message: internal addresses, host names) only for a request from
  * this machine (`local`): anyone else learns which part is down, not where it lives.
  */
-export function readinessBody(results: ReadonlyArray<readonly [string, ReadinessResult]>, state: StateCheck, mode: HealthOptions['mode'], local: boolean): Record<string, unknown> & { status: 'ready' | 'degraded' | 'unavailable' } {
+export function readinessBody(
+  results: ReadonlyArray<readonly [string, ReadinessResult]>,
+  state: StateCheck,
+  mode: HealthOptions['mode'],
+  local: boolean,
+  apis: readonly ApiHealth[] = [],
+): Record<string, unknown> & { status: 'ready' | 'degraded' | 'unavailable' } {
   const ready = results.every(([, result]) => result.ready) && state.status !== 'starting';
-  const status = !ready ? 'unavailable' : state.status === 'degraded' ? 'degraded' : 'ready';
+  // One platform API struggling is `degraded`, still ready: no reason to take every replica out of service.
+  const struggling = apis.some((api) => api.state !== 'closed');
+  const status = !ready ? 'unavailable' : state.status === 'degraded' || struggling ? 'degraded' : 'ready';
+  const breakers = Object.fromEntries(apis.map(({ api, state: s, reason, retryAfter }) => [api, s === 'closed' ? { state: s } : { state: s, reason, retryAfter }]));
   const failed = [...results.filter(([, result]) => !result.ready).map(([name]) => name), ...(state.status === 'starting' || state.status === 'degraded' ? ['state'] : [])];
   const checks = Object.fromEntries(results.map(([name, result]) => [name, local ? result : withoutText(result)]));
   const shownState = local ? state : { status: state.status };
-  return { status, mode, ...(failed.length > 0 ? { failed } : {}), checks, ...(state.status === 'memory' ? {} : { state: shownState }) };
+  return { status, mode, ...(failed.length > 0 ? { failed } : {}), checks, ...(apis.length > 0 ? { upstreamApis: breakers } : {}), ...(state.status === 'memory' ? {} : { state: shownState }) };
 }
 
 /** A check's result without its error text. */

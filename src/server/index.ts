@@ -49,7 +49,7 @@ const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 export async function startGateway(config: Config, options: StartGatewayOptions = {}): Promise<RunningGateway> {
   const parts = await composeGateway(config, options);
-  const { logger, pipeline, pollers, provisionings, sse, httpDoor, httpLayer, fleet, tracer, schema, verifier, callerOf, metricsRoute } = parts;
+  const { logger, pipeline, pollers, provisionings, sse, httpDoor, httpLayer, fleet, tracer, schema, verifier, callerOf, metricsRoute, changeBus } = parts;
   const handle = createRoutes(parts);
 
   const sockets = new Set<Socket>();
@@ -129,6 +129,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     { name: 'metrics port', close: () => metricsServer?.close() },
     { name: 'HTTP door', close: () => httpDoor.stop() },
     { name: 'upstream pools', close: () => httpLayer.close() },
+    { name: 'change bus', close: () => changeBus?.close() },
     { name: 'shared state', close: () => fleet.close() },
     // Last: the spans of the drained requests are exported before close resolves.
     { name: 'tracer', close: () => tracer?.close() },

@@ -1,13 +1,18 @@
 /**
  * The `networkChanges` pollers' settings and meter: the pace bounds from the configuration, and a
  * histogram of the upstream calls each poll sent (`_count` is the polls, `_sum` their calls), so
- * /metrics shows what following networks costs the platform.
+ * /metrics shows what following networks costs the platform; what a poll saw change goes to
+ * `changed` (the upstream cache forgets the network's reads).
  */
 import { Histogram, type Registry } from 'prom-client';
 import type { Config } from '../config';
 import type { NetworkPolling } from '../context';
 
-export function createNetworkPolling(config: Pick<Config, 'networkPollIntervalMs' | 'networkPollMaxIntervalMs'>, registry: Registry): NetworkPolling {
+export function createNetworkPolling(
+  config: Pick<Config, 'networkPollIntervalMs' | 'networkPollMaxIntervalMs'>,
+  registry: Registry,
+  changed?: (networkId: string) => void,
+): NetworkPolling {
   const calls = new Histogram({
     name: 'netgraph_network_poll_upstream_calls',
     help: 'Upstream calls of one networkChanges poll (retries included): _count is the polls, _sum their calls.',
@@ -18,5 +23,6 @@ export function createNetworkPolling(config: Pick<Config, 'networkPollIntervalMs
     intervalMs: config.networkPollIntervalMs,
     maxIntervalMs: config.networkPollMaxIntervalMs,
     countPoll: (upstreamCalls) => calls.observe(upstreamCalls),
+    ...(changed ? { changed } : {}),
   };
 }

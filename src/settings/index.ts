@@ -12,12 +12,14 @@
  *
  * Validation, the misspelling check and the documentation all come from the declaration.
  */
+import { CACHE } from './cache';
 import { CALLERS } from './callers';
 import { DOCUMENTS } from './documents';
 import { FLEET } from './fleet';
 import { LIMITS } from './limits';
 import { MCP } from './mcp';
 import { PROVISIONING } from './provisioning';
+import { RESILIENCE } from './resilience';
 import { SERVER } from './server';
 import { ConfigError, type Area, type Setting, type SettingsReader } from './setting';
 import { SUBSCRIPTIONS } from './subscriptions';
@@ -28,7 +30,7 @@ import { UPSTREAM } from './upstream';
 export { ConfigError, type Area, type Setting } from './setting';
 
 /** The areas in the order of docs/configuration.md. */
-export const AREAS: readonly Area[] = [SERVER, UPSTREAM, CALLERS, DOCUMENTS, LIMITS, TRANSPORTS, SUBSCRIPTIONS, PROVISIONING, FLEET, MCP, TELEMETRY];
+export const AREAS: readonly Area[] = [SERVER, UPSTREAM, RESILIENCE, CACHE, CALLERS, DOCUMENTS, LIMITS, TRANSPORTS, SUBSCRIPTIONS, PROVISIONING, FLEET, MCP, TELEMETRY];
 
 export const SETTING_NAMES: ReadonlySet<string> = new Set(AREAS.flatMap((area) => area.settings.map((s) => s.name)));
 

@@ -1,5 +1,5 @@
 /** Where the platform is (or the demo sandbox standing in for it), and how it is called. */
-import { ConfigError, MAX_MS, choice, custom, httpUrl, int, url, word, type Area } from './setting';
+import { ConfigError, MAX_MS, choice, custom, httpUrl, int, onOff, url, word, type Area } from './setting';
 import { HOST, isLoopback } from './server';
 
 export const SANDBOX = custom<boolean | null>({
@@ -82,7 +82,25 @@ export const UPSTREAM_RETRY_ATTEMPTS = int({
 });
 export const UPSTREAM_RETRY_BASE_MS = int({ name: 'UPSTREAM_RETRY_BASE_MS', meaning: 'base of the exponential backoff between GET attempts (full jitter)', min: 0, max: MAX_MS, fallback: 50 });
 export const UPSTREAM_RETRY_MAX_DELAY_MS = int({ name: 'UPSTREAM_RETRY_MAX_DELAY_MS', meaning: 'upper bound of one backoff delay', min: 0, max: MAX_MS, fallback: 1000 });
-export const UPSTREAM_RETRY_AFTER_MAX_MS = int({ name: 'UPSTREAM_RETRY_AFTER_MAX_MS', meaning: 'longest `Retry-After` honoured; a longer one ends the retries', min: 0, max: MAX_MS, fallback: 5000 });
+export const UPSTREAM_RETRY_AFTER_MAX_MS = int({
+  name: 'UPSTREAM_RETRY_AFTER_MAX_MS',
+  meaning: 'longest window a 429/503 `Retry-After` closes an upstream API for (every request fails fast inside it); a longer one is cut to it',
+  min: 0,
+  max: MAX_MS,
+  fallback: 60_000,
+});
+export const UPSTREAM_MAX_BODY_BYTES = int({
+  name: 'UPSTREAM_MAX_BODY_BYTES',
+  meaning: 'largest upstream response body read; a larger one is `UPSTREAM_BAD_RESPONSE`, its read stopped',
+  min: 1024,
+  max: 1024 * 1024 * 1024,
+  fallback: 32 * 1024 * 1024,
+});
+export const UPSTREAM_FORWARD_TRACESTATE = onOff({
+  name: 'UPSTREAM_FORWARD_TRACESTATE',
+  meaning: "`on` passes a caller's `tracestate` to the platform with `traceparent` (off: a caller's vendor state stays at the gateway)",
+  fallback: false,
+});
 export const UPSTREAM_MAX_CONCURRENCY = int({
   name: 'UPSTREAM_MAX_CONCURRENCY',
   meaning: 'upstream calls one operation may have in flight; the default equals the connections kept per upstream origin, so one level of a large graph goes out in one wave',
@@ -115,5 +133,7 @@ export const UPSTREAM: Area = {
     UPSTREAM_RETRY_MAX_DELAY_MS,
     UPSTREAM_RETRY_AFTER_MAX_MS,
     UPSTREAM_MAX_CONCURRENCY,
+    UPSTREAM_MAX_BODY_BYTES,
+    UPSTREAM_FORWARD_TRACESTATE,
   ],
 };

@@ -405,5 +405,7 @@ export function createFleetPollers<S>(link: RedisLink, settings: PollerSettings,
       return entry;
     },
     () => inner.close(),
+    // Every replica hears each change; the one polling a target (its holder, or itself alone) polls it at once.
+    (change) => inner.wake(change),
   );
 }

@@ -16,6 +16,8 @@ import { createFleetProvisionings } from './provisionings';
 import { RedisLink } from './redis';
 import { RedisVerdicts } from './verdicts';
 import type { VerdictStore } from '../core/verify';
+import { MemoryClosureBoard, RedisClosureBoard } from './upstream-closures';
+import type { ClosureBoard } from '../upstream/health';
 
 /** What `/readyz` shows of the shared state. */
 export interface StateCheck {
@@ -36,6 +38,8 @@ export interface FleetState {
    * a fleet without `FLEET_TOKEN_KEY` (the hash key must be the fleet's for replicas to agree).
    */
   readonly verdicts: VerdictStore | null;
+  /** Openings of platform APIs (breaker, Retry-After window) the replicas share (upstream-closures.ts). */
+  readonly upstreamClosures: ClosureBoard;
   check(): StateCheck;
   close(): Promise<void>;
 }
@@ -59,6 +63,7 @@ export function createFleetState(options: FleetStateOptions): FleetState {
     persistedQueries: (limits) => new RedisPersistedQueries(link, limits),
     quota: config.callerUpstreamCallsPerMinute === null ? null : new RedisCallQuota(link, config.callerUpstreamCallsPerMinute),
     verdicts: config.tokenKey === null ? null : new RedisVerdicts(link),
+    upstreamClosures: new RedisClosureBoard(link),
     check: () => link.check(),
     close: () => link.close(),
   };
@@ -81,6 +86,7 @@ function createMemoryState(config: FleetConfig): FleetState {
     persistedQueries: (limits) => new MemoryPersistedQueries(limits),
     quota: config.callerUpstreamCallsPerMinute === null ? null : new MemoryCallQuota(config.callerUpstreamCallsPerMinute),
     verdicts: null,
+    upstreamClosures: new MemoryClosureBoard(),
     check: () => ({ status: 'memory' }),
     close: () => Promise.resolve(),
   };

@@ -35,6 +35,8 @@ export interface OperationFacts {
   /** The answer's HTTP status, for doors that have one per operation. */
   httpStatus?: number | null;
   upstreamCalls: number;
+  /** Reads answered without a request of their own (cache hits, shared calls) and 304 revalidations. */
+  upstreamReads?: { hit: number; shared: number; revalidated: number };
   errorCodes: readonly string[];
 }
 
@@ -46,6 +48,8 @@ export interface UpstreamSpanStart {
   path: string;
   /** 1 for the first attempt; retries count up. */
   attempt: number;
+  /** The API's circuit breaker when the call was admitted (`closed`, `probe`), or `open` for a call answered at once without a request. */
+  breaker?: string | undefined;
 }
 
 /** One upstream attempt's span. */

@@ -129,6 +129,7 @@ class OtelOperation implements OperationSpan {
       'netgraph.upstream.service': start.service,
     };
     if (start.attempt > 1) attributes['http.request.resend_count'] = start.attempt - 1;
+    if (start.breaker !== undefined) attributes['netgraph.upstream.breaker'] = start.breaker;
     const span = this.tracer.startSpan(`${start.method} ${template}`, { kind: SpanKind.CLIENT, attributes }, this.context);
     // Sent whether or not the span is sampled: the upstream learns the decision from the flags.
     const headers: Record<string, string> = {};
@@ -152,6 +153,11 @@ class OtelOperation implements OperationSpan {
       if (name !== null) attributes['graphql.operation.name'] = name;
       if (facts.httpStatus !== undefined && facts.httpStatus !== null) attributes['http.response.status_code'] = facts.httpStatus;
       if (facts.errorCodes.length > 0) attributes['netgraph.error_codes'] = [...new Set(facts.errorCodes)];
+      if (facts.upstreamReads) {
+        attributes['netgraph.upstream_reads.hit'] = facts.upstreamReads.hit;
+        attributes['netgraph.upstream_reads.shared'] = facts.upstreamReads.shared;
+        attributes['netgraph.upstream_reads.revalidated'] = facts.upstreamReads.revalidated;
+      }
       span.setAttributes(attributes);
       if (facts.outcome !== 'ok') span.setStatus({ code: SpanStatusCode.ERROR });
     }

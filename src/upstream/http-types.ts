@@ -18,6 +18,11 @@ export interface UpstreamRequest {
   raw?: { contentType: string; data: string };
   /** Extra headers (never Authorization: the layer adds the caller's credentials itself). */
   headers?: Record<string, string>;
+  /**
+   * A change (set by the one sender, writes.ts): once answered, or maybe applied, the cached reads
+   * it touched are forgotten for every credential on every replica (src/upstream/cache).
+   */
+  change?: true;
 }
 
 export interface UpstreamResponse {

@@ -11,7 +11,7 @@ export interface RetryPolicy {
   baseDelayMs: number;
   /** Upper bound of one backoff delay, in ms. */
   maxDelayMs: number;
-  /** A `Retry-After` longer than this ends the retries instead of stalling the request. */
+  /** The longest window a 429/503 `Retry-After` may close an API for (a longer one is cut to it). */
   maxRetryAfterMs: number;
 }
 

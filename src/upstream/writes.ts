@@ -44,7 +44,7 @@ export class Writer<T> {
   ) {}
 
   async send(request: WriteRequest, effect: WriteEffect<T>): Promise<WriteAnswer> {
-    const sent: UpstreamRequest = { service: this.service, method: request.method, path: request.path };
+    const sent: UpstreamRequest = { service: this.service, method: request.method, path: request.path, change: true };
     if (request.json !== undefined) sent.json = request.json;
     if (request.raw !== undefined) sent.raw = request.raw;
     let answer: WriteAnswer;

@@ -3,6 +3,7 @@ import { Registry } from 'prom-client';
 import { Cancellation, type CancelSignal } from '../../src/core/cancellation';
 import { createHttpLayer, type HttpLayer, type HttpLayerConfig } from '../../src/upstream/http';
 import type { UpstreamRequest } from '../../src/upstream/http-types';
+import { rejection, TestClock } from '../helpers/upstream-call';
 import { json, startFakeUpstream, type FakeHandler, type FakeUpstream } from '../helpers/fake-upstream';
 import { waitUntil } from '../helpers/wait';
 
@@ -41,13 +42,9 @@ async function setup(handler: FakeHandler, overrides: Partial<HttpLayerConfig> =
 }
 
 async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
-  try {
-    await promise;
-  } catch (e) {
-    if (e instanceof UpstreamError) return e;
-    throw e;
-  }
-  throw new Error('expected the call to fail');
+  const e = await rejection(promise);
+  if (e instanceof UpstreamError) return e;
+  throw e;
 }
 
 describe('requests', () => {
@@ -129,29 +126,39 @@ describe('retries', () => {
     expect(up.requests).toHaveLength(1);
   });
 
-  it('honours Retry-After seconds on 429', async () => {
-    const { up, send } = await setup((_req, res, i) => (i === 0 ? json(res, 429, {}, { 'retry-after': '1' }) : json(res, 200, {})));
-    const started = Date.now();
-    await send({});
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
-    expect(up.requests).toHaveLength(2);
-  });
-
-  it('honours Retry-After as an HTTP-date', async () => {
-    const { up, send } = await setup((_req, res, i) =>
-      i === 0 ? json(res, 429, {}, { 'retry-after': new Date(Date.now() + 1500).toUTCString() }) : json(res, 200, {}),
-    );
-    const started = Date.now();
-    await send({});
-    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
-    expect(up.requests).toHaveLength(2);
-  });
-
-  it('gives up with RATE_LIMITED when Retry-After exceeds the cap', async () => {
-    const { up, send } = await setup((_req, res) => json(res, 429, { message: 'slow down' }, { 'retry-after': '120' }));
-    const err = await failure(send({}));
-    expect(err.code).toBe(ErrorCode.RATE_LIMITED);
+  it('closes the API for a 429 Retry-After window: RATE_LIMITED with retryAfter, nothing sent inside, one probe after', async () => {
+    const clock = new TestClock();
+    const { up, send } = await setup((_req, res, i) => (i === 0 ? json(res, 429, {}, { 'retry-after': '5' }) : json(res, 200, {})), {
+      clock: clock.now,
+      retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 60_000 },
+    });
+    const first = await failure(send({}));
+    expect([first.code, first.retryAfter]).toEqual([ErrorCode.RATE_LIMITED, 5]);
+    clock.advance(2000);
+    const inside = await failure(send({ path: '/networks/other' }));
+    expect([inside.code, inside.retryAfter]).toEqual([ErrorCode.RATE_LIMITED, 3]);
     expect(up.requests).toHaveLength(1);
+    clock.advance(3000);
+    await send({});
+    await send({});
+    expect(up.requests).toHaveLength(3);
+  });
+
+  it('reads Retry-After as an HTTP-date, and cuts a window longer than the cap', async () => {
+    const clock = new TestClock(Date.parse('2030-01-01T00:00:00Z'));
+    const date = new Date(clock.ms + 1000).toUTCString();
+    const { send } = await setup((_req, res, i) => json(res, 503, {}, { 'retry-after': i === 0 ? date : '120' }), { clock: clock.now });
+    expect((await failure(send({}))).retryAfter).toBe(1);
+    clock.advance(1000);
+    const capped = await failure(send({}));
+    expect([capped.code, capped.retryAfter]).toEqual([ErrorCode.UPSTREAM_ERROR, 2]);
+    expect((await failure(send({}))).code).toBe(ErrorCode.UPSTREAM_UNAVAILABLE);
+  });
+
+  it('treats a junk Retry-After as none: retried, no window', async () => {
+    const { up, send } = await setup((_req, res, i) => (i === 0 ? json(res, 429, {}, { 'retry-after': 'soon, maybe' }) : json(res, 200, { ok: 1 })));
+    expect(await send({})).toMatchObject({ body: { ok: 1 } });
+    expect(up.requests).toHaveLength(2);
   });
 
   it('retries a refused connection, then reports UPSTREAM_UNAVAILABLE', async () => {

@@ -8,6 +8,7 @@ import cytoscape, { type Core, type EventObject } from 'cytoscape';
 import dagre from 'cytoscape-dagre';
 import { ApiError, createApi, isRecord, type Api } from './api';
 import { MAP_ADD_SERVICE, MAP_AUTHORIZE_ENDPOINT, MAP_CREATE_SERVICE, MAP_NETWORK_CHANGES, MAP_NETWORKS, MAP_WORKFLOW } from './documents';
+import { upstreamStatusLine } from './upstream-status';
 import {
   applyChanges,
   bucketOf,
@@ -609,6 +610,23 @@ legend.append(
   }),
   h('span', {}, 'shapes: hexagon hosted gateway · diamond bridge gateway · circle client · pentagon self-hosted gateway · box AppWAN · octagon endpoint group · tag service · barrel collapsed endpoints'),
 );
+
+// The platform's APIs (their breakers, from /readyz): an unavailable one is named in the legend.
+const upstreamStatus = h('span', { class: 'upstream-status', hidden: '' });
+legend.append(upstreamStatus);
+const UPSTREAM_STATUS_MS = 5000;
+async function refreshUpstreamStatus(): Promise<void> {
+  try {
+    const res = await fetch(new URL('readyz', location.href), { cache: 'no-store' });
+    const line = upstreamStatusLine(await res.json());
+    upstreamStatus.textContent = line ?? '';
+    upstreamStatus.hidden = line === null;
+  } catch {
+    // The gateway is unreachable: the page's own message says so.
+  }
+}
+void refreshUpstreamStatus();
+setInterval(() => void refreshUpstreamStatus(), UPSTREAM_STATUS_MS);
 
 /** Read-only handles for tests and the console: where a node is drawn and how it is coloured. */
 Object.assign(window, {

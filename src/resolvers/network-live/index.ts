@@ -6,10 +6,23 @@
  * encodes them, and each replica works out its subscribers' deltas from them.
  */
 import type { Resolvers } from '../../generated/graphql';
-import { mapStream } from '../../pollers';
+import { mapStream, sharedPayload } from '../../pollers';
 import { deltaEvent, snapshotEvent } from './events';
 import { networkChangesPoll } from './poll';
 import { networkResourceTypename, type NetworkState } from './state';
+
+// Subscribers at the same point (the same previous state) get the same payload object, so the
+// pipeline runs one execution per event for all of them (src/pipeline/shared-events.ts).
+const snapshotPayload = sharedPayload((state: NetworkState) => ({ networkChanges: snapshotEvent(state) }));
+const deltasFrom = new WeakMap<NetworkState, (state: NetworkState) => { networkChanges: ReturnType<typeof deltaEvent> }>();
+function deltaPayload(previous: NetworkState): (state: NetworkState) => { networkChanges: ReturnType<typeof deltaEvent> } {
+  let from = deltasFrom.get(previous);
+  if (from === undefined) {
+    from = sharedPayload((state: NetworkState) => ({ networkChanges: deltaEvent(previous, state) }));
+    deltasFrom.set(previous, from);
+  }
+  return from;
+}
 
 export const networkLiveResolvers: Resolvers = {
   Subscription: {
@@ -18,9 +31,9 @@ export const networkLiveResolvers: Resolvers = {
         const states = ctx.pollers.follow(networkChangesPoll, { networkId, polling: ctx.gateway.polling.network }, ctx.cancellation.abortSignal());
         let previous: NetworkState | null = null;
         return mapStream(states, (state) => {
-          const networkChanges = previous === null ? snapshotEvent(state) : deltaEvent(previous, state);
+          const payload = previous === null ? snapshotPayload(state) : deltaPayload(previous)(state);
           previous = state;
-          return { networkChanges };
+          return payload;
         });
       },
     },

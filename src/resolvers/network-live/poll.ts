@@ -39,12 +39,19 @@ function isGone(error: unknown, networkId: string): boolean {
   return code === ErrorCode.FORBIDDEN && error instanceof UpstreamError && error.upstream.path.replace(/\/$/, '').endsWith(`/networks/${networkId}`);
 }
 
+/** The fingerprint each poller's last poll read, to tell the gateway's cache when the network changed. */
+const lastRead = new WeakMap<NetworkTarget, string>();
+
 export const networkChangesPoll: PollKind<NetworkTarget, NetworkState, PollSession> = {
   name: 'networkChanges',
   key: (t) => t.networkId,
   async poll(target, session) {
     try {
-      return await readNetworkState(session, target.networkId);
+      const state = await readNetworkState(session, target.networkId);
+      const before = lastRead.get(target);
+      lastRead.set(target, state.fingerprint);
+      if (before !== undefined && before !== state.fingerprint) target.polling.changed?.(target.networkId);
+      return state;
     } catch (error) {
       throw isGone(error, target.networkId) ? new NetworkGoneError(error, session.calls.count) : error;
     } finally {
@@ -52,6 +59,8 @@ export const networkChangesPoll: PollKind<NetworkTarget, NetworkState, PollSessi
     }
   },
   fingerprint: (s) => s.fingerprint,
+  // A change sent through the gateway into this network (any resource or membership in it) is polled at once.
+  wakes: (t, change) => change.service === 'rest-v1' && change.path.split('/').slice(1, 3).join('/') === `networks/${t.networkId}`,
   isTerminal: (s) => s.deleted,
   // A fleet shares one poller per network (src/state): listeners get the holder's states.
   wire: networkStateWire,

@@ -10,8 +10,9 @@ import type { GatewayContext } from '../../context';
 import { appWanMembers, arrayConnection, endpointMembers, listConnection, networkLists, relationParent, serviceMembers, SORTABLE, sortSpecs } from './lists';
 import { prefetchingNetworks } from './prefetch';
 import { currentStateName, sessionStatusName, statusName } from './status-names';
+import { segment } from '../../upstream/path-segment';
 
-const enc = encodeURIComponent;
+const enc = segment;
 
 /** Resolves to null without a call when the referenced id is absent. */
 function maybe<T>(id: string | null, load: (id: string) => Promise<T>): Promise<T> | null {

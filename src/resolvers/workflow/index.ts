@@ -7,8 +7,9 @@ import type { Resolvers } from '../../generated/graphql';
 import { mergeProcesses, processState, type ProcessRecord } from '../../upstream/network/processes';
 import { arrayConnection } from '../network/lists';
 import { workflowSubscriptionResolvers } from './subscriptions';
+import { segment } from '../../upstream/path-segment';
 
-const enc = encodeURIComponent;
+const enc = segment;
 
 const derived = {
   state: (p: ProcessRecord) => processState(p),

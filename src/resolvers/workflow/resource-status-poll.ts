@@ -151,6 +151,8 @@ export const resourceStatusPoll: PollKind<StatusTarget, ResourceStatusEventRecor
     return event(target, read.status, read.statusName, read.record);
   },
   fingerprint: (e) => `${e.status ?? ''}|${e.statusName ?? ''}`,
+  // A change sent through the gateway to the resource (or below it: members, a redefine) is polled at once.
+  wakes: (t, change) => change.path.split('/').includes(t.id),
   // The resource travels as the upstream object it was read from, and is parsed again where it arrives.
   wire: {
     encode: (e) => ({ ...e, resource: e.resource === null ? null : wireObjectOf(e.resource) }),

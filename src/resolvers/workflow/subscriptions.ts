@@ -5,11 +5,18 @@
  */
 import { BadInputError } from '../../errors/codes';
 import type { Resolvers, SubscriptionResourceStatusArgs } from '../../generated/graphql';
-import { mapStream } from '../../pollers';
+import { mapStream, sharedPayload, type PollKind } from '../../pollers';
 import { resourceStatusPoll, STATUS_KINDS, statusResourceTypename, type StatusTarget } from './resource-status-poll';
 import { workflowPoll } from './workflow-poll';
 
+/** The value a poll kind emits. */
+type PollValue<K> = K extends PollKind<never, infer V, never> ? V : never;
+
 const MAX_BUSINESS_KEY_LENGTH = 256;
+
+// One payload per poller value, the same for every subscriber (one execution per event: mapStream's sharedPayload).
+const asWorkflowEvent = sharedPayload((workflow: PollValue<typeof workflowPoll>) => ({ workflow }));
+const asResourceStatusEvent = sharedPayload((resourceStatus: PollValue<typeof resourceStatusPoll>) => ({ resourceStatus }));
 
 function businessKeyOf(value: string): string {
   const key = value.trim();
@@ -30,12 +37,12 @@ export const workflowSubscriptionResolvers: Resolvers = {
     workflow: {
       subscribe: (_root, { businessKey }, ctx) => {
         const target = { businessKey: businessKeyOf(businessKey), notFoundGraceMs: ctx.gateway.polling.notFoundGraceMs };
-        return mapStream(ctx.pollers.follow(workflowPoll, target, ctx.cancellation.abortSignal()), (workflow) => ({ workflow }));
+        return mapStream(ctx.pollers.follow(workflowPoll, target, ctx.cancellation.abortSignal()), asWorkflowEvent);
       },
     },
     resourceStatus: {
       subscribe: (_root, args, ctx) =>
-        mapStream(ctx.pollers.follow(resourceStatusPoll, statusTargetOf(args), ctx.cancellation.abortSignal()), (resourceStatus) => ({ resourceStatus })),
+        mapStream(ctx.pollers.follow(resourceStatusPoll, statusTargetOf(args), ctx.cancellation.abortSignal()), asResourceStatusEvent),
     },
   },
   StatusResource: {

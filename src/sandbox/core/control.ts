@@ -17,9 +17,13 @@
  * | GET | /__sandbox/requests | `{ requests: RecordedRequest[] }`: the last 2000 contract calls with what was sent |
  * | GET | /__sandbox/timings | `{ timings: CallTiming[] }`: when each of those calls arrived and was answered |
  * | GET | /__sandbox/describe | the seed's key facts (ids of the first network group, network, …) |
+ * | GET | /__sandbox/caching | `{ rules, notModified }`: the caching mode's rules and the 304s answered since the call log was cleared |
+ * | POST | /__sandbox/caching | a rule, an array of rules or `{ rules: [...] }` (replaces the rules; `[]` turns the mode off) → 200 the state |
+ * | DELETE | /__sandbox/caching | turns the caching mode off → 204 |
  * | POST | /__sandbox/status | `{ kind: 'network'\|'endpoint'\|'service'\|'appWan', id, status }` → 200 the same: sets a rest/v1 resource's status now (404 unknown id) |
  */
 import { parseAsyncFailureRules, type AsyncFailureRule } from './async-failures';
+import { parseCachingRules, type CachingRule, type CachingState } from './caching';
 import type { CallCounts, CallTiming, RecordedRequest } from './call-log';
 import { isRecord, parseFaultRules, type FaultRule } from './faults';
 import { HttpError, type AsyncChangeKind, type SandboxRoute, type SeedSize } from './types';
@@ -57,6 +61,10 @@ export interface SandboxControl {
   /** Clears the counts and the recorded requests. */
   resetCalls(): void;
   describe(): SandboxFacts;
+  /** The caching mode (caching.ts): rules replace the old ones; none is off (the default). */
+  setCaching(rules: CachingRule[]): void;
+  caching(): CachingState;
+  clearCaching(): void;
   /**
    * Sets a rest/v1 resource's `status` now, as the platform may on its own (a gateway reaching
    * ERROR), dropping what was scheduled for it. Throws HttpError 404 for an unknown id.
@@ -137,6 +145,15 @@ export function createControlRoutes(control: SandboxControl): SandboxRoute[] {
     route('GET', 'requests', () => ({ status: 200, json: { requests: control.requests() } })),
     route('GET', 'timings', () => ({ status: 200, json: { timings: control.timings() } })),
     route('GET', 'describe', () => ({ status: 200, json: control.describe() })),
+    route('GET', 'caching', () => ({ status: 200, json: control.caching() })),
+    route('POST', 'caching', (req) => {
+      control.setCaching(parseCachingRules(req.json));
+      return { status: 200, json: control.caching() };
+    }),
+    route('DELETE', 'caching', () => {
+      control.clearCaching();
+      return { status: 204 };
+    }),
     route('POST', 'status', (req) => {
       const change = parseStatusChange(req.json);
       control.setStatus(change);

@@ -104,21 +104,24 @@ function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${escaped}/?$`);
 }
 
+/**
+ * A rule's `route` as a test over (path, template): the template itself, a regular expression
+ * over the path when it starts with `^`, or a glob over the path or template; none: every route.
+ */
+export function routeMatcher(route: string | undefined): (path: string, template: string) => boolean {
+  if (route === undefined) return () => true;
+  if (route.startsWith('^')) {
+    const re = new RegExp(route);
+    return (path) => re.test(path);
+  }
+  const re = globToRegExp(route);
+  const exact = trimSlash(route);
+  return (path, template) => trimSlash(template) === exact || re.test(path) || re.test(template);
+}
+
 function compile(rule: FaultRule): ActiveRule {
   validate(rule);
-  const route = rule.route;
-  let matches: ActiveRule['matches'] = () => true;
-  if (route !== undefined) {
-    if (route.startsWith('^')) {
-      const re = new RegExp(route);
-      matches = (path) => re.test(path);
-    } else {
-      const re = globToRegExp(route);
-      const exact = trimSlash(route);
-      matches = (path, template) => trimSlash(template) === exact || re.test(path) || re.test(template);
-    }
-  }
-  return { rule, matches, remaining: rule.times ?? Infinity };
+  return { rule, matches: routeMatcher(rule.route), remaining: rule.times ?? Infinity };
 }
 
 function validate(rule: FaultRule): void {

@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BasicChallengeError, bearerCaller, checkBasic, type BasicCredentials } from './auth-check';
 import { parseBody, readRaw } from './body';
+import type { Caching } from './caching';
 import type { CallLog } from './call-log';
 import { errorBody } from './error-body';
 import type { Faults } from './faults';
@@ -24,6 +25,8 @@ export interface RequestFlowOptions {
   basic: BasicCredentials;
   faults: Faults;
   calls: CallLog;
+  /** The optional caching mode: ETag, Last-Modified, Cache-Control and 304 on contract GETs. */
+  caching?: Caching;
   /** Fixed latency added to every contract call (the benchmark's per-call latency). */
   latencyMs(): number;
 }
@@ -134,6 +137,7 @@ async function handle(
   } catch (err) {
     response = errorResponse(err, path);
   }
+  if (!isControl && method === 'GET' && options.caching) response = options.caching.apply(`${path}${url.search}`, route.template, path, req.headers, response);
   await send(res, response, slowBodyMs);
   if (seq !== null) options.calls.answered(seq);
 }

@@ -11,6 +11,7 @@ import { ShapeError } from '../../errors/shape-error';
 import { Writer, type WriteRequest } from '../writes';
 import { parseListBody } from './list-body';
 import { AUTH_WRITES, type AuthResource, type AuthResourceName, type AuthWriteDef, type AuthWriteName, type AuthWriteTypes, type ListFilter, canonicalFilter } from './resources';
+import { segment } from '../path-segment';
 
 const SERVICE = 'auth-v1';
 
@@ -50,7 +51,7 @@ export class AuthClient {
   }
 
   async get<T>(res: AuthResource<T>, id: string): Promise<T> {
-    const request: UpstreamRequest = { service: SERVICE, method: 'GET', path: `${res.path}/${encodeURIComponent(id)}` };
+    const request: UpstreamRequest = { service: SERVICE, method: 'GET', path: `${res.path}/${segment(id)}` };
     const answer = await this.http.send(request);
     return this.parsed(request, answer.status, () => res.parse(answer.body));
   }

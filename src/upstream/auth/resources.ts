@@ -23,6 +23,7 @@ import type {
   ResourceTypeRecord,
   SuperUserRecord,
 } from './types';
+import { segment } from '../path-segment';
 
 /** A list filter value as sent in the query string (booleans as `true`/`false`). */
 export type FilterValue = string | boolean;
@@ -151,7 +152,7 @@ export const AUTH_WRITES: { readonly [N in AuthWriteName]: AuthWriteDef<AuthWrit
   },
   deleteSuperUser: {
     method: 'DELETE',
-    path: (i) => `${R.superUser.path}/${encodeURIComponent(i.id)}`,
+    path: (i) => `${R.superUser.path}/${segment(i.id)}`,
     // The answer is empty.
     parse: () => null,
     hint: (i) => `Read super user ${i.id} by its id: a deletedAt means it is deleted`,

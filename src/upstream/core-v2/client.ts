@@ -20,7 +20,8 @@ export class CoreV2Client {
     private readonly writer: Writer<V2Kind>,
   ) {}
 
-  get<K extends V2Kind>(kind: K, id: string): Promise<V2RecordFor<K>> {
+  /** Async, so an id that cannot be a path segment rejects this read alone (BAD_USER_INPUT), not its loader's batch. */
+  async get<K extends V2Kind>(kind: K, id: string): Promise<V2RecordFor<K>> {
     const parse = v2Resources[kind].parse;
     return this.read({ service: 'core-v2', method: 'GET', path: v2ItemPath(kind, id) }, (res) => parse(res.body));
   }

@@ -9,6 +9,7 @@
  */
 import type { JsonObject } from '../../core/parse';
 import * as r from './records';
+import { segment } from '../path-segment';
 
 export interface V2RecordTypes {
   network: r.V2NetworkRecord;
@@ -57,5 +58,5 @@ export function v2CreateHint(kind: V2Kind, body: JsonObject): string {
 }
 
 export function v2ItemPath(kind: V2Kind, id: string): string {
-  return `${v2Resources[kind].collection}/${encodeURIComponent(id)}`;
+  return `${v2Resources[kind].collection}/${segment(id)}`;
 }

@@ -13,6 +13,7 @@ import type { RestV1Client } from './client';
 import { withoutHal } from './record-spec';
 import { parseVirtualWanSite, type VirtualWanSiteRecord } from './records';
 import { collectionPath, itemPath, resources, type RecordFor, type ResourceKind } from './resources';
+import { segment } from '../path-segment';
 
 /** How one kind is changed. */
 export interface WriteDef {
@@ -166,7 +167,7 @@ export function createNetworkChanges(
   writer: Writer<WritableKind>,
   prime: <K extends ResourceKind>(kind: K, records: readonly RecordFor<K>[]) => void,
 ): NetworkChanges {
-  const enc = encodeURIComponent;
+  const enc = segment;
   const send = (kind: WritableKind, request: WriteRequest, hint: string): Promise<WriteAnswer> => writer.send(request, { hint, touches: kind });
 
   function result<K extends WritableKind>(kind: K, answer: WriteAnswer, known: Known): ChangeResult<RecordFor<K>> {

@@ -18,6 +18,7 @@ import {
   type RelationDef,
   type ResourceKind,
 } from './resources';
+import { segment } from '../path-segment';
 
 export interface SortSpec {
   field: string;
@@ -58,7 +59,8 @@ export class RestV1Client {
    */
   raw(kind: ResourceKind, id: string, networkId?: string): Promise<JsonObject> {
     const what = resources[kind].what;
-    return this.read({ service: 'rest-v1', method: 'GET', path: itemPath(kind, id, networkId) }, (res) => asObject(res.body, what));
+    // `no-cache`: revalidated with the upstream even when a cached copy is fresh — a PUT built on a stale record would undo others' changes.
+    return this.read({ service: 'rest-v1', method: 'GET', path: itemPath(kind, id, networkId), headers: { 'cache-control': 'no-cache' } }, (res) => asObject(res.body, what));
   }
 
   /** A window of a resource list (`networkId` for network-scoped kinds). */
@@ -88,13 +90,13 @@ export class RestV1Client {
   }
 
   networkGroupByBillingAccount(billingAccountId: string): Promise<NetworkGroupRecord> {
-    const path = `/organizations/billing-accounts/${encodeURIComponent(billingAccountId)}`;
+    const path = `/organizations/billing-accounts/${segment(billingAccountId)}`;
     return this.read({ service: 'rest-v1', method: 'GET', path }, (res) => parseNetworkGroup(res.body));
   }
 
   /** `/networks/{id}/networkConfigMetadata`: the sizing template of one network. */
   networkConfigMetadataOf(networkId: string): Promise<NetworkConfigMetadataRecord> {
-    const path = `/networks/${encodeURIComponent(networkId)}/networkConfigMetadata`;
+    const path = `/networks/${segment(networkId)}/networkConfigMetadata`;
     return this.read({ service: 'rest-v1', method: 'GET', path }, (res) => parseNetworkConfigMetadata(res.body));
   }
 

@@ -13,6 +13,7 @@ import { mergeProcesses } from './processes';
 import { parseVirtualWanSite, type EndpointRecord, type NetworkGroupRecord, type NetworkRecord } from './records';
 import { recordKey, type RequestCache } from './request-cache';
 import { resources, type RecordFor, type RelationDef, type ResourceKind } from './resources';
+import { segment } from '../path-segment';
 import { groupNetworksDef, networkEndpointsDef } from './shared-list-defs';
 import { createSharedListLoader, type ListPlanRecord, type SharedListLoader } from './shared-lists';
 
@@ -111,13 +112,13 @@ export function createListReads(rest: RestV1Client, cache: RequestCache, byId: (
     shared,
     sites: (subscriptionId, window) =>
       cache.memo(`sites:${JSON.stringify([subscriptionId, window.offset, window.count])}`, () =>
-        rest.listWindowAt({ path: `/azureSubscriptions/${encodeURIComponent(subscriptionId)}/virtualWanSites` }, 'virtualWanSites', parseVirtualWanSite, window),
+        rest.listWindowAt({ path: `/azureSubscriptions/${segment(subscriptionId)}/virtualWanSites` }, 'virtualWanSites', parseVirtualWanSite, window),
       ),
     networkConfigMetadataOf: (networkId) => cache.memo(`ncm-of:${networkId}`, () => rest.networkConfigMetadataOf(networkId)),
     networkGroupByBillingAccount: (id) => cache.memo(`billing:${id}`, () => rest.networkGroupByBillingAccount(id)),
     text: (path) => cache.memo(`text:${path}`, () => rest.text(path)),
     processes: (path) => cache.memo(`processes:${path}`, () => rest.processes(path)),
     workflow: async (businessKey) =>
-      mergeProcesses(businessKey, await cache.memo(`processes:/workflow-status/${businessKey}`, () => rest.processes(`/workflow-status/${encodeURIComponent(businessKey)}`))),
+      mergeProcesses(businessKey, await cache.memo(`processes:/workflow-status/${businessKey}`, () => rest.processes(`/workflow-status/${segment(businessKey)}`))),
   };
 }

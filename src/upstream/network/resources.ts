@@ -7,6 +7,7 @@
  * hosts, network controller hosts and cloud subscriptions as admin-only (FORBIDDEN for readers).
  */
 import * as r from './records';
+import { segment } from '../path-segment';
 
 export interface ResourceDef<R> {
   /** Type name for messages. */
@@ -111,7 +112,7 @@ export interface RelationDef<C extends ResourceKind> {
 export function itemPath(kind: ResourceKind, id: string, networkId?: string): string {
   const row = resources[kind];
   if (row.item === null) throw new Error(`${row.what} has no fetch by id`);
-  return `${scopePrefix(kind, networkId)}${row.item}/${encodeURIComponent(id)}`;
+  return `${scopePrefix(kind, networkId)}${row.item}/${segment(id)}`;
 }
 
 export function collectionPath(kind: ResourceKind, networkId?: string): string {
@@ -121,5 +122,5 @@ export function collectionPath(kind: ResourceKind, networkId?: string): string {
 function scopePrefix(kind: ResourceKind, networkId: string | undefined): string {
   if (resources[kind].scope === 'root') return '';
   if (networkId === undefined) throw new Error(`${resources[kind].what} needs a network id`);
-  return `/networks/${encodeURIComponent(networkId)}`;
+  return `/networks/${segment(networkId, 'networkId')}`;
 }

@@ -9,6 +9,7 @@ import { endpointsInOrder, totalOrder } from './list-order';
 import type { NetworkLoaders } from './loaders';
 import type { EndpointRecord, NetworkGroupRecord, NetworkRecord } from './records';
 import type { SharedListDef } from './shared-lists';
+import { segment } from '../path-segment';
 
 /** The list readers of the loaders (cached per request) that the rows read through. */
 export type SharedListReaders = Pick<NetworkLoaders, 'list' | 'listAt'>;
@@ -51,7 +52,7 @@ export function networkEndpointsDef(read: SharedListReaders): SharedListDef<Netw
     sharedOf: (n) => n.organizationId,
     ownList: (n, sort, window) => read.list('endpoint', window, { networkId: n.id, sort: totalOrder(sort) }),
     sharedList: async (groupId, sort) =>
-      (await read.listAt('endpoint', { path: `/networkgroups/${encodeURIComponent(groupId)}/endpoints`, sort: totalOrder(sort) }, WHOLE)).items,
+      (await read.listAt('endpoint', { path: `/networkgroups/${segment(groupId)}/endpoints`, sort: totalOrder(sort) }, WHOLE)).items,
     ownerOf: (e) => e.networkId,
     inOrder: (items, sort) => endpointsInOrder(items, totalOrder(sort)),
     // The group list holds every endpoint of the group's networks: a network absent from it has none.

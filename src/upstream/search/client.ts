@@ -12,6 +12,7 @@ import type { HttpClient, HttpMethod } from '../http-types';
 import type { JsonObject } from '../../core/parse';
 import { readBody } from '../read-body';
 import { parseSearchAnswer, type SearchAnswer } from './records';
+import { segment } from '../path-segment';
 
 export class SearchClient {
   constructor(private readonly http: HttpClient) {}
@@ -21,7 +22,7 @@ export class SearchClient {
   }
 
   networkEvents(organizationId: string, body: JsonObject): Promise<SearchAnswer> {
-    return this.send('rest-v1', 'POST', `/elastic/ncentityevent/${encodeURIComponent(organizationId)}/_search/`, body);
+    return this.send('rest-v1', 'POST', `/elastic/ncentityevent/${segment(organizationId, 'organizationId')}/_search/`, body);
   }
 
   private send(service: UpstreamService, method: HttpMethod, path: string, body: JsonObject): Promise<SearchAnswer> {

@@ -48,6 +48,8 @@ describe('args', () => {
       skipPassthrough: true,
       skipFloors: true,
       scales: [1, 3],
+      skipFaults: false,
+      faultsOnly: false,
     });
   });
 

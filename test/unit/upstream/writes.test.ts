@@ -28,7 +28,7 @@ const effect = { hint: 'Look for the Network named "n"', touches: 'network' };
 it('sends the request once to its service and forgets what it touched after the answer', async () => {
   const w = writer(() => ({ status: 202, headers: { location: '/networks/1' }, body: { id: '1' }, text: '' }));
   await expect(w.writer.send(request, effect)).resolves.toEqual({ status: 202, headers: { location: '/networks/1' }, body: { id: '1' } });
-  expect(w.http.sent).toEqual([{ service: 'rest-v1', ...request }]);
+  expect(w.http.sent).toEqual([{ service: 'rest-v1', ...request, change: true }]);
   expect(w.forgotten).toEqual(['network']);
 });
 

@@ -1,0 +1,60 @@
+/** When the platform struggles: each upstream API's circuit breaker and retry budget. */
+import { MAX_MS, int, type Area } from './setting';
+
+export const UPSTREAM_BREAKER_FAILURES = int({
+  name: 'UPSTREAM_BREAKER_FAILURES',
+  meaning: "failures in a row (5xx, timeouts, connection errors; never a 4xx) that open an API's breaker: its calls then fail fast with `UPSTREAM_UNAVAILABLE` and `retryAfter`",
+  min: 1,
+  max: 100_000,
+  fallback: 10,
+});
+export const UPSTREAM_BREAKER_FAILURE_PERCENT = int({
+  name: 'UPSTREAM_BREAKER_FAILURE_PERCENT',
+  meaning: 'share of failed calls in the window (in percent) that opens the breaker',
+  min: 1,
+  max: 100,
+  fallback: 75,
+});
+export const UPSTREAM_BREAKER_MIN_CALLS = int({ name: 'UPSTREAM_BREAKER_MIN_CALLS', meaning: 'calls in the window before that share is judged', min: 1, max: 100_000, fallback: 20 });
+export const UPSTREAM_BREAKER_WINDOW_MS = int({
+  name: 'UPSTREAM_BREAKER_WINDOW_MS',
+  meaning: 'the sliding window of the failure share and of the retry budget',
+  min: 1000,
+  max: MAX_MS,
+  fallback: 10_000,
+});
+export const UPSTREAM_BREAKER_PROBE_MS = int({
+  name: 'UPSTREAM_BREAKER_PROBE_MS',
+  meaning: 'how long an open breaker fails fast before one probe goes (one at a time; its success closes the breaker)',
+  min: 1,
+  max: MAX_MS,
+  fallback: 1000,
+});
+export const UPSTREAM_RETRY_BUDGET_PERCENT = int({
+  name: 'UPSTREAM_RETRY_BUDGET_PERCENT',
+  meaning: "retries of GETs at most this share of an API's first attempts over the window (in percent)",
+  min: 0,
+  max: 100,
+  fallback: 20,
+});
+export const UPSTREAM_RETRY_BUDGET_MIN_PER_SECOND = int({
+  name: 'UPSTREAM_RETRY_BUDGET_MIN_PER_SECOND',
+  meaning: 'retries allowed per second whatever the share',
+  min: 0,
+  max: 10_000,
+  fallback: 1,
+});
+
+export const RESILIENCE: Area = {
+  title: 'When the platform struggles',
+  intro: 'Per upstream API (auth/v1, rest/v1 with identity/v1, core/v2, search); see [Operations](operations.md#when-the-platform-struggles).',
+  settings: [
+    UPSTREAM_BREAKER_FAILURES,
+    UPSTREAM_BREAKER_FAILURE_PERCENT,
+    UPSTREAM_BREAKER_MIN_CALLS,
+    UPSTREAM_BREAKER_WINDOW_MS,
+    UPSTREAM_BREAKER_PROBE_MS,
+    UPSTREAM_RETRY_BUDGET_PERCENT,
+    UPSTREAM_RETRY_BUDGET_MIN_PER_SECOND,
+  ],
+};

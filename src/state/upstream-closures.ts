@@ -1,0 +1,82 @@
+/**
+ * Openings of platform APIs shared by the fleet: when one replica's breaker opens, or the platform
+ * answers it with a `Retry-After`, every replica stops calling that API for the same time. Each
+ * opening is published on a channel (heard at once) and kept in a key that expires with it (read
+ * by a replica whose link comes up later). What travels is the API's name, a reason and the time
+ * left — never a credential. In one process nothing is shared (`MemoryClosureBoard`).
+ */
+import type { ClosureBoard, OpenReason, UpstreamApi } from '../upstream/health';
+import { PREFIX, type RedisLink } from './redis';
+
+const CHANNEL = `${PREFIX}upstream-closed`;
+const REASONS: readonly OpenReason[] = ['failures', 'rate-limited', 'unavailable'];
+
+type Heard = (api: UpstreamApi, remainingMs: number, reason: OpenReason) => void;
+
+export class MemoryClosureBoard implements ClosureBoard {
+  announce(): void {}
+  listen(): void {}
+}
+
+export class RedisClosureBoard implements ClosureBoard {
+  constructor(private readonly link: RedisLink) {}
+
+  announce(api: UpstreamApi, remainingMs: number, reason: OpenReason): void {
+    const ms = Math.ceil(remainingMs);
+    if (!this.link.isUp || ms <= 0) return;
+    const message = JSON.stringify({ api, reason, ms, from: this.link.replicaId });
+    this.link.client
+      .multi()
+      .set(`${CHANNEL}:${api}`, reason, 'PX', ms)
+      .publish(CHANNEL, message)
+      .exec()
+      .catch(() => undefined);
+  }
+
+  listen(apis: readonly UpstreamApi[], heard: Heard): void {
+    void this.link.subscribe(CHANNEL, (message) => {
+      const opening = parseOpening(message, apis);
+      if (opening !== null && opening.from !== this.link.replicaId) heard(opening.api, opening.ms, opening.reason);
+    });
+    const recall = (): void => void this.recall(apis, heard);
+    this.link.onUp(recall);
+    if (this.link.isUp) recall();
+  }
+
+  /** What is in force now (for a replica that was away when it was announced). */
+  private async recall(apis: readonly UpstreamApi[], heard: Heard): Promise<void> {
+    try {
+      const pipeline = this.link.client.pipeline();
+      for (const api of apis) pipeline.get(`${CHANNEL}:${api}`).pttl(`${CHANNEL}:${api}`);
+      const replies = (await pipeline.exec()) ?? [];
+      apis.forEach((api, i) => {
+        const reason = replies[2 * i]?.[1];
+        const ms = replies[2 * i + 1]?.[1];
+        if (isReason(reason) && typeof ms === 'number' && ms > 0) heard(api, ms, reason);
+      });
+    } catch {
+      // Redis went away again: each replica learns for itself until it is back.
+    }
+  }
+}
+
+function isReason(value: unknown): value is OpenReason {
+  return typeof value === 'string' && (REASONS as readonly string[]).includes(value);
+}
+
+function parseOpening(message: string, apis: readonly UpstreamApi[]): { api: UpstreamApi; reason: OpenReason; ms: number; from: string } | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(message);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const api = 'api' in value ? apis.find((a) => a === value.api) : undefined;
+  const reason = 'reason' in value ? value.reason : undefined;
+  const ms = 'ms' in value ? value.ms : undefined;
+  const from = 'from' in value ? value.from : undefined;
+  if (api === undefined || !isReason(reason) || typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0 || typeof from !== 'string') return null;
+  // A message cannot close an API for longer than an hour, whatever it says.
+  return { api, reason, ms: Math.min(ms, 3_600_000), from };
+}

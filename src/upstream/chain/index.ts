@@ -1,0 +1,58 @@
+/**
+ * The upstream chain: every upstream call passes these steps, in this order, declared here only.
+ *
+ *   target ─► caller quota ─► request budget ─► trace span ─► cache ─► in-flight sharing
+ *          ─► breaker and window ─► retry ─► metrics ─► send
+ *
+ * `target` makes the call (target.ts); each step after it wraps the ones after it
+ * (`Interceptor.wrap`); `send` puts one attempt on the wire. Charges (quota, budget) and the trace
+ * span are left on the call by their steps and applied by the retry step to each attempt that
+ * actually leaves, so an answer from the cache or from a shared call costs nothing.
+ */
+import type { UpstreamRequest, UpstreamResponse } from '../http-types';
+import { breaker } from './breaker';
+import { cache } from './cache';
+import { callerQuota } from './caller-quota';
+import { compose, type CallerScope, type Interceptor, type Send } from './call';
+import type { ChainDeps } from './deps';
+import { metrics } from './metrics';
+import { requestBudget } from './request-budget';
+import { retry } from './retry';
+import { sharing } from './sharing';
+import { startCall, type TargetSettings } from './target';
+import { traceSpan } from './trace-span';
+
+export type { ChainDeps } from './deps';
+
+/** The steps between the target and send, outermost first. */
+const STEPS: ReadonlyArray<(deps: ChainDeps) => Interceptor> = [
+  () => callerQuota,
+  () => requestBudget,
+  () => traceSpan,
+  cache,
+  sharing,
+  breaker,
+  (deps) => retry(deps.retry, deps.health),
+  (deps) => metrics(deps.metrics),
+];
+
+export interface UpstreamChain {
+  /** Names of the steps in order, `target` first and `send` last (for tests and docs). */
+  readonly names: readonly string[];
+  run(request: UpstreamRequest, scope: CallerScope): Promise<UpstreamResponse>;
+}
+
+export function createUpstreamChain(deps: ChainDeps, target: TargetSettings, send: Send): UpstreamChain {
+  const steps = STEPS.map((make) => make(deps));
+  const run = compose(steps, send);
+  return {
+    names: ['link target check', ...steps.map((step) => step.name), 'send'],
+    run: (request, scope) => {
+      try {
+        return run(startCall(target, request, scope));
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    },
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * Two gateway processes on one real Redis, the sandbox as their upstream: a 429 with Retry-After
+ * heard by one replica closes that API on the other too (one replica learns, all stop), with no
+ * call from the second inside the window.
+ */
+import { randomBytes } from 'node:crypto';
+import { startSandbox, type RunningSandbox } from '../../../src/sandbox';
+import { removeGatewayBundle, startGatewayProcess, type GatewayProcess } from '../../helpers/gateway-process';
+import { redisTestsEnabled, startRedis, type TestRedis } from '../../helpers/redis-server';
+import { postGraphQL, type GqlResult } from '../../helpers/stack';
+import { waitFor } from '../../helpers/subscriptions';
+
+const describeFleet = redisTestsEnabled() ? describe : describe.skip;
+
+describeFleet('a Retry-After window shared by the fleet', () => {
+  let redis: TestRedis;
+  let sandbox: RunningSandbox;
+  const replicas: GatewayProcess[] = [];
+
+  beforeAll(async () => {
+    [redis, sandbox] = await Promise.all([startRedis(), startSandbox({ port: 0, seed: 'tiny' })]);
+    const env = {
+      UPSTREAM_BASE_URL: sandbox.baseUrl,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      REDIS_URL: redis.url,
+      FLEET_TOKEN_KEY: randomBytes(32).toString('hex'),
+      UPSTREAM_RETRY_AFTER_MAX_MS: '60000',
+    };
+    for (const name of ['a', 'b']) replicas.push(await startGatewayProcess(env, `replica ${name}`));
+    for (const r of replicas) await waitFor(async () => (await fetch(`${r.origin}/readyz`)).status === 200, () => `${r.name} ready`, 30_000);
+  }, 90_000);
+
+  afterAll(async () => {
+    await Promise.all(replicas.map((r) => r.close()));
+    await sandbox?.close();
+    await redis?.close();
+    await removeGatewayBundle();
+  });
+
+  const restCalls = (): number =>
+    Object.entries(sandbox.control.calls().byRoute)
+      .filter(([route]) => route.includes('/rest/v1/'))
+      .reduce((sum, [, n]) => sum + n, 0);
+  const code = (res: GqlResult): unknown => res.body.errors?.[0]?.extensions?.['code'];
+  const retryAfter = (res: GqlResult): number => Number(res.body.errors?.[0]?.extensions?.['retryAfter']);
+
+  it('one replica hears the 429, the other stops calling too', async () => {
+    const [a, b] = replicas;
+    if (!a || !b) throw new Error('two replicas expected');
+    const network = sandbox.restFacts().networks[0];
+    if (!network) throw new Error('the seed has no network');
+    const query = `{ network(id: "${network.id}") { id } }`;
+    const token = sandbox.tokens.admin;
+    sandbox.control.setFaults([{ method: 'GET', route: '/rest/v1/networks/*', errorRate: 1, status: 429, retryAfterS: 30, times: 1 }]);
+    sandbox.control.resetCalls();
+    const heard = await postGraphQL(a.url, query, undefined, { token });
+    expect([code(heard), retryAfter(heard)]).toEqual(['RATE_LIMITED', 30]);
+    await waitFor(
+      async () => {
+        const body = (await (await fetch(`${b.origin}/readyz`)).json()) as { upstreamApis?: Record<string, { state: string }> };
+        return body.upstreamApis?.['rest/v1']?.state === 'open';
+      },
+      () => 'replica b to learn the window',
+      10_000,
+    );
+    const answers = await Promise.all(Array.from({ length: 10 }, () => postGraphQL(b.url, query, undefined, { token })));
+    for (const res of answers) {
+      expect(code(res)).toBe('RATE_LIMITED');
+      expect(retryAfter(res)).toBeGreaterThan(0);
+      expect(retryAfter(res)).toBeLessThanOrEqual(30);
+    }
+    expect(restCalls()).toBe(1);
+  }, 60_000);
+});

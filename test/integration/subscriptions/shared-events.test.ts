@@ -1,0 +1,49 @@
+/**
+ * One event, one execution: subscribers of one target with the same document, variables and
+ * credential share the event's execution. The event's selection reads the endpoint's network (one
+ * upstream call per execution; sharing of calls in flight is off here, so each execution shows);
+ * five subscribers with one token cost one such call per event, five with five tokens cost five.
+ */
+import { randomBytes } from 'node:crypto';
+import { ADMIN_IDENTITY_ID, ManualClock } from '../../../src/sandbox';
+import { startStack, type Stack } from '../../helpers/stack';
+import { Clients, routeCalls, sandboxRest, waitFor } from '../../helpers/subscriptions';
+
+const clock = new ManualClock(1000);
+let stack: Stack;
+const clients = new Clients(() => stack);
+
+beforeAll(async () => {
+  stack = await startStack({
+    clock,
+    config: { pollIntervalMs: 20, pollMaxIntervalMs: 20, upstreamCache: { sharing: false, maxBytes: 0, ttls: new Map(), staleIfErrorSeconds: 0 } },
+  });
+});
+afterEach(() => clients.disposeAll());
+afterAll(() => stack.close());
+
+const STATUS = `subscription($networkId: UUID!, $id: UUID!) {
+  resourceStatus(kind: ENDPOINT, networkId: $networkId, id: $id) { statusName resource { ... on Endpoint { name network { name } } } }
+}`;
+
+async function followers(tokens: string[]): Promise<number> {
+  const network = stack.sandbox.restFacts().networks[0]!;
+  const made = await sandboxRest(stack, 'POST', `/networks/${network.id}/endpoints`, { name: `shared-${randomBytes(4).toString('hex')}`, endpointType: 'ZTCL' });
+  const id = String(made.body['id']);
+  const logs = tokens.map((token) => clients.follow(clients.ws(token), STATUS, { networkId: network.id, id }));
+  await waitFor(() => logs.every((l) => l.results.length >= 1), () => 'every first status');
+  const before = routeCalls(stack, 'GET /rest/v1/networks/{networkId}');
+  clock.advance(); // NEW → the next status: one event for every follower
+  await waitFor(() => logs.every((l) => l.results.length >= 2), () => `every second status (${JSON.stringify(logs.map((l) => l.results))})`);
+  for (const log of logs) expect(log.results[1]).toEqual(logs[0]!.results[1]);
+  return routeCalls(stack, 'GET /rest/v1/networks/{networkId}') - before;
+}
+
+it('five followers with one token: the event is executed once', async () => {
+  expect(await followers(Array.from({ length: 5 }, () => stack.tokens.admin))).toBe(1);
+});
+
+it('five followers with five tokens: once each (nothing crosses credentials)', async () => {
+  const tokens = Array.from({ length: 5 }, () => stack.sandbox.tokenService.sign({ sub: ADMIN_IDENTITY_ID, jti: randomBytes(8).toString('hex') }, 3600));
+  expect(await followers(tokens)).toBe(5);
+});

@@ -1,0 +1,29 @@
+import { compose, type Interceptor } from '../../../../src/upstream/chain/call';
+import { createUpstreamChain } from '../../../../src/upstream/chain';
+import { fakeCall, scriptedSend, testHealth } from '../../../helpers/upstream-call';
+
+describe('the upstream chain', () => {
+  it('declares its steps in one order, target first and send last', () => {
+    const chain = createUpstreamChain(
+      { retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 1 }, metrics: undefined, health: testHealth() },
+      { bases: new Map(), searchAuthorization: null },
+      scriptedSend([200]),
+    );
+    expect(chain.names).toEqual(['link target check', 'caller quota', 'request budget', 'trace span', 'cache', 'in-flight sharing', 'breaker and window', 'retry', 'metrics', 'send']);
+  });
+
+  it('composes interceptors outermost first', async () => {
+    const seen: string[] = [];
+    const step = (name: string): Interceptor => ({
+      name,
+      wrap: (next) => async (call) => {
+        seen.push(`${name} in`);
+        const response = await next(call);
+        seen.push(`${name} out`);
+        return response;
+      },
+    });
+    await compose([step('a'), step('b')], scriptedSend([200]))(fakeCall());
+    expect(seen).toEqual(['a in', 'b in', 'b out', 'a out']);
+  });
+});
