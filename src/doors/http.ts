@@ -8,16 +8,19 @@
  * `pipeline.run`. Errors Apollo words itself go through the pipeline's formatter.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApolloServer, HeaderMap, type ApolloServerPlugin, type HTTPGraphQLResponse } from '@apollo/server';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { ApolloServer, HeaderMap, type ApolloServerPlugin, type BaseContext, type HTTPGraphQLResponse } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { GraphQLError, Kind, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { ErrorCode } from '../errors/codes';
-import { isStream, type Answer, type AnswerStream, type Caller, type GraphQLParams, type Pipeline, type PreparedDocument, type RunOptions } from '../pipeline';
+import { isStream, type Answer, type AnswerStream, type Caller, type Pipeline, type RunOptions } from '../pipeline';
 import type { ErrorFormatter } from '../pipeline/format';
 import Negotiator from 'negotiator';
 import { Cancellation } from '../core/cancellation';
 import type { CallerFactory } from '../core/caller';
 import { endWith } from './answer-body';
+import { csrfRefusal } from './csrf';
+import { getParams, postParams } from './http-params';
 
 /** Largest request body accepted (queries plus variables); WebSocket messages share it. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -94,33 +97,36 @@ function createContentTypes(): (accept: string | undefined) => string | null {
   };
 }
 
-/** A POST body that is one plain GraphQL request (no persisted query, no batch): the pipeline takes it as it is. */
-function plainRequest(body: unknown): GraphQLParams | null {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
-  const { query, operationName, variables, extensions } = body as Record<string, unknown>;
-  if (typeof query !== 'string') return null;
-  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return null;
-  if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) return null;
-  if (extensions !== undefined && extensions !== null && (typeof extensions !== 'object' || Array.isArray(extensions) || 'persistedQuery' in extensions)) return null;
-  return {
-    query,
-    operationName: operationName ?? null,
-    variables: (variables ?? null) as Record<string, unknown> | null,
-    extensions: (extensions ?? null) as Record<string, unknown> | null,
-  };
-}
-
-/** One HTTP request as Apollo carries it to the plugin (Apollo shallow-copies it: state lives in `slot`). */
-interface HttpCall {
-  caller: Caller;
-  options: RunOptions;
-  slot: { prepared: PreparedDocument | null; answered: boolean };
-}
-
-/** Apollo's document store reads this for a refused document, so Apollo never parses it; the plugin answers the refusal. */
-const REFUSED_DOCUMENT: DocumentNode = { kind: Kind.DOCUMENT, definitions: [] };
-
 const HTTP_ACCEPTS: ReadonlySet<'query' | 'mutation' | 'subscription'> = new Set(['query', 'mutation']);
+
+/**
+ * How GraphQL over HTTP frames a persisted-query miss (Apollo's protocol, which clients follow): 200
+ * and never cached, so the client's next request (the document with its hash) is not answered from
+ * a cache on the way.
+ */
+const PERSISTED_QUERY_MISS = new Set(['PERSISTED_QUERY_NOT_FOUND', 'PERSISTED_QUERY_NOT_SUPPORTED']);
+const UNCACHED: ReadonlyArray<readonly [string, string]> = [['cache-control', 'private, no-cache, must-revalidate']];
+
+function firstCode(answer: Answer): unknown {
+  return answer.result.errors?.[0]?.extensions?.['code'];
+}
+
+function isPersistedQueryMiss(answer: Answer): boolean {
+  const code = firstCode(answer);
+  return answer.requestError && typeof code === 'string' && PERSISTED_QUERY_MISS.has(code);
+}
+
+/**
+ * An answer's status. A refusal of the request's form that names its status (a mutation by GET:
+ * 405; a persisted-query extension it cannot take: 400) keeps it whatever the `Accept`, as Apollo
+ * Server answers them; a persisted-query miss is 200; other request errors go by `Accept`.
+ */
+function statusOf(answer: Answer, accept: string | undefined): number {
+  if (!answer.requestError) return answer.status ?? 200;
+  if (isPersistedQueryMiss(answer)) return 200;
+  if (answer.status !== undefined && firstCode(answer) === ErrorCode.BAD_REQUEST) return answer.status;
+  return requestErrorStatus(accept, answer.status ?? 400);
+}
 
 export interface HttpDoorOptions {
   schema: GraphQLSchema;
@@ -167,41 +173,24 @@ function searchOf(target: string | undefined): string {
 
 export async function createHttpDoor(options: HttpDoorOptions): Promise<HttpDoor> {
   const { pipeline } = options;
-  const plugin: ApolloServerPlugin<HttpCall> = {
-    async requestDidStart() {
-      return {
-        async didResolveSource({ source, queryHash, contextValue }) {
-          contextValue.slot.prepared = pipeline.prepare(source, queryHash);
-        },
-        async responseForOperation({ request, contextValue }) {
-          const prepared = contextValue.slot.prepared;
-          if (prepared === null) return null;
-          contextValue.slot.answered = true;
-          const answer = await pipeline.run(prepared, request, contextValue.caller, contextValue.options);
-          const result = single(answer);
-          const status = contextValue.options.statusOf?.(result) ?? 200;
-          return { http: { status, headers: new HeaderMap() }, body: { kind: 'single', singleResult: result.result } };
-        },
-      };
-    },
-  };
-  const apqCache = pipeline.apolloPersistedQueries();
-  const apollo = new ApolloServer<HttpCall>({
+  /** The errors Apollo words itself for the request it is answering (formatted by the pipeline's formatter), to log them. */
+  const apolloRefusals = new AsyncLocalStorage<GraphQLFormattedError[]>();
+  const apollo = new ApolloServer<BaseContext>({
     schema: options.schema,
-    // The pipeline prepares every document; Apollo reads the prepared one by its hash.
-    documentStore: {
-      get: async (key: string) => pipeline.peek(key.slice(-64))?.document ?? REFUSED_DOCUMENT,
-      set: async () => undefined,
-      delete: async () => undefined,
-    },
-    // Compact JSON: Apollo's default pretty-prints every response.
+    // Apollo answers only requests the door does not read (refusals): it keeps no documents and
+    // has no persisted queries of its own (the pipeline's are the only ones).
+    documentStore: null,
+    persistedQueries: false,
     stringifyResult: (result) => JSON.stringify(result),
-    formatError: (_formatted: GraphQLFormattedError, error: unknown) => options.formatErrors([error]).formatted[0] ?? { message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } },
+    formatError: (_formatted: GraphQLFormattedError, error: unknown) => {
+      const formatted = options.formatErrors([error]).formatted[0] ?? { message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+      apolloRefusals.getStore()?.push(formatted);
+      return formatted;
+    },
     csrfPrevention: true,
     introspection: true,
     stopOnTerminationSignals: false,
-    persistedQueries: apqCache ? { cache: apqCache } : false,
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), plugin],
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), NOTHING_RUNS_IN_APOLLO],
   });
   await apollo.start();
   const contentTypeFor = createContentTypes();
@@ -221,37 +210,41 @@ export async function createHttpDoor(options: HttpDoorOptions): Promise<HttpDoor
       wantsCost: /^(1|true)$/i.test(header(req.headers[COST_HEADER]) ?? ''),
       accepts: HTTP_ACCEPTS,
       viaGet: req.method === 'GET',
-      statusOf: (answer: Answer) => (answer.requestError ? requestErrorStatus(accept, answer.status ?? 400) : (answer.status ?? 200)),
+      statusOf: (answer: Answer) => statusOf(answer, accept),
+    };
+    const refuse = (error: GraphQLError, status: number): void => {
+      const answer = pipeline.refuse([error], caller, { ...runOptions, statusOf: () => status });
+      send(res, answer, status, contentTypeFor(accept) ?? NO_ACCEPT_TYPE);
     };
     let text: string;
     try {
       text = req.method === 'POST' ? await readBody(req) : '';
     } catch (error) {
-      const message = error instanceof Error ? error.message : 'cannot read the request body';
-      return sendRefusal(res, pipeline.refuse([badRequest(message)], caller, { ...runOptions, statusOf: () => (error instanceof BodyTooLargeError ? 413 : 400) }), error instanceof BodyTooLargeError ? 413 : 400, contentTypeFor(accept));
+      const tooLarge = error instanceof BodyTooLargeError;
+      return refuse(badRequest(error instanceof Error ? error.message : 'cannot read the request body'), tooLarge ? 413 : 400);
     }
     const parsed = parseBody(text, req.headers['content-type']);
-    if (!parsed.ok) return sendRefusal(res, pipeline.refuse([badRequest('the request body is not valid JSON')], caller, { ...runOptions, statusOf: () => 400 }), 400, contentTypeFor(accept));
-    // A plain JSON POST is what Apollo would hand the pipeline as it is: it goes there directly,
-    // and is framed as every answer of this door is (contentTypeFor, statusOf). A JSON content
-    // type is never a CSRF risk (browsers preflight it); anything else goes through Apollo.
-    const params = req.method === 'POST' && typeof parsed.body === 'object' ? plainRequest(parsed.body) : null;
-    const type = params ? contentTypeFor(accept) : null;
-    if (params && type) {
-      const answer = await pipeline.handle(params, caller, runOptions);
-      const result = single(answer);
-      res.writeHead(runOptions.statusOf?.(result) ?? 200, { 'content-type': type });
-      endWith(res, JSON.stringify(result.result));
+    if (!parsed.ok) return refuse(badRequest('the request body is not valid JSON'), 400);
+    // A well-formed request (a JSON POST, which browsers always preflight, or a GET a page could not
+    // have sent: the CSRF rule) goes to the pipeline, which resolves its document (persisted queries
+    // included), runs it, and is framed here. Apollo answers everything else, in its words.
+    const params = req.method === 'POST' ? (typeof parsed.body === 'object' ? postParams(parsed.body) : null) : req.method === 'GET' && csrfRefusal(req.headers) === null ? getParams(searchOf(req.url), req.headers['content-type']) : null;
+    if (params) {
+      const type = contentTypeFor(accept);
+      if (type === null) return refuse(notAcceptable(), 406);
+      const answer = single(await pipeline.handle(params, caller, runOptions));
+      send(res, answer, runOptions.statusOf?.(answer) ?? 200, type);
       return;
     }
-    const call: HttpCall = { caller, options: runOptions, slot: { prepared: null, answered: false } };
-    const response = await apollo.executeHTTPGraphQLRequest({
-      httpGraphQLRequest: { method: req.method ?? 'GET', headers: headerMap(req), search: searchOf(req.url), body: parsed.body },
-      context: async () => call,
-    });
-    // Apollo answered without the pipeline (a malformed request, CSRF, an unknown persisted query, GET for a
-    // change): its errors are logged and counted like any refusal.
-    if (!call.slot.answered) pipeline.note(errorsOf(response), caller, { ...runOptions, statusOf: () => response.status ?? 200 });
+    const refusals: GraphQLFormattedError[] = [];
+    const response = await apolloRefusals.run(refusals, () =>
+      apollo.executeHTTPGraphQLRequest({
+        httpGraphQLRequest: { method: req.method ?? 'GET', headers: headerMap(req), search: searchOf(req.url), body: parsed.body },
+        context: async () => ({}),
+      }),
+    );
+    // Apollo refused the request (malformed, CSRF, a batch, another method): logged and counted like any refusal.
+    pipeline.note(refusals, caller, { ...runOptions, statusOf: () => response.status ?? 200 });
     await writeResponse(res, response, contentTypeFor(accept));
   }
 
@@ -260,6 +253,20 @@ export async function createHttpDoor(options: HttpDoorOptions): Promise<HttpDoor
     stop: () => apollo.stop(),
   };
 }
+
+/**
+ * Apollo never runs an operation: every request it would run is one the door reads and hands to the
+ * pipeline. Should one reach it all the same, it is refused rather than run outside the pipeline's limits.
+ */
+const NOTHING_RUNS_IN_APOLLO: ApolloServerPlugin<BaseContext> = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation() {
+        throw new GraphQLError('this request is not one the gateway reads', { extensions: { code: ErrorCode.BAD_REQUEST, http: { status: 400, headers: new HeaderMap() } } });
+      },
+    };
+  },
+};
 
 /** HTTP accepts no subscription (HTTP_ACCEPTS): a pipeline answer here is never a stream. */
 function single(answer: Answer | AnswerStream): Answer {
@@ -274,16 +281,9 @@ function badRequest(message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: ErrorCode.BAD_REQUEST } });
 }
 
-/** The formatted errors of an answer Apollo wrote itself. */
-function errorsOf(response: HTTPGraphQLResponse): GraphQLFormattedError[] {
-  if (response.body.kind !== 'complete') return [];
-  try {
-    const body: unknown = JSON.parse(response.body.string);
-    if (typeof body !== 'object' || body === null || !('errors' in body) || !Array.isArray(body.errors)) return [];
-    return body.errors.filter((e): e is GraphQLFormattedError => typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string');
-  } catch {
-    return [];
-  }
+/** Apollo Server's words for an `Accept` that takes no JSON. */
+function notAcceptable(): GraphQLError {
+  return new GraphQLError("An 'accept' header was provided for this request which does not accept application/json or application/graphql-response+json", { extensions: { code: ErrorCode.BAD_REQUEST } });
 }
 
 async function writeResponse(res: ServerResponse, response: HTTPGraphQLResponse, contentType: string | null): Promise<void> {
@@ -302,8 +302,11 @@ async function writeResponse(res: ServerResponse, response: HTTPGraphQLResponse,
   res.end();
 }
 
-/** A request the door could not read as GraphQL: the pipeline's refusal, as GraphQL over HTTP frames it. */
-function sendRefusal(res: ServerResponse, answer: Answer, status: number, contentType: string | null): void {
-  res.writeHead(status, { 'content-type': contentType ?? NO_ACCEPT_TYPE });
-  res.end(JSON.stringify(answer.result));
+/** The one framing of a pipeline answer on this door: its status, the headers its errors asked for, the content type by `Accept`. */
+function send(res: ServerResponse, answer: Answer, status: number, contentType: string): void {
+  const headers: Record<string, string> = { 'content-type': contentType };
+  for (const [name, value] of answer.headers ?? []) headers[name] = value;
+  if (isPersistedQueryMiss(answer)) for (const [name, value] of UNCACHED) headers[name] = value;
+  res.writeHead(status, headers);
+  endWith(res, JSON.stringify(answer.result));
 }

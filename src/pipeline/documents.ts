@@ -1,8 +1,8 @@
 /**
  * Which document a request means: its `query`, or a persisted query named by
  * `extensions.persistedQuery.sha256Hash` (automatic persisted queries, and the trusted documents
- * manifest). One lookup serves every door: Apollo Server reads it as its persisted-query cache on
- * HTTP (`asApolloCache`), the other doors through `resolveDocument`.
+ * manifest). The protocol lives here once, for every door (`resolveDocument`): HTTP's Apollo Server
+ * has no persisted queries of its own.
  */
 import { GraphQLError } from 'graphql';
 import { ErrorCode } from '../errors/codes';
@@ -36,13 +36,6 @@ export function isSha256Hex(hash: unknown): hash is string {
   return typeof hash === 'string' && /^[0-9a-f]{64}$/.test(hash);
 }
 
-/** Apollo's persisted-query cache keys are `apq:<hash>` (its APQ_CACHE_PREFIX); the hash is what follows, verbatim. */
-const APOLLO_KEY_PREFIX = 'apq:';
-const hashOf = (key: string): string | null => {
-  const hash = key.startsWith(APOLLO_KEY_PREFIX) ? key.slice(APOLLO_KEY_PREFIX.length) : null;
-  return isSha256Hex(hash) ? hash : null;
-};
-
 const notFound = (): GraphQLError => new GraphQLError('PersistedQueryNotFound', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } });
 
 /** The document of a request, or the errors refusing it (the same words and codes as Apollo Server's on HTTP). */
@@ -63,37 +56,4 @@ export async function resolveDocument(params: GraphQLParams, sources: DocumentSo
   }
   if (sha256Hex(query) !== hash) return new GraphQLError('provided sha does not match query', { extensions: { code: ErrorCode.BAD_REQUEST, http: { status: 400 } } });
   return { text: query, hash, register: sources.apq !== null && !sources.trusted?.only };
-}
-
-/**
- * The same lookup as Apollo Server's persisted-query cache (its `KeyValueCache`): a registered
- * trusted document first, then APQ; Apollo registers a document only once it has passed the
- * pipeline's checks (`isValid`), and never in trusted-documents-only mode.
- */
-export function asApolloCache(sources: DocumentSources, isValid: (hash: string) => boolean): { get(key: string): Promise<string | undefined>; set(key: string, value: string): Promise<void>; delete(key: string): Promise<boolean | void> } {
-  return {
-    // Apollo prefixes its keys (`apq:`): the hash follows the last colon.
-    async get(key) {
-      const hash = hashOf(key);
-      if (hash === null) return undefined;
-      return sources.trusted?.get(hash) ?? (sources.apq ? ((await sources.apq.get(hash)) ?? undefined) : undefined);
-    },
-    // Apollo says nothing of the caller here: this registration stays in this process
-    // (`registeredBy` null); the pipeline's `run` shares it under its caller (`registrationOf`).
-    async set(key, query) {
-      const hash = hashOf(key);
-      if (hash !== null && sources.apq && !sources.trusted?.only && isValid(hash)) await sources.apq.set(hash, query, null);
-    },
-    async delete() {
-      // Registrations expire on their own.
-    },
-  };
-}
-
-/** The document a request registers under `hash` (it sent both, and they match); null when it registers nothing. */
-export function registrationOf(params: GraphQLParams, hash: string): string | null {
-  const persisted = params.extensions?.['persistedQuery'];
-  if (!isRecord(persisted) || typeof params.query !== 'string' || params.query === '') return null;
-  const claimed = persisted['sha256Hash'];
-  return typeof claimed === 'string' && claimed.toLowerCase() === hash ? params.query : null;
 }

@@ -7,7 +7,7 @@ import type { GraphQLError, GraphQLFormattedError, GraphQLSchema, ValidationRule
 import type { DocumentLimits } from '../limits/document-check';
 import type { TrustedDocuments } from '../persisted/trusted-documents';
 import type { PersistedQueryStore } from '../persisted/store';
-import { asApolloCache, registrationOf, resolveDocument } from './documents';
+import { resolveDocument } from './documents';
 import { createExecutor, type ExecutorKind, type ExecutorStats } from './execute';
 import { createPreparer, type PreparedDocument } from './prepare';
 import { createRunner, type RunDeps, type Runner } from './run';
@@ -29,11 +29,7 @@ export interface PipelineOptions extends Omit<RunDeps, 'preparer' | 'executor' |
 }
 
 export interface Pipeline {
-  /** The document of this text (hash given when known), prepared or refused; cached. */
-  prepare(text: string, hash?: string): PreparedDocument;
-  /** Runs an operation of a prepared document: an answer, or a subscription's stream. */
-  run(prepared: PreparedDocument, params: GraphQLParams, caller: Caller, options: RunOptions): Promise<Answer | AnswerStream>;
-  /** The whole way for a door that reads raw GraphQL parameters: the document (persisted queries), prepare, run. */
+  /** The whole way for every door: the document (its `query`, or a persisted query by hash), prepare, run. */
   handle(params: GraphQLParams, caller: Caller, options: RunOptions): Promise<Answer | AnswerStream>;
   /** An answer refusing a request before it reached the pipeline (a door's own limit), logged like any other. */
   refuse(errors: readonly GraphQLError[], caller: Caller, options: RunOptions): Answer;
@@ -43,10 +39,6 @@ export interface Pipeline {
   check(params: GraphQLParams): Promise<ReturnType<Runner['check']>>;
   /** The same checks for a document given as text (no persisted-query lookup): synchronous. */
   checkText(text: string, params: GraphQLParams): ReturnType<Runner['check']>;
-  /** A prepared document by its hash, when cached (Apollo's document store reads it). */
-  peek(hash: string): PreparedDocument | undefined;
-  /** Apollo Server's persisted-query cache over the same lookup (the HTTP door). */
-  apolloPersistedQueries(): ReturnType<typeof asApolloCache> | null;
   stats(): { documents: number; weight: number; executor: ExecutorStats };
 }
 
@@ -55,7 +47,6 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const executor = createExecutor(options.schema, options.executor);
   const runner = createRunner({ ...options, preparer, executor });
   const sources = { apq: options.apq, trusted: options.trusted };
-  const isValid = (hash: string): boolean => preparer.peek(hash)?.refusal === null;
   /**
    * Who registers a persisted query: the shared store (Redis) keeps only a known caller's
    * registrations; an anonymous one (null) stays in this replica.
@@ -72,13 +63,6 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   }
 
   return {
-    prepare: (text, hash) => preparer.document(text, hash),
-    async run(prepared, params, caller, runOptions) {
-      // A door that resolved the document itself (Apollo on HTTP) still registers here, where the caller is known.
-      const registration = registrationOf(params, prepared.hash);
-      if (registration !== null) await register(prepared, registration, caller);
-      return runner.run(prepared, params, caller, runOptions);
-    },
     async handle(params, caller, runOptions) {
       const resolved = await resolveDocument(params, sources);
       if (!('text' in resolved)) return runner.refuse([resolved], caller, runOptions);
@@ -94,8 +78,6 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       if (!('text' in resolved)) return { errors: options.formatErrors([resolved]).formatted, estimate: null, type: null };
       return runner.check(preparer.document(resolved.text, resolved.hash), params);
     },
-    peek: (hash) => preparer.peek(hash),
-    apolloPersistedQueries: () => (sources.apq || sources.trusted ? asApolloCache(sources, isValid) : null),
     stats: () => ({ ...preparer.stats(), executor: executor.stats() }),
   };
 }

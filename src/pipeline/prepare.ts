@@ -60,8 +60,6 @@ export interface Preparer {
   document(text: string, hash?: string): PreparedDocument;
   /** The operation a request names, or the error that says why there is none. */
   operation(prepared: PreparedDocument, operationName: string | null | undefined): PreparedOperation | GraphQLError;
-  /** A prepared document by its hash, when cached (Apollo's document store reads it). */
-  peek(hash: string): PreparedDocument | undefined;
   stats(): { documents: number; weight: number };
 }
 
@@ -128,7 +126,6 @@ export function createPreparer(options: PrepareOptions): Preparer {
       if (!(found instanceof GraphQLError) || prepared.operations.size < 16) prepared.operations.set(key, found);
       return found;
     },
-    peek: (hash) => cache.peek(hash),
     stats: () => ({ documents: cache.size, weight: cache.calculatedSize }),
   };
 }

@@ -4,7 +4,6 @@
  */
 import { ErrorCode } from '../../../src/errors/codes';
 import { MemoryCallQuota, minuteOf } from '../../../src/state/call-quota';
-import { asApolloCache } from '../../../src/pipeline/documents';
 import { MemoryPersistedQueries } from '../../../src/state/persisted-queries';
 
 describe('persisted queries in memory', () => {
@@ -45,15 +44,6 @@ describe('persisted queries in memory', () => {
     await expect(store.get('a')).resolves.toBe('{ aa }');
     await expect(store.get('c')).resolves.toBe('{ cc }');
     expect(store.size()).toBe(2);
-  });
-
-  it("serves as Apollo's cache, keyed by the hash after Apollo's prefix", async () => {
-    const store = new MemoryPersistedQueries({ maxDocumentBytes: 100, ttlMs: 1000 });
-    const cache = asApolloCache({ apq: store, trusted: null }, () => true);
-    await cache.set('apq:abc', '{ a }');
-    await expect(store.get('abc')).resolves.toBe('{ a }');
-    await expect(cache.get('apq:abc')).resolves.toBe('{ a }');
-    await expect(cache.get('apq:zzz')).resolves.toBeUndefined();
   });
 });
 
