@@ -1,4 +1,5 @@
 /** GraphQL over HTTP as the spec and Apollo's CSRF prevention define it, plus health and metrics. */
+import { sha256 } from '../../src/persisted/trusted-documents';
 import { expectNoErrors, startStack, type Stack } from '../helpers/stack';
 
 let stack: Stack;
@@ -111,6 +112,32 @@ describe('GET /graphql', () => {
   it('refuses a mutation over GET with 405', async () => {
     const res = await fetch(url('mutation { checkUpstreams { service } }'), { headers: { 'apollo-require-preflight': 'true', accept: 'application/json' } });
     expect(res.status).toBe(405);
+  });
+
+  it('answers a persisted-query miss 200 and uncached, over GET and POST alike, and runs the hash by GET once registered', async () => {
+    const query = '{ gatewayInfo { sandbox version } }';
+    const extensions = JSON.stringify({ persistedQuery: { version: 1, sha256Hash: sha256(query) } });
+    const headers = { 'apollo-require-preflight': 'true', accept: 'application/graphql-response+json' };
+    const byGet = await fetch(`${stack.gatewayUrl}?extensions=${encodeURIComponent(extensions)}`, { headers });
+    const byPost = await fetch(stack.gatewayUrl, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: `{"extensions":${extensions}}` });
+    for (const res of [byGet, byPost]) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('private, no-cache, must-revalidate');
+      expect(await res.json()).toMatchObject({ errors: [{ extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }] });
+    }
+    const registered = await fetch(`${stack.gatewayUrl}?query=${encodeURIComponent(query)}&extensions=${encodeURIComponent(extensions)}`, { headers });
+    expect(await registered.json()).toMatchObject({ data: { gatewayInfo: { sandbox: true } } });
+    const byHash = await fetch(`${stack.gatewayUrl}?extensions=${encodeURIComponent(extensions)}`, { headers });
+    expect(byHash.status).toBe(200);
+    expect(await byHash.json()).toMatchObject({ data: { gatewayInfo: { sandbox: true } } });
+  });
+
+  it("refuses a malformed GET in Apollo Server's words, and logs the refusal with its code", async () => {
+    const res = await fetch(`${url(INFO)}&query=${encodeURIComponent(INFO)}`, { headers: { 'apollo-require-preflight': 'true', accept: 'application/json' } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ errors: [{ message: "The 'query' search parameter may only be specified once.", extensions: { code: 'BAD_REQUEST' } }] });
+    const line = JSON.parse(stack.logs.filter((l) => l.includes('"msg":"graphql"')).at(-1) ?? '{}') as Record<string, unknown>;
+    expect(line).toMatchObject({ transport: 'http', status: 400, errorCodes: ['BAD_REQUEST'], upstreamCalls: 0 });
   });
 });
 
