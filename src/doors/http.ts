@@ -1,11 +1,13 @@
 /**
- * The HTTP door: GraphQL over HTTP (POST and GET `/graphql`), with Apollo Server 5 as its front.
- * Apollo reads the request (GET parameters or JSON body, CSRF prevention, `GET` only for queries,
- * automatic persisted queries over the pipeline's lookup) and frames the answer (content type by
- * `Accept`, status, compact JSON). Everything GraphQL is the pipeline's: the source Apollo
- * resolves is prepared by the pipeline (Apollo's document store reads the prepared document, so
- * Apollo never parses or validates), and the plugin's `responseForOperation` hands the operation to
- * `pipeline.run`. Errors Apollo words itself go through the pipeline's formatter.
+ * The HTTP door: GraphQL over HTTP (POST and GET `/graphql`). A well-formed request (a JSON POST,
+ * or a GET no page could have forged: the CSRF rule) is read here (http-params.ts) and handed to
+ * the pipeline whole: which document it names (`query`, or a persisted query by hash: the
+ * pipeline's one implementation of that protocol, for every door), preparing, running. Its answer
+ * is framed by one function (`send`: status, the headers its errors asked for, content type by
+ * `Accept`). Apollo Server 5 is the front for everything else: it answers, in its words, a request
+ * a page could have forged (its CSRF prevention), a malformed body or parameter, a batch, another
+ * method; it has no persisted queries and runs no operation, and the errors it words are logged
+ * as it formats them (the pipeline's formatter), never read back from its answer.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AsyncLocalStorage } from 'node:async_hooks';
