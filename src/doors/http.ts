@@ -235,7 +235,7 @@ export async function createHttpDoor(options: HttpDoorOptions): Promise<HttpDoor
       const type = contentTypeFor(accept);
       if (type === null) return refuse(notAcceptable(), 406);
       const answer = single(await pipeline.handle(params, caller, runOptions));
-      send(res, answer, runOptions.statusOf?.(answer) ?? 200, type);
+      send(res, answer, statusOf(answer, accept), type);
       return;
     }
     const refusals: GraphQLFormattedError[] = [];
