@@ -50,10 +50,11 @@ describe('persisted queries in memory', () => {
   it("serves as Apollo's cache, keyed by the hash after Apollo's prefix", async () => {
     const store = new MemoryPersistedQueries({ maxDocumentBytes: 100, ttlMs: 1000 });
     const cache = asApolloCache({ apq: store, trusted: null }, () => true);
-    await cache.set('apq:abc', '{ a }');
-    await expect(store.get('abc')).resolves.toBe('{ a }');
-    await expect(cache.get('apq:abc')).resolves.toBe('{ a }');
-    await expect(cache.get('apq:zzz')).resolves.toBeUndefined();
+    const hash = 'ab'.repeat(32);
+    await cache.set(`apq:${hash}`, '{ a }');
+    await expect(store.get(hash)).resolves.toBe('{ a }');
+    await expect(cache.get(`apq:${hash}`)).resolves.toBe('{ a }');
+    await expect(cache.get(`apq:${'cd'.repeat(32)}`)).resolves.toBeUndefined();
   });
 });
 
