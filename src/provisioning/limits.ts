@@ -6,7 +6,7 @@
  *
  * A store applies them atomically where it keeps its records: `ProvisioningLedger` (below) in one
  * process, and in a fleet's replica while Redis is away; the START script of
- * src/state/provisionings.ts in Redis, which takes the same steps in the same order.
+ * src/state/redis/provisionings.ts in Redis, which takes the same steps in the same order.
  */
 import { LimitExceededError } from '../errors/codes';
 

@@ -7,12 +7,13 @@ import { readFileSync } from 'node:fs';
 import type { Registry } from 'prom-client';
 import type { FleetConfig } from '../config';
 import { createPollerRegistry, type PollerMetrics, type PollerRegistry, type PollerSettings } from '../pollers';
-import { createProvisioningJobs, type ProvisioningJobs, type ProvisioningLimits, type ProvisioningOwner, type ProvisioningRun } from '../provisioning/jobs';
+import type { ProvisioningJobs, ProvisioningLimits, ProvisioningOwner, ProvisioningRun } from '../provisioning/jobs';
+import { createProvisioningJobs } from './memory/provisionings';
 import { MemoryCallQuota, RedisCallQuota, type CallQuota } from './call-quota';
 import { createFleetPollers } from './fleet-pollers';
 import { createFleetMetrics } from './metrics';
 import { MemoryPersistedQueries, RedisPersistedQueries, type PersistedQueryLimits, type PersistedQueryStore } from './persisted-queries';
-import { createFleetProvisionings } from './provisionings';
+import { createFleetProvisionings } from './redis/provisionings';
 import { RedisLink } from './redis';
 
 /** What `/readyz` shows of the shared state. */
