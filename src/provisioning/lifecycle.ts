@@ -59,11 +59,14 @@ export function createProvisionings<O extends ProvisioningOwner>(store: Provisio
   let rejoinedAt = 0;
   options.metrics?.watchLeases(() => runs.size);
 
+  /** Writes an entry where the store keeps it: finished once its record says so. */
+  const persist = (entry: StoredEntry, sealed: string): Promise<boolean> => (entry.record.state === 'RUNNING' ? store.write(entry, sealed) : store.finish(entry, limits));
+
   /** Writes the run's record now (queued after the writes before it). */
   function write(local: LocalRun): Promise<void> {
     local.writing = local.writing.then(async () => {
       try {
-        const written = await store.write(local.entry, local.sealed, limits);
+        const written = await persist(local.entry, local.sealed);
         local.dirty = false;
         unwritten.delete(local.entry.record.id);
         if (!written) handOver(local, 'another replica runs it now');
@@ -172,7 +175,7 @@ export function createProvisionings<O extends ProvisioningOwner>(store: Provisio
       endUnresumable(entry.record, NO_TOKEN);
     }
     entry.version += 1;
-    await store.write(entry, '', limits);
+    await store.finish(entry, limits);
   }
 
   const timers = store.shared ? [setInterval(() => void heartbeat(), RUN_LEASE_MS / 3), setInterval(() => void takeOver(), RUN_LEASE_MS / 2)] : [];

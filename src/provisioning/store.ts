@@ -44,8 +44,10 @@ export interface ProvisioningStore {
   canHandOver(sealed: string): boolean;
   /** Registers a new entry, leased to this process, if the limits allow it: the steps of limits.ts, atomically. */
   reserve(entry: StoredEntry, sealed: string, limits: ProvisioningLimits): Promise<LimitAnswer>;
-  /** Writes an entry (finished: kept `retainMs`, no longer running); false when another process holds its lease. Throws when unreachable. */
-  write(entry: StoredEntry, sealed: string, limits: ProvisioningLimits): Promise<boolean>;
+  /** Writes a running entry (the lease renewed); false when another process holds its lease. Throws when unreachable. */
+  write(entry: StoredEntry, sealed: string): Promise<boolean>;
+  /** Writes a finished entry: no longer running, kept `retainMs`, its token and lease gone. False and throws as `write`. */
+  finish(entry: StoredEntry, limits: ProvisioningLimits): Promise<boolean>;
   /** The entry; null when unknown. Throws when unreachable. */
   read(id: string): Promise<StoredEntry | null>;
   /** Listens to the entry's changes (each write); resolves once listening, to the way to stop. */

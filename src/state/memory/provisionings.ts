@@ -14,6 +14,14 @@ export function createMemoryProvisioningStore(limits: ProvisioningLimits): Provi
   const listeners = new Map<string, Set<(change: StoredChange) => void>>();
   const ledger = new ProvisioningLedger(limits, (id) => entries.delete(id));
   const copy = (entry: StoredEntry): StoredEntry => structuredClone(entry);
+  /** Keeps the entry and tells its listeners; a record dropped meanwhile (past its time) is not brought back. */
+  const keep = (entry: StoredEntry): true => {
+    const id = entry.record.id;
+    if (!entries.has(id)) return true;
+    entries.set(id, copy(entry));
+    for (const listener of listeners.get(id) ?? []) listener({ version: entry.version, record: structuredClone(entry.record) });
+    return true;
+  };
 
   return {
     shared: false,
@@ -27,14 +35,11 @@ export function createMemoryProvisioningStore(limits: ProvisioningLimits): Provi
       if (answer === 'ok') entries.set(entry.record.id, copy(entry));
       return Promise.resolve(answer);
     },
-    write(entry) {
-      const id = entry.record.id;
-      // A record dropped meanwhile (past its time) is not brought back.
-      if (!entries.has(id)) return Promise.resolve(true);
-      entries.set(id, copy(entry));
-      if (entry.record.state !== 'RUNNING') ledger.finish(id, Date.now());
-      for (const listener of listeners.get(id) ?? []) listener({ version: entry.version, record: structuredClone(entry.record) });
-      return Promise.resolve(true);
+    write: (entry) => Promise.resolve(keep(entry)),
+    finish(entry) {
+      const kept = keep(entry);
+      ledger.finish(entry.record.id, Date.now());
+      return Promise.resolve(kept);
     },
     read: (id) => {
       const entry = entries.get(id);

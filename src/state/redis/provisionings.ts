@@ -163,6 +163,8 @@ export function createRedisProvisioningStore(options: RedisProvisioningStoreOpti
   const { link, tokenKey } = options;
   const macKey = tokenKey === null ? null : deriveKey(tokenKey, 'provisioning-entry');
   const message = (entry: Entry): string => JSON.stringify({ version: entry.version, record: entry.record });
+  /** The ARGV of WRITE and FINISH. */
+  const args = (entry: Entry, sealed: string): Array<string | number> => [P, entry.owner, entry.record.id, packEntry(entry, macKey), sealed, link.replicaId, RUN_LEASE_MS, Date.now(), message(entry)];
   const release = async (id: string): Promise<void> => {
     await link.client.eval(RELEASE, 1, keys.lease(id), link.replicaId);
   };
@@ -196,10 +198,11 @@ export function createRedisProvisioningStore(options: RedisProvisioningStoreOpti
       return answer;
     },
 
-    async write(entry, sealed, limits) {
-      const args = [P, entry.owner, entry.record.id, packEntry(entry, macKey), sealed, link.replicaId, RUN_LEASE_MS, Date.now(), message(entry)];
-      const written = entry.record.state !== 'RUNNING' ? await link.client.eval(FINISH, 0, ...args, limits.retainMs) : await link.client.eval(WRITE, 0, ...args);
-      return written !== 0;
+    async write(entry, sealed) {
+      return (await link.client.eval(WRITE, 0, ...args(entry, sealed))) !== 0;
+    },
+    async finish(entry, limits) {
+      return (await link.client.eval(FINISH, 0, ...args(entry, ''), limits.retainMs)) !== 0;
     },
 
     async read(id) {

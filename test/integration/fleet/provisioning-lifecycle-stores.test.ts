@@ -149,7 +149,7 @@ describeFleet.each(stores)('provisioning store %s', (_name, make) => {
       } else {
         const e = reserved.get(row[1]);
         if (e === undefined) throw new Error(`no ${row[1]}`);
-        expect(await store.write(finished(e), '', limits)).toBe(true);
+        expect(await store.finish(finished(e), limits)).toBe(true);
       }
     }
     expect(answers).toEqual(rows.flatMap((r) => (r[0] === 'reserve' ? [`${r[2]}:${r[3]}`] : [])));
@@ -164,8 +164,8 @@ describeFleet.each(stores)('provisioning store %s', (_name, make) => {
     expect(await store.reserve(e, '', roomy)).toBe('ok');
     const seen: number[] = [];
     const stop = await store.changes('w1', (change) => seen.push(change.version));
-    await store.write({ ...e, version: 2 }, '', roomy);
-    await store.write(finished({ ...e, version: 2 }), '', roomy);
+    await store.write({ ...e, version: 2 }, '');
+    await store.finish(finished({ ...e, version: 2 }), roomy);
     await waitFor(() => seen.length === 2, () => `two changes (${seen.join(',')})`);
     stop();
     expect(seen).toEqual([2, 3]);
