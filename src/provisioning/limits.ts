@@ -111,11 +111,6 @@ export class ProvisioningLedger {
     for (const [key, entry] of this.held) if (entry.finishedAt !== null && entry.finishedAt <= now - this.limits.retainMs) this.drop(key);
   }
 
-  /** Forgets a record (not kept here any more). */
-  forget(id: string): void {
-    this.held.delete(id);
-  }
-
   running(): number {
     let n = 0;
     for (const entry of this.held.values()) if (entry.finishedAt === null) n += 1;
