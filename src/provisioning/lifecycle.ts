@@ -229,9 +229,7 @@ export function createProvisionings<O extends ProvisioningOwner>(store: Provisio
         if (latest !== null && change.version > latest.version) latest = change;
         poke();
       };
-      // Only a shared store can lose a change message; one in this process tells every change.
-      const reread = setInterval(() => {
-        if (!store.shared) return;
+      const rereadNow = (): void => {
         void read(id, owner)
           .then((record) => {
             if (record !== null && latest !== null && JSON.stringify(record) !== JSON.stringify(latest.record)) {
@@ -240,8 +238,9 @@ export function createProvisionings<O extends ProvisioningOwner>(store: Provisio
             }
           })
           .catch(() => undefined);
-      }, WATCH_REREAD_MS);
-      reread.unref();
+      };
+      // Only a shared store can lose a change message; one in this process tells every change.
+      const reread = store.shared ? setInterval(rereadNow, WATCH_REREAD_MS).unref() : undefined;
       // This process's own run also wakes its watchers directly (the store may be away).
       const local = runs.get(id);
       const onLocal = (): void => {
