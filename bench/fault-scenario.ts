@@ -35,7 +35,8 @@ export async function runFaultScenario(options: Pick<BenchOptions, 'seed' | 'lat
   const errorRate = 0.5;
   const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', seed: options.seed, latencyMs: 0 });
   try {
-    const gateway = await startGatewayProcess(options.gateway, benchGatewayEnv(sandbox), BATCHED);
+    // Every query its own calls: the scenario measures what retries add, not what sharing saves.
+    const gateway = await startGatewayProcess(options.gateway, { ...benchGatewayEnv(sandbox), UPSTREAM_SHARING: 'off', UPSTREAM_CACHE_MAX_BYTES: '0' }, BATCHED);
     const client = createGraphQLClient(gateway.url, sandbox.tokens.admin, concurrency);
     try {
       const network = sandbox.restFacts().networks[0];

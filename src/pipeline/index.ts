@@ -48,8 +48,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const runner = createRunner({ ...options, preparer, executor });
   const sources = { apq: options.apq, trusted: options.trusted };
   /**
-   * Who registers a persisted query: the shared store (Redis) keeps only a known caller's
-   * registrations; an anonymous one (null) stays in this replica.
+   * Who registers a persisted query: the shared store (Redis) keeps only a verified caller's
+   * registrations, and asks this only then; an anonymous one (null) stays in this replica.
    */
   const registrantOf = (caller: Caller): Promise<string | null> =>
     // A refused or unverifiable token registers as nobody: the document stays in this replica only.
@@ -59,7 +59,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     );
   /** Registers a valid document a request sent with its hash, under its caller. */
   async function register(prepared: PreparedDocument, text: string, caller: Caller): Promise<void> {
-    if (sources.apq !== null && !sources.trusted?.only && prepared.refusal === null) await sources.apq.set(prepared.hash, text, await registrantOf(caller));
+    if (sources.apq !== null && !sources.trusted?.only && prepared.refusal === null) await sources.apq.set(prepared.hash, text, () => registrantOf(caller));
   }
 
   return {

@@ -1,14 +1,10 @@
 /**
- * The provisionings of one process (the store without a fleet): each belongs to the verified
- * identity that started it (nobody else can read or follow it), keeps its record for `retainMs`
- * after it finished, and tells its watchers every change. Bounded: `maxRunning` at once and
- * `maxRunningPerOwner` for one owner (core/shares.ts), `maxRetained` records kept (the oldest
- * finished ones go first, the owner's own before anybody else's). A fleet keeps the same contract
- * in Redis (src/state/provisionings.ts).
+ * The contract of the provisioning service (`ProvisioningJobs`: start, get, watch, running, close)
+ * as the resolvers and the server see it. Each provisioning belongs to the owner that started it
+ * (its verified identity's key, an opaque string here: nobody else can read or follow it). Written once in lifecycle.ts, over a
+ * `ProvisioningStore` (store.ts): in this process, src/state/memory; in a fleet, src/state/redis.
  */
-import { randomUUID } from 'node:crypto';
 import { GatewayError } from '../errors/codes';
-import { ProvisioningLedger, refusalOf, type ProvisioningLimits } from './limits';
 import type { ProvisioningRecord, StepAction } from './records';
 import type { RunHandle } from './runner';
 
@@ -40,13 +36,6 @@ export interface ProvisioningJobs<O extends ProvisioningOwner = ProvisioningOwne
   close(): Promise<void>;
 }
 
-interface Job {
-  owner: string;
-  record: ProvisioningRecord;
-  /** Wakes the watchers after each change. */
-  listeners: Set<() => void>;
-}
-
 export const snapshot = (record: ProvisioningRecord): ProvisioningRecord => structuredClone(record);
 
 /** The error every store answers for a provisioning this owner cannot see. */
@@ -57,89 +46,4 @@ export function markCrashed(record: ProvisioningRecord, error: unknown): void {
   record.state = 'FAILED';
   record.error ??= { code: 'INTERNAL_SERVER_ERROR', message: error instanceof Error ? error.message : String(error), outcomeUnknown: false };
   record.finishedAt ??= new Date().toISOString();
-}
-
-export function createProvisioningJobs<O extends ProvisioningOwner>(limits: ProvisioningLimits, run: ProvisioningRun<O>): ProvisioningJobs<O> {
-  const jobs = new Map<string, Job>();
-  const controller = new AbortController();
-  const runs = new Set<Promise<void>>();
-  // The limits (limits.ts); a record it drops to make room, or past its time, goes from here too.
-  const ledger = new ProvisioningLedger(limits, (id) => jobs.delete(id));
-
-  const ownJob = (id: string, owner: string): Job | null => {
-    const job = jobs.get(id);
-    return job !== undefined && job.owner === owner ? job : null;
-  };
-
-  return {
-    async start(owner, fields, actions) {
-      const id = randomUUID();
-      const answer = ledger.reserve(owner.fingerprint, id, Date.now());
-      if (answer !== 'ok') throw refusalOf(answer, limits);
-      const job: Job = { owner: owner.fingerprint, record: { id, ...fields }, listeners: new Set() };
-      jobs.set(id, job);
-      const handle: RunHandle = {
-        record: job.record,
-        change(edit) {
-          edit(job.record);
-          if (job.record.state !== 'RUNNING') ledger.finish(id, Date.now());
-          for (const wake of job.listeners) wake();
-        },
-        // In one process the record is the only copy: nothing to write before a change is sent.
-        checkpoint: () => Promise.resolve(),
-      };
-      const running = run(owner, handle, actions, controller.signal)
-        .catch((error: unknown) => handle.change((r) => markCrashed(r, error)))
-        .finally(() => {
-          ledger.finish(id, Date.now());
-          runs.delete(running);
-        });
-      runs.add(running);
-      return snapshot(job.record);
-    },
-
-    async get(id, owner) {
-      const job = ownJob(id, owner);
-      return job === null ? null : snapshot(job.record);
-    },
-
-    async *watch(id, owner, signal) {
-      const job = ownJob(id, owner);
-      if (job === null) throw notFound(id);
-      let seen = -1;
-      let version = 0;
-      let wake: (() => void) | null = null;
-      const listener = (): void => {
-        version += 1;
-        wake?.();
-      };
-      const onAbort = (): void => wake?.();
-      job.listeners.add(listener);
-      signal.addEventListener('abort', onAbort);
-      try {
-        while (!signal.aborted) {
-          if (version !== seen) {
-            seen = version;
-            const current = snapshot(job.record);
-            yield current;
-            // The state of what was sent decides: the live record may have finished meanwhile, and that is one more event.
-            if (current.state !== 'RUNNING') return;
-            continue;
-          }
-          await new Promise<void>((resolve) => (wake = resolve));
-          wake = null;
-        }
-      } finally {
-        job.listeners.delete(listener);
-        signal.removeEventListener('abort', onAbort);
-      }
-    },
-
-    running: () => ledger.running(),
-
-    async close() {
-      controller.abort();
-      await Promise.allSettled([...runs]);
-    },
-  };
 }

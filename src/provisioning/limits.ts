@@ -6,7 +6,7 @@
  *
  * A store applies them atomically where it keeps its records: `ProvisioningLedger` (below) in one
  * process, and in a fleet's replica while Redis is away; the START script of
- * src/state/provisionings.ts in Redis, which takes the same steps in the same order.
+ * src/state/redis/provisionings.ts in Redis, which takes the same steps in the same order.
  */
 import { LimitExceededError } from '../errors/codes';
 
@@ -72,7 +72,7 @@ export class ProvisioningLedger {
    * as running.
    */
   reserve(owner: string, id: string, now: number): LimitAnswer {
-    for (const [key, entry] of this.held) if (entry.finishedAt !== null && entry.finishedAt <= now - this.limits.retainMs) this.drop(key);
+    this.expire(now);
     const running = [...this.held.values()].filter((e) => e.finishedAt === null);
     if (running.length >= this.limits.maxRunning) return 'running:gateway';
     if (running.filter((e) => e.owner === owner).length >= this.limits.maxRunningPerOwner) return 'running:caller';
@@ -95,15 +95,20 @@ export class ProvisioningLedger {
     if (!this.held.has(id)) this.held.set(id, { owner, finishedAt: null });
   }
 
-  /** The run is over: it no longer counts as running, and its record goes `retainMs` after `now`. Idempotent. */
+  /**
+   * The run is over: it no longer counts as running, and its record goes `retainMs` after `now`.
+   * Idempotent. Records past their time go now too, so a ledger that only tracks (a fleet's, while
+   * Redis is up) stays bounded.
+   */
   finish(id: string, now: number): void {
     const entry = this.held.get(id);
     if (entry !== undefined && entry.finishedAt === null) entry.finishedAt = now;
+    this.expire(now);
   }
 
-  /** Forgets a record (not kept here any more). */
-  forget(id: string): void {
-    this.held.delete(id);
+  /** Drops the finished records past `retainMs`. */
+  private expire(now: number): void {
+    for (const [key, entry] of this.held) if (entry.finishedAt !== null && entry.finishedAt <= now - this.limits.retainMs) this.drop(key);
   }
 
   running(): number {

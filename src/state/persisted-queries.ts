@@ -7,7 +7,7 @@
  * replica's memory, so nobody can fill the Redis that leases and provisionings need.
  */
 import { LRUCache } from 'lru-cache';
-import type { PersistedQueryStore } from '../persisted/store';
+import type { PersistedQueryStore, Registrant } from '../persisted/store';
 import { PREFIX, type RedisLink } from './redis';
 
 export type { PersistedQueryStore };
@@ -162,9 +162,10 @@ export class RedisPersistedQueries implements PersistedQueryStore {
     }
   }
 
-  async set(sha256Hex: string, query: string, registeredBy: string | null): Promise<void> {
+  async set(sha256Hex: string, query: string, registrant: Registrant): Promise<void> {
     if (query.length > this.limits.maxDocumentBytes) return;
     this.local.store(sha256Hex, query);
+    const registeredBy = typeof registrant === 'function' ? await registrant() : registrant;
     if (registeredBy === null) return;
     if (!this.link.isUp) {
       this.owed.set(sha256Hex, registeredBy);

@@ -6,7 +6,7 @@ import { createContext, createPollSession, type GatewayContext, type GatewayOwne
 import { OperationBudget } from '../../src/limits/budget';
 import { DEFAULT_LIMITS } from '../../src/limits/limits';
 import { createPollerRegistry } from '../../src/pollers';
-import { createProvisioningJobs } from '../../src/provisioning/jobs';
+import { createProvisioningJobs } from '../../src/state/memory/provisionings';
 import { Cancellation } from '../../src/core/cancellation';
 import type { HttpClient } from '../../src/upstream/http-types';
 

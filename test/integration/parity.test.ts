@@ -136,6 +136,18 @@ function seen(results: Result[], clientError: unknown): Pick<Seen, 'data' | 'err
   };
 }
 
+/**
+ * A refusal the SSE door answered as HTTP (a status and a JSON body, as /graphql answers it):
+ * graphql-sse's client hands the response over unread, in a NetworkError.
+ */
+async function refusalErrors(clientError: unknown): Promise<unknown> {
+  if (typeof clientError !== 'object' || clientError === null || !('response' in clientError)) return clientError;
+  const { response } = clientError as { response?: Response };
+  if (response === undefined) return clientError;
+  const body = (await response.json()) as { errors?: unknown };
+  return body.errors ?? clientError;
+}
+
 /** A tool result as a GraphQL answer: its structured data, or the errors (and partial data) of a tool error. */
 function fromTool(result: CallToolResult): Pick<Seen, 'data' | 'errors'> {
   if (!result.isError) return { data: result.structuredContent ?? null, errors: [] };
@@ -192,7 +204,7 @@ async function send(leg: Leg, stack: Stack, c: Case): Promise<Seen> {
     const client = door === 'ws' ? pool.ws(token) : pool.sse(token);
     const log = pool.follow(client, query, c.variables);
     await log.ended();
-    answer = seen(log.results, log.error);
+    answer = seen(log.results, await refusalErrors(log.error));
   }
   return { ...answer, calls: stack.sandbox.control.calls().total - before, log: lastLog(stack, door) };
 }

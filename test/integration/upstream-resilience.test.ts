@@ -4,7 +4,7 @@
  * at once without calling, one probe at a time, and recovery when the fault ends. The breakers run
  * on a manual clock (no test sleeps); what is asserted is counts and codes.
  */
-import { startStack, type GqlResult, type Stack } from '../helpers/stack';
+import { startStack, testConfig, type GqlResult, type Stack } from '../helpers/stack';
 import { TestClock } from '../helpers/upstream-call';
 
 let stack: Stack | undefined;
@@ -16,8 +16,9 @@ afterEach(async () => {
 async function start(clock?: TestClock): Promise<Stack> {
   stack = await startStack({
     seed: 'tiny',
-    // Windows up to a minute; a manual clock when given.
-    config: { retryAfterMaxMs: 60_000 },
+    // Windows up to a minute; a manual clock when given. Every query its own calls (no sharing, no
+    // cache): these tests count what retries and probes send, not what sharing saves.
+    config: { retryAfterMaxMs: 60_000, upstreamCache: { ...testConfig().upstreamCache, sharing: false, maxBytes: 0 } },
     ...(clock ? { gatewayOptions: { upstreamClock: clock.now } } : {}),
   });
   return stack;

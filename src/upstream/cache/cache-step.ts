@@ -144,7 +144,8 @@ export function cacheStep(deps: CacheStepDeps): Interceptor {
   return {
     name: 'cache',
     wrap: (next) => (call) => {
-      if (call.request.method === 'GET') return cache.enabled ? read(next, call) : next(call).then((response) => (counted(call, call.outcome === 'shared' ? 'shared' : 'network'), response));
+      // A GET with a body (the search service's query DSL) is not known by its URL alone: never kept.
+      if (call.request.method === 'GET') return cache.enabled && !hasBody(call) ? read(next, call) : next(call).then((response) => (counted(call, call.outcome === 'shared' ? 'shared' : 'network'), response));
       return call.request.change === true ? change(next, call) : next(call);
     },
   };
@@ -172,4 +173,9 @@ function pick(headers: Readonly<Record<string, string | string[] | undefined>>, 
     }
   }
   return any ? picked : null;
+}
+
+/** Whether the request carries a body (its URL then does not say what it asks). */
+function hasBody(call: UpstreamCall): boolean {
+  return call.request.json !== undefined || call.request.raw !== undefined;
 }

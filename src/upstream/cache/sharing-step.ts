@@ -138,5 +138,8 @@ function keyOf(call: UpstreamCall): string {
   if (headers !== undefined) {
     for (const name of Object.keys(headers).sort()) extra += `\n${name.toLowerCase()}: ${headers[name] ?? ''}`;
   }
-  return `${call.credentialKey}\n${call.request.service}\n${call.target.pathAndQuery}${extra}`;
+  // A GET with a body (the search service's query DSL) shares only with the same body.
+  const { json, raw } = call.request;
+  const body = json !== undefined ? `\njson: ${JSON.stringify(json)}` : raw !== undefined ? `\n${raw.contentType}: ${raw.data}` : '';
+  return `${call.credentialKey}\n${call.request.service}\n${call.target.pathAndQuery}${extra}${body}`;
 }

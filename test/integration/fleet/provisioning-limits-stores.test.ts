@@ -8,10 +8,11 @@
  */
 import { Registry } from 'prom-client';
 import { ErrorCode } from '../../../src/errors/codes';
-import { createProvisioningJobs, type ProvisioningJobs } from '../../../src/provisioning/jobs';
+import type { ProvisioningJobs } from '../../../src/provisioning/jobs';
+import { createProvisioningJobs } from '../../../src/state/memory/provisionings';
 import type { ProvisioningLimits } from '../../../src/provisioning/limits';
 import { createFleetMetrics } from '../../../src/state/metrics';
-import { createFleetProvisionings } from '../../../src/state/provisionings';
+import { createFleetProvisionings } from '../../../src/state/redis/provisionings';
 import { RedisLink } from '../../../src/state/redis';
 import { redisTestsEnabled, startRedis, type TestRedis } from '../../helpers/redis-server';
 import { controlledRuns, fields, owner } from '../../helpers/provisioning-runs';

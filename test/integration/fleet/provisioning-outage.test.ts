@@ -5,7 +5,7 @@
 import { Registry } from 'prom-client';
 import type { ProvisioningJobs } from '../../../src/provisioning/jobs';
 import { createFleetMetrics } from '../../../src/state/metrics';
-import { createFleetProvisionings } from '../../../src/state/provisionings';
+import { createFleetProvisionings } from '../../../src/state/redis/provisionings';
 import { RedisLink } from '../../../src/state/redis';
 import { controlledRuns, fields, owner } from '../../helpers/provisioning-runs';
 import { redisTestsEnabled, startRedis, type TestRedis } from '../../helpers/redis-server';

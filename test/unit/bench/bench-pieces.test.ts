@@ -50,6 +50,8 @@ describe('args', () => {
       scales: [1, 3],
       skipFaults: false,
       faultsOnly: false,
+      scenario: 'queries',
+      subscribers: 2000,
     });
   });
 

@@ -4,7 +4,7 @@
  * own before anybody else's), and ownership.
  */
 import { ErrorCode } from '../../../src/errors/codes';
-import { createProvisioningJobs } from '../../../src/provisioning/jobs';
+import { createProvisioningJobs } from '../../../src/state/memory/provisionings';
 import { controlledRuns, fields, owner } from '../../helpers/provisioning-runs';
 
 it('caps the runs of one owner at its share, and in all, with RATE_LIMITED and retryAfter', async () => {

@@ -66,6 +66,18 @@ describe('in-flight sharing', () => {
     await later;
   });
 
+  it('a GET with a body (a search query) shares only with the same body', async () => {
+    const send = heldSend();
+    const run = sharingStep(null).wrap(send);
+    const search = (size: number): UpstreamCall => as('search', { request: { method: 'GET', path: '/networks', json: { size } } });
+    const answers = [run(search(5)), run(search(10)), run(search(10))];
+    await tick();
+    expect(send.calls.map((held) => held.call.request.json)).toEqual([{ size: 5 }, { size: 10 }]);
+    send.calls[0]!.answer(json({ hits: 5 }));
+    send.calls[1]!.answer(json({ hits: 10 }));
+    expect((await Promise.all(answers)).map((r) => r.body)).toEqual([{ hits: 5 }, { hits: 10 }, { hits: 10 }]);
+  });
+
   it('a caller that leaves does not cancel the others; the call is cancelled when the last one leaves', async () => {
     const send = heldSend();
     const run = sharingStep(null).wrap(send);
