@@ -15,6 +15,17 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A message's JSON object (a channel's, a key's); null when it is not JSON or not an object. */
+export function parseJsonObject(text: string): JsonObject | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  return isObject(value) ? value : null;
+}
+
 export function asObject(value: unknown, what: string): JsonObject {
   if (!isObject(value)) throw new ShapeError(`${what}: expected an object`);
   return value;

@@ -6,6 +6,7 @@
  * id, so a replica skips its own. While Redis is away the changes stay on their replica.
  */
 import type { UpstreamService } from '../errors/codes';
+import { parseJsonObject } from '../core/parse';
 import type { ChangeBus } from '../upstream/cache/changes';
 import type { ChangeNotice } from '../upstream/cache/change-scope';
 import { PREFIX, RedisLink } from './redis';
@@ -38,13 +39,8 @@ export function createRedisChangeBus(redisUrl: string, warn: (message: string, f
 }
 
 function parseNotice(message: string, self: string): ChangeNotice | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(message);
-  } catch {
-    return null;
-  }
-  if (typeof value !== 'object' || value === null) return null;
+  const value = parseJsonObject(message);
+  if (value === null) return null;
   const fields = new Map(Object.entries(value));
   const service = fields.get('service');
   const path = fields.get('path');

@@ -5,6 +5,7 @@
  * by a replica whose link comes up later). What travels is the API's name, a reason and the time
  * left — never a credential. In one process nothing is shared (`MemoryClosureBoard`).
  */
+import { parseJsonObject } from '../core/parse';
 import type { ClosureBoard, OpenReason, UpstreamApi } from '../upstream/health';
 import { PREFIX, type RedisLink } from './redis';
 
@@ -65,17 +66,10 @@ function isReason(value: unknown): value is OpenReason {
 }
 
 function parseOpening(message: string, apis: readonly UpstreamApi[]): { api: UpstreamApi; reason: OpenReason; ms: number; from: string } | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(message);
-  } catch {
-    return null;
-  }
-  if (typeof value !== 'object' || value === null) return null;
-  const api = 'api' in value ? apis.find((a) => a === value.api) : undefined;
-  const reason = 'reason' in value ? value.reason : undefined;
-  const ms = 'ms' in value ? value.ms : undefined;
-  const from = 'from' in value ? value.from : undefined;
+  const value = parseJsonObject(message);
+  if (value === null) return null;
+  const api = apis.find((a) => a === value['api']);
+  const { reason, ms, from } = value;
   if (api === undefined || !isReason(reason) || typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0 || typeof from !== 'string') return null;
   // A message cannot close an API for longer than an hour, whatever it says.
   return { api, reason, ms: Math.min(ms, 3_600_000), from };
