@@ -3,6 +3,7 @@
  * credential share the event's execution. The event's selection reads the endpoint's network (one
  * upstream call per execution; sharing of calls in flight is off here, so each execution shows);
  * five subscribers with one token cost one such call per event, five with five tokens cost five.
+ * The WebSocket door serializes each shared result once for all the sockets it goes to.
  * The shared execution belongs to none of them: the first subscriber leaving while the event's
  * call is in flight leaves the others' event whole.
  */
@@ -37,22 +38,24 @@ async function followed(tokens: string[]): Promise<EventLog[]> {
   return logs;
 }
 
-async function followers(tokens: string[]): Promise<number> {
+/** The event's upstream calls and the WebSocket door's serializations for it. */
+async function followers(tokens: string[]): Promise<{ calls: number; serializations: number }> {
   const logs = await followed(tokens);
   const before = routeCalls(stack, 'GET /rest/v1/networks/{networkId}');
+  const serializedBefore = stack.wsStats().serializations;
   clock.advance(); // NEW → the next status: one event for every follower
   await waitFor(() => logs.every((l) => l.results.length >= 2), () => `every second status (${JSON.stringify(logs.map((l) => l.results))})`);
   for (const log of logs) expect(log.results[1]).toEqual(logs[0]!.results[1]);
-  return routeCalls(stack, 'GET /rest/v1/networks/{networkId}') - before;
+  return { calls: routeCalls(stack, 'GET /rest/v1/networks/{networkId}') - before, serializations: stack.wsStats().serializations - serializedBefore };
 }
 
-it('five followers with one token: the event is executed once', async () => {
-  expect(await followers(Array.from({ length: 5 }, () => stack.tokens.admin))).toBe(1);
+it('five followers with one token: the event is executed and serialized once', async () => {
+  expect(await followers(Array.from({ length: 5 }, () => stack.tokens.admin))).toEqual({ calls: 1, serializations: 1 });
 });
 
 it('five followers with five tokens: once each (nothing crosses credentials)', async () => {
   const tokens = Array.from({ length: 5 }, () => stack.sandbox.tokenService.sign({ sub: ADMIN_IDENTITY_ID, jti: randomBytes(8).toString('hex') }, 3600));
-  expect(await followers(tokens)).toBe(5);
+  expect(await followers(tokens)).toEqual({ calls: 5, serializations: 5 });
 });
 
 it('the first follower leaving while the shared execution waits on the platform: the others get the event whole', async () => {
