@@ -3,7 +3,8 @@
  * credential share the event's execution. The event's selection reads the endpoint's network (one
  * upstream call per execution; sharing of calls in flight is off here, so each execution shows);
  * five subscribers with one token cost one such call per event, five with five tokens cost five.
- * The WebSocket door serializes each shared result once for all the sockets it goes to.
+ * The WebSocket and SSE doors serialize each shared result once for all the sockets and streams
+ * it goes to (both SSE modes), and every subscriber reads the same event.
  * The shared execution belongs to none of them: the first subscriber leaving while the event's
  * call is in flight leaves the others' event whole.
  */
@@ -29,28 +30,36 @@ const STATUS = `subscription($networkId: UUID!, $id: UUID!) {
   resourceStatus(kind: ENDPOINT, networkId: $networkId, id: $id) { statusName resource { ... on Endpoint { name network { name } } } }
 }`;
 
-async function followed(tokens: string[]): Promise<EventLog[]> {
+type Door = 'ws' | 'sse' | 'sse-single';
+
+async function followed(tokens: string[], door: Door = 'ws'): Promise<EventLog[]> {
   const network = stack.sandbox.restFacts().networks[0]!;
   const made = await sandboxRest(stack, 'POST', `/networks/${network.id}/endpoints`, { name: `shared-${randomBytes(4).toString('hex')}`, endpointType: 'ZTCL' });
   const id = String(made.body['id']);
-  const logs = tokens.map((token) => clients.follow(clients.ws(token), STATUS, { networkId: network.id, id }));
+  const clientOf = (token: string): Parameters<Clients['follow']>[0] => (door === 'ws' ? clients.ws(token) : clients.sse(token, door === 'sse-single'));
+  const logs = tokens.map((token) => clients.follow(clientOf(token), STATUS, { networkId: network.id, id }));
   await waitFor(() => logs.every((l) => l.results.length >= 1), () => 'every first status');
   return logs;
 }
 
-/** The event's upstream calls and the WebSocket door's serializations for it. */
-async function followers(tokens: string[]): Promise<{ calls: number; serializations: number }> {
-  const logs = await followed(tokens);
+/** The event's upstream calls and the door's serializations for it. */
+async function followers(tokens: string[], door: Door = 'ws'): Promise<{ calls: number; serializations: number }> {
+  const serializations = (): number => (door === 'ws' ? stack.wsStats() : stack.sseStats()).serializations;
+  const logs = await followed(tokens, door);
   const before = routeCalls(stack, 'GET /rest/v1/networks/{networkId}');
-  const serializedBefore = stack.wsStats().serializations;
+  const serializedBefore = serializations();
   clock.advance(); // NEW → the next status: one event for every follower
   await waitFor(() => logs.every((l) => l.results.length >= 2), () => `every second status (${JSON.stringify(logs.map((l) => l.results))})`);
   for (const log of logs) expect(log.results[1]).toEqual(logs[0]!.results[1]);
-  return { calls: routeCalls(stack, 'GET /rest/v1/networks/{networkId}') - before, serializations: stack.wsStats().serializations - serializedBefore };
+  return { calls: routeCalls(stack, 'GET /rest/v1/networks/{networkId}') - before, serializations: serializations() - serializedBefore };
 }
 
 it('five followers with one token: the event is executed and serialized once', async () => {
   expect(await followers(Array.from({ length: 5 }, () => stack.tokens.admin))).toEqual({ calls: 1, serializations: 1 });
+});
+
+it.each(['sse', 'sse-single'] as const)('five followers with one token over %s: executed and serialized once, read whole by each', async (door) => {
+  expect(await followers(Array.from({ length: 5 }, () => stack.tokens.admin), door)).toEqual({ calls: 1, serializations: 1 });
 });
 
 it('five followers with five tokens: once each (nothing crosses credentials)', async () => {
