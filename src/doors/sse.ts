@@ -181,7 +181,7 @@ export function createSseDoor(options: SseDoorOptions): SseDoor {
     // written from there (sse-shared-frames.ts); graphql-sse prints the event around a stand-in.
     onNext(ctx, req, result) {
       const reservation = ctx.token === null ? undefined : reservations.get(ctx.token);
-      if (reservation?.over) return overflowError(limits.maxBufferedBytes) as ExecutionResult;
+      if (reservation && !reservation.opened && reservation.over) return overflowError(limits.maxBufferedBytes) as ExecutionResult;
       const bytes = serialized.bytesOf(result);
       if (reservation && !reservation.opened) {
         // Not open yet: graphql-sse keeps the event in memory until it is; count what it keeps.
