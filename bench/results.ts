@@ -237,6 +237,8 @@ export interface BenchResults {
   elapsedMs: number;
   /** The subscribers scenario's figures (`--scenario subscribers`, run on its own and kept across full runs); absent until it ran. */
   subscribers?: SubscribersResult & { date: string };
+  /** The subscribers scenario's run before `subscribers` (kept when a new one is written), to read before → after. */
+  subscribersBefore?: SubscribersResult & { date: string };
 }
 
 export function loadAverage1m(): number {

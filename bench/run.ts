@@ -30,6 +30,9 @@ async function subscribersScenario(options: BenchOptions, io: RunIo): Promise<Su
   io.print(formatSubscribers(result));
   if (options.out !== null) {
     const path = resolve(packageRoot(), options.out);
+    // The run before this one stays beside it (before → after), as the full run keeps both.
+    const previous = readResultsField(path, 'subscribers');
+    if (previous !== undefined) writeResultsField(path, 'subscribersBefore', previous);
     writeResultsField(path, 'subscribers', { ...result, date: new Date().toISOString() });
     io.log(`subscribers figures added to ${path}`);
   }
@@ -58,8 +61,10 @@ export async function main(argv: readonly string[], io: RunIo = consoleIo): Prom
     const path = resolve(packageRoot(), options.out);
     // The subscribers scenario runs on its own: its last figures stay in the file.
     const subscribers = readResultsField(path, 'subscribers');
+    const subscribersBefore = readResultsField(path, 'subscribersBefore');
     writeResults(path, results);
     if (subscribers !== undefined) writeResultsField(path, 'subscribers', subscribers);
+    if (subscribersBefore !== undefined) writeResultsField(path, 'subscribersBefore', subscribersBefore);
     io.log(`results written to ${path} (${(results.elapsedMs / 1000).toFixed(1)} s)`);
   }
   return results;

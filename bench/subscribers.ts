@@ -3,9 +3,11 @@
  * WebSocket subscribers of `networkChanges` on the largest network of the sandbox, all through one
  * gateway (in a child process, so its memory is its own). It measures what following costs as
  * followers grow: the gateway's resident memory per subscriber (RSS after all first events, less
- * RSS before any socket, ÷ N), and how long one change takes to reach them (from the change made
- * upstream to the first and the last subscriber's event that carries it; the spread between the
- * two is the fan-out). The poll interval is pinned short so the change is seen at the next poll.
+ * RSS before any socket, ÷ N), and how long one change takes to reach them (from a `createEndpoint`
+ * mutation sent through the gateway to the first and the last subscriber's event that carries it;
+ * the spread between the two is the fan-out). A change through the gateway wakes the network's
+ * poller at once (writes wake the followers); the poll interval is pinned short as well, as it was
+ * when the change was made straight to the platform, so the two paths' figures compare.
  *
  * The subscribers are raw graphql-transport-ws sockets in this process: each keeps no event, and
  * finds the change by a marker in the message text (nothing parsed on the hot path).
@@ -27,7 +29,7 @@ export interface SubscribersResult {
   rssAfterBytes: number;
   /** (rssAfterBytes - rssBeforeBytes) ÷ connected. */
   rssPerSubscriberBytes: number;
-  /** Time from the change made upstream to the first and to the last subscriber's event carrying it (ms). */
+  /** Time from the change (sent as `changeThrough` says) to the first and to the last subscriber's event carrying it (ms). */
   changeToFirstMs: number;
   changeToLastMs: number;
   /** changeToLastMs - changeToFirstMs: the gateway's fan-out of one event to every subscriber. */
@@ -36,6 +38,8 @@ export interface SubscribersResult {
   reached: number;
   pollIntervalMs: number;
   gatewayMode: GatewayMode;
+  /** How the change was made: a mutation through the gateway (absent in runs made before it was: straight to the platform). */
+  changeThrough?: 'gateway';
 }
 
 export interface SubscribersOptions {
@@ -56,6 +60,10 @@ const CHANGES = `subscription Follow($networkId: UUID!) {
     removed { kind id name }
     changed { kind id after { statusName name } }
   }
+}`;
+
+const CREATE = `mutation Create($networkId: UUID!, $input: CreateEndpointInput!) {
+  createEndpoint(networkId: $networkId, input: $input) { __typename }
 }`;
 
 interface Follower {
@@ -107,6 +115,8 @@ export async function runSubscribers(options: SubscribersOptions): Promise<Subsc
     // Every subscriber comes from this one address.
     WS_MAX_CONNECTIONS: limit,
     WS_CONNECTIONS_PER_CLIENT: limit,
+    // Every subscriber holds the one token.
+    MAX_SUBSCRIPTIONS_PER_CALLER: limit,
   });
   const followers: Follower[] = [];
   try {
@@ -126,17 +136,17 @@ export async function runSubscribers(options: SubscribersOptions): Promise<Subsc
     const rssAfterBytes = await gateway.rssBytes();
     options.log(`subscribers: ${connected} have their first event; RSS ${(rssBeforeBytes / 2 ** 20).toFixed(0)} → ${(rssAfterBytes / 2 ** 20).toFixed(0)} MiB`);
 
-    // One change made upstream, as another client of the platform would.
+    // One change made through the gateway, as a client of it would.
     const marker = `bench-follow-${Date.now()}`;
     for (const f of followers) f.watch(marker);
     const changedAt = performance.now();
-    const res = await fetch(`${sandbox.baseUrl}/rest/v1/networks/${network.id}/endpoints`, {
+    const res = await fetch(gateway.url, {
       method: 'POST',
       headers: { authorization: `Bearer ${sandbox.tokens.admin}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: marker, endpointType: 'ZTCL' }),
+      body: JSON.stringify({ query: CREATE, variables: { networkId: network.id, input: { name: marker, endpointType: 'ZTCL' } } }),
     });
-    if (res.status >= 300) throw new Error(`the change was refused: ${res.status} ${await res.text()}`);
-    await res.arrayBuffer();
+    const answer = await res.text();
+    if (res.status >= 300 || answer.includes('"errors"')) throw new Error(`the change was refused: ${res.status} ${answer}`);
     const seen = (await Promise.all(followers.map((f) => within(f.sawChange, WAIT_MS)))).filter((t): t is number => t !== null);
     const firstAt = Math.min(...seen);
     const lastAt = Math.max(...seen);
@@ -155,6 +165,7 @@ export async function runSubscribers(options: SubscribersOptions): Promise<Subsc
       reached: seen.length,
       pollIntervalMs: POLL_INTERVAL_MS,
       gatewayMode: gateway.mode,
+      changeThrough: 'gateway',
     };
   } finally {
     for (const f of followers) f.socket.terminate();

@@ -226,6 +226,6 @@ export function formatSubscribers(r: SubscribersResult): string {
   return [
     `subscribers of networkChanges: ${r.connected} of ${r.subscribers} connected (gateway ${r.gatewayMode}), network of ${r.networkResources} resources, first event ${(r.firstEventBytes / 1024).toFixed(0)} KiB`,
     `gateway RSS: ${mib(r.rssBeforeBytes)} before, ${mib(r.rssAfterBytes)} after: ${(r.rssPerSubscriberBytes / 1024).toFixed(1)} KiB per subscriber`,
-    `one change: first subscriber after ${r.changeToFirstMs} ms, last after ${r.changeToLastMs} ms (fan-out ${r.fanOutMs} ms, poll interval ${r.pollIntervalMs} ms); reached ${r.reached}`,
+    `one change (${r.changeThrough === "gateway" ? 'a mutation through the gateway' : 'made straight to the platform'}): first subscriber after ${r.changeToFirstMs} ms, last after ${r.changeToLastMs} ms (fan-out ${r.fanOutMs} ms, poll interval ${r.pollIntervalMs} ms); reached ${r.reached}`,
   ].join('\n');
 }

@@ -30,6 +30,8 @@ import type { Hold, SharedLimit } from '../core/shares';
 import { isStream, type Caller, type Connection, type Pipeline } from '../pipeline';
 import { csrfRefusal } from './csrf';
 import { BodyTooLargeError, MAX_BODY_BYTES, readBody } from './http';
+import { SerializedOnce } from './serialized-once';
+import { StreamFrames } from './sse-shared-frames';
 
 export interface SseLimits {
   /** `SSE_RESERVATION_TTL_MS`: how long a reserved stream may stay unopened. */
@@ -51,7 +53,8 @@ export interface SseDoor {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** End every open event stream and drop every reservation. */
   close(): void;
-  stats(): { reservations: number; open: number };
+  /** Reservations, open streams, and results serialized for `next` events (one per result object, however many streams it went to). */
+  stats(): { reservations: number; open: number; serializations: number };
 }
 
 /** One reserved stream (single connection mode). */
@@ -61,6 +64,8 @@ interface Reservation {
   /** Bytes of events produced while the stream was not open yet (graphql-sse keeps them until it opens). */
   pendingBytes: number;
   opened: boolean;
+  /** Its events' shared bytes waiting to be written. */
+  frames: StreamFrames;
   /** Past its buffer: its operations end, new ones are refused. */
   over: boolean;
   expiry: NodeJS.Timeout | null;
@@ -112,6 +117,19 @@ export function createSseDoor(options: SseDoorOptions): SseDoor {
   const open = new Set<ServerResponse>();
   // The caller of each request, built once when it arrives (graphql-sse hands the request back in onSubscribe).
   const callers = new WeakMap<IncomingMessage, Caller>();
+  // A result shared by many subscriptions (one event, one execution) is serialized once for all their streams.
+  const serialized = new SerializedOnce();
+  // The waiting bytes of each stream of distinct connections mode (its request is the stream).
+  const requestFrames = new WeakMap<IncomingMessage, StreamFrames>();
+
+  function framesOf(req: IncomingMessage): StreamFrames {
+    let frames = requestFrames.get(req);
+    if (frames === undefined) {
+      frames = new StreamFrames();
+      requestFrames.set(req, frames);
+    }
+    return frames;
+  }
 
   function callerOf(req: IncomingMessage, res: ServerResponse | null): Caller {
     let caller = callers.get(req);
@@ -159,15 +177,22 @@ export function createSseDoor(options: SseDoorOptions): SseDoor {
       // graphql-sse takes a single result only when it has `data`; a refusal has none.
       return { data: null, ...answer.result } as ExecutionResult;
     },
-    onNext(ctx, _req, result) {
+    // The pipeline formatted every result already: its bytes are made once per result object and
+    // written from there (sse-shared-frames.ts); graphql-sse prints the event around a stand-in.
+    onNext(ctx, req, result) {
       const reservation = ctx.token === null ? undefined : reservations.get(ctx.token);
-      if (!reservation || reservation.opened) return undefined;
-      // Not open yet: graphql-sse keeps the event in memory until it is; count what it keeps.
-      if (reservation.over) return overflowError(limits.maxBufferedBytes) as ExecutionResult;
-      reservation.pendingBytes += JSON.stringify(result).length;
-      if (reservation.pendingBytes <= limits.maxBufferedBytes) return undefined;
-      reservation.over = true;
-      return overflowError(limits.maxBufferedBytes) as ExecutionResult;
+      if (reservation && !reservation.opened && reservation.over) return overflowError(limits.maxBufferedBytes) as ExecutionResult;
+      const bytes = serialized.bytesOf(result);
+      if (reservation && !reservation.opened) {
+        // Not open yet: graphql-sse keeps the event in memory until it is; count what it keeps.
+        reservation.pendingBytes += bytes.byteLength;
+        if (reservation.pendingBytes > limits.maxBufferedBytes) {
+          reservation.over = true;
+          return overflowError(limits.maxBufferedBytes) as ExecutionResult;
+        }
+      }
+      const frames = reservation?.frames ?? (req.raw ? framesOf(req.raw) : null);
+      return frames?.hold(bytes);
     },
   });
 
@@ -216,13 +241,13 @@ export function createSseDoor(options: SseDoorOptions): SseDoor {
     try {
       const [body, init] = await handler(toSseRequest(req));
       if (init.status === 201 && typeof body === 'string') {
-        const reservation: Reservation = { hold, connection: { subscriptions: 0 }, pendingBytes: 0, opened: false, over: false, expiry: null };
+        const reservation: Reservation = { hold, connection: { subscriptions: 0 }, pendingBytes: 0, opened: false, frames: new StreamFrames(), over: false, expiry: null };
         reservation.expiry = setTimeout(() => void expire(body), limits.reservationTtlMs);
         reservation.expiry.unref();
         reservations.set(body, reservation);
         kept = true;
       }
-      await writeAnswer(res, body, init, null);
+      await writeAnswer(res, body, init, null, null);
     } finally {
       if (!kept) hold.release();
     }
@@ -232,8 +257,8 @@ export function createSseDoor(options: SseDoorOptions): SseDoor {
     return { method: req.method ?? 'GET', url: req.url ?? '/', headers: nodeHeaders(req), body: () => readBody(req, MAX_BODY_BYTES), raw: req, context: { req } };
   }
 
-  /** Writes graphql-sse's answer; an event stream is watched for what it buffers. */
-  async function writeAnswer(res: ServerResponse, body: Awaited<ReturnType<typeof handler>>[0], init: Awaited<ReturnType<typeof handler>>[1], token: string | null): Promise<void> {
+  /** Writes graphql-sse's answer (an event from the shared bytes `frames` holds for it); an event stream is watched for what it buffers. */
+  async function writeAnswer(res: ServerResponse, body: Awaited<ReturnType<typeof handler>>[0], init: Awaited<ReturnType<typeof handler>>[1], token: string | null, frames: StreamFrames | null): Promise<void> {
     res.writeHead(init.status, init.statusText, init.headers);
     if (!body || typeof body === 'string') {
       res.end(body ?? undefined);
@@ -254,7 +279,7 @@ export function createSseDoor(options: SseDoorOptions): SseDoor {
     try {
       for await (const chunk of body) {
         if (!res.writable) break;
-        res.write(chunk);
+        for (const part of frames ? frames.partsOf(chunk) : [chunk]) res.write(part);
         if (res.writableLength > limits.maxBufferedBytes) {
           // The client reads slower than events come: end its operations rather than hold more.
           res.end(`event: next\ndata: ${JSON.stringify(overflowError(limits.maxBufferedBytes))}\n\n`);
@@ -287,13 +312,14 @@ export function createSseDoor(options: SseDoorOptions): SseDoor {
         if (error instanceof BodyTooLargeError) return refuse(res, 413, caller, [{ message: error.message, extensions: { code: ErrorCode.BAD_REQUEST } }]);
         throw error;
       }
-      await writeAnswer(res, answer[0], answer[1], req.headers.accept === 'text/event-stream' && reservation ? token : null);
+      const streamOfReservation = req.headers.accept === 'text/event-stream' && reservation ? token : null;
+      await writeAnswer(res, answer[0], answer[1], streamOfReservation, streamOfReservation !== null ? (reservation?.frames ?? null) : framesOf(req));
     },
     close() {
       for (const res of open) res.destroy();
       open.clear();
       for (const token of [...reservations.keys()]) void expire(token);
     },
-    stats: () => ({ reservations: reservations.size, open: open.size }),
+    stats: () => ({ reservations: reservations.size, open: open.size, serializations: serialized.serializations }),
   };
 }

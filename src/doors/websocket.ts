@@ -21,6 +21,8 @@ import { isStream, type AnswerStream, type Caller, type Connection, type Pipelin
 import { Cancellation } from '../core/cancellation';
 import { MAX_BODY_BYTES } from './http';
 import { boundSends } from './ws-backpressure';
+import { SerializedOnce } from './serialized-once';
+import { SharedFrames, sharedPayloadReplacer } from './ws-shared-frames';
 
 export interface WebSocketDoorOptions {
   httpServer: HttpServer;
@@ -40,8 +42,11 @@ export interface WebSocketDoorOptions {
 export interface WebSocketDoor {
   /** Close every socket (1001 going away) and stop accepting upgrades. */
   close(): Promise<void>;
-  /** Open sockets, the bytes they hold unsent, and how many were closed for reading too slowly. */
-  stats(): { sockets: number; bufferedBytes: number; maxBufferedBytes: number; closedSlow: number };
+  /**
+   * Open sockets, the bytes they hold unsent, how many were closed for reading too slowly, and
+   * the results serialized for `next` messages (one per result object, however many sockets it went to).
+   */
+  stats(): { sockets: number; bufferedBytes: number; maxBufferedBytes: number; closedSlow: number; serializations: number };
 }
 
 /** The token from `connection_init`; `null` means the payload is unusable (reject), undefined means none. */
@@ -100,6 +105,9 @@ export function startWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor
   const sockets = new WeakMap<object, SocketState>();
   const open = new Set<WebSocket>();
   let closedSlow = 0;
+  // A result shared by many subscriptions (one event, one execution) is serialized once for all their sockets.
+  const serialized = new SerializedOnce();
+  const frames = new SharedFrames();
 
   function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const path = (req.url ?? '/').split('?')[0];
@@ -118,7 +126,7 @@ export function startWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor
     }
     const hold = options.connections.take(caller.addressKey);
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
-      boundSends(ws, options.maxBufferedBytes, () => (closedSlow += 1));
+      boundSends(ws, options.maxBufferedBytes, () => (closedSlow += 1), (data) => frames.fragmentsOf(ws, data));
       open.add(ws);
       ws.once('close', () => {
         open.delete(ws);
@@ -168,8 +176,10 @@ export function startWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor
       // onNext below sends them as they are.
       execute: (args) => (isPrecomputed(args.contextValue) && !isAnswerStream(args.contextValue.answer) ? (args.contextValue.answer as ExecutionResult) : NOT_RUN),
       subscribe: (args) => (isPrecomputed(args.contextValue) && isAnswerStream(args.contextValue.answer) ? (args.contextValue.answer as AsyncGenerator<ExecutionResult>) : NOT_RUN),
-      // The pipeline formatted every result already: sent as it is.
-      onNext: (_ctx, _id, _payload, _args, result) => result,
+      // The pipeline formatted every result already: its bytes are made once per result object
+      // and sent from there (ws-shared-frames.ts); graphql-ws builds the message around a stand-in.
+      onNext: (ctx, id, _payload, _args, result) => frames.hold(ctx.extra.socket, id, serialized.bytesOf(result)),
+      jsonMessageReplacer: sharedPayloadReplacer,
     },
     wss,
   );
@@ -187,7 +197,7 @@ export function startWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor
         bufferedBytes += ws.bufferedAmount;
         maxBufferedBytes = Math.max(maxBufferedBytes, ws.bufferedAmount);
       }
-      return { sockets: open.size, bufferedBytes, maxBufferedBytes, closedSlow };
+      return { sockets: open.size, bufferedBytes, maxBufferedBytes, closedSlow, serializations: serialized.serializations };
     },
   };
 }

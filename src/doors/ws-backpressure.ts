@@ -9,6 +9,8 @@
  *
  * The check sits at the socket's `send`, not in graphql-ws's `onNext`: the check and the write are
  * then one synchronous step, so subscriptions of one socket sending at once cannot all pass it.
+ * A message the door sends as fragments (`fragmentsOf`: ws-shared-frames.ts) is checked whole,
+ * and its fragments are written in that same step.
  */
 import type { WebSocket } from 'ws';
 
@@ -25,11 +27,14 @@ function byteLength(data: unknown): number {
   return 0;
 }
 
+/** The fragments one text message is to be sent as, or null to send it as it is. */
+export type Fragments = (data: unknown) => readonly Buffer[] | null;
+
 /**
  * Bounds what `socket` may hold unsent to `maxBytes`; `onOverflow` is told once, when the socket
  * closes for it. Returns the socket.
  */
-export function boundSends(socket: WebSocket, maxBytes: number, onOverflow: () => void): WebSocket {
+export function boundSends(socket: WebSocket, maxBytes: number, onOverflow: () => void, fragmentsOf: Fragments = () => null): WebSocket {
   const send = socket.send.bind(socket) as (data: unknown, options: unknown, cb?: SendCallback) => void;
   let over = false;
   const bounded = (data: unknown, optionsOrCb?: unknown, maybeCb?: SendCallback): void => {
@@ -37,9 +42,11 @@ export function boundSends(socket: WebSocket, maxBytes: number, onOverflow: () =
     const options = typeof optionsOrCb === 'function' ? {} : (optionsOrCb ?? {});
     if (over) return cb?.();
     const held = socket.bufferedAmount;
+    const fragments = fragmentsOf(data);
+    const size = fragments === null ? byteLength(data) : fragments.reduce((sum, f) => sum + f.byteLength, 0);
     // A lone message larger than the bound still goes when nothing is held (a large network's
     // first event with a small bound): the socket then holds that one message, no more.
-    if (held > 0 && held + byteLength(data) > maxBytes) {
+    if (held > 0 && held + size > maxBytes) {
       over = true;
       onOverflow();
       // The close frame queues behind what the socket holds; ws destroys the socket if the client
@@ -47,7 +54,12 @@ export function boundSends(socket: WebSocket, maxBytes: number, onOverflow: () =
       socket.close(SLOW_READER_CLOSE_CODE, SLOW_READER_REASON);
       return cb?.();
     }
-    send(data, options, cb);
+    if (fragments === null) return send(data, options, cb);
+    // One text message: the first fragment says text, the last ends it (fin); nothing comes between.
+    fragments.forEach((fragment, i) => {
+      const last = i === fragments.length - 1;
+      send(fragment, { binary: false, fin: last }, last ? cb : undefined);
+    });
   };
   socket.send = bounded as Send;
   return socket;

@@ -288,8 +288,8 @@ export function createRunner(deps: RunDeps): Runner {
   }
 
   /** One event executed with a fresh context (loaders, budget, deadline). */
-  async function executeEvent(record: OperationRecord, op: PreparedOperation, params: GraphQLParams, rootValue: unknown): Promise<FormattedExecutionResult> {
-    const contextValue = deps.createContext(record.caller, record.cancellation, record.calls, record.trace);
+  async function executeEvent(record: OperationRecord, op: PreparedOperation, params: GraphQLParams, rootValue: unknown, cancellation: Cancellation): Promise<FormattedExecutionResult> {
+    const contextValue = deps.createContext(record.caller, cancellation, record.calls, record.trace);
     contextValue.budget.startDeadline();
     try {
       // Subscription events run on graphql-js: each is small, and its root value is the event.
@@ -325,7 +325,7 @@ export function createRunner(deps: RunDeps): Runner {
         }
         // Subscribers of one event with the same operation, variables and credential share one execution.
         const key = `${sharedEvents.idOf(op)}\n${sharedEvents.credentialOf(record.caller.authorization)}\n${JSON.stringify(params.variables ?? null)}`;
-        const value = await sharedEvents.run(item.value, key, () => executeEvent(record, op, params, item.value));
+        const value = await sharedEvents.run(item.value, key, record.cancellation, (cancellation) => executeEvent(record, op, params, item.value, cancellation));
         return { done: false, value };
       },
       async return() {

@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Config } from '../config';
 import { SharedLimit } from '../core/shares';
+import type { SseDoor } from '../doors/sse';
 import { startWebSocketDoor, type WebSocketDoor } from '../doors/websocket';
 import type { CallerVerifier } from '../core/verify';
 import type { Pipeline } from '../pipeline';
@@ -36,7 +37,7 @@ export interface RunningGateway {
   /** Documents the pipeline has prepared (cached), and their weight. */
   pipelineStats(): ReturnType<Pipeline['stats']>;
   /** Reserved and open SSE streams. */
-  sseStats(): { reservations: number; open: number };
+  sseStats(): ReturnType<SseDoor['stats']>;
   /** The caller verifier (tests: how often the platform was asked). */
   verifier: CallerVerifier;
   /** Open WebSockets, the bytes they hold unsent, and how many closed for reading too slowly. */

@@ -57,6 +57,8 @@ export interface Stack {
   metricsUrl: string;
   /** The gateway's open WebSockets and the bytes they hold unsent. */
   wsStats(): ReturnType<RunningGateway['wsStats']>;
+  /** The gateway's event-stream reservations, open streams and serialized results. */
+  sseStats(): ReturnType<RunningGateway['sseStats']>;
   /** Origin of the gateway (for /healthz etc.). */
   origin: string;
   sandbox: RunningSandbox;
@@ -122,6 +124,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     streamUrl: gateway.streamUrl,
     pollerStats: () => gateway.pollerStats(),
     wsStats: () => gateway.wsStats(),
+    sseStats: () => gateway.sseStats(),
     metricsUrl: gateway.metricsUrl,
     origin: new URL(gateway.url).origin,
     sandbox,

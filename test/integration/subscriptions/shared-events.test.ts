@@ -3,11 +3,15 @@
  * credential share the event's execution. The event's selection reads the endpoint's network (one
  * upstream call per execution; sharing of calls in flight is off here, so each execution shows);
  * five subscribers with one token cost one such call per event, five with five tokens cost five.
+ * The WebSocket and SSE doors serialize each shared result once for all the sockets and streams
+ * it goes to (both SSE modes), and every subscriber reads the same event.
+ * The shared execution belongs to none of them: the first subscriber leaving while the event's
+ * call is in flight leaves the others' event whole.
  */
 import { randomBytes } from 'node:crypto';
 import { ADMIN_IDENTITY_ID, ManualClock } from '../../../src/sandbox';
 import { startStack, type Stack } from '../../helpers/stack';
-import { Clients, routeCalls, sandboxRest, waitFor } from '../../helpers/subscriptions';
+import { Clients, type EventLog, routeCalls, sandboxRest, waitFor } from '../../helpers/subscriptions';
 
 const clock = new ManualClock(1000);
 let stack: Stack;
@@ -26,24 +30,60 @@ const STATUS = `subscription($networkId: UUID!, $id: UUID!) {
   resourceStatus(kind: ENDPOINT, networkId: $networkId, id: $id) { statusName resource { ... on Endpoint { name network { name } } } }
 }`;
 
-async function followers(tokens: string[]): Promise<number> {
+type Door = 'ws' | 'sse' | 'sse-single';
+
+async function followed(tokens: string[], door: Door = 'ws'): Promise<EventLog[]> {
   const network = stack.sandbox.restFacts().networks[0]!;
   const made = await sandboxRest(stack, 'POST', `/networks/${network.id}/endpoints`, { name: `shared-${randomBytes(4).toString('hex')}`, endpointType: 'ZTCL' });
   const id = String(made.body['id']);
-  const logs = tokens.map((token) => clients.follow(clients.ws(token), STATUS, { networkId: network.id, id }));
+  const clientOf = (token: string): Parameters<Clients['follow']>[0] => (door === 'ws' ? clients.ws(token) : clients.sse(token, door === 'sse-single'));
+  const logs = tokens.map((token) => clients.follow(clientOf(token), STATUS, { networkId: network.id, id }));
   await waitFor(() => logs.every((l) => l.results.length >= 1), () => 'every first status');
+  return logs;
+}
+
+/** The event's upstream calls and the door's serializations for it. */
+async function followers(tokens: string[], door: Door = 'ws'): Promise<{ calls: number; serializations: number }> {
+  const serializations = (): number => (door === 'ws' ? stack.wsStats() : stack.sseStats()).serializations;
+  const logs = await followed(tokens, door);
   const before = routeCalls(stack, 'GET /rest/v1/networks/{networkId}');
+  const serializedBefore = serializations();
   clock.advance(); // NEW → the next status: one event for every follower
   await waitFor(() => logs.every((l) => l.results.length >= 2), () => `every second status (${JSON.stringify(logs.map((l) => l.results))})`);
   for (const log of logs) expect(log.results[1]).toEqual(logs[0]!.results[1]);
-  return routeCalls(stack, 'GET /rest/v1/networks/{networkId}') - before;
+  return { calls: routeCalls(stack, 'GET /rest/v1/networks/{networkId}') - before, serializations: serializations() - serializedBefore };
 }
 
-it('five followers with one token: the event is executed once', async () => {
-  expect(await followers(Array.from({ length: 5 }, () => stack.tokens.admin))).toBe(1);
+it('five followers with one token: the event is executed and serialized once', async () => {
+  expect(await followers(Array.from({ length: 5 }, () => stack.tokens.admin))).toEqual({ calls: 1, serializations: 1 });
+});
+
+it.each(['sse', 'sse-single'] as const)('five followers with one token over %s: executed and serialized once, read whole by each', async (door) => {
+  expect(await followers(Array.from({ length: 5 }, () => stack.tokens.admin), door)).toEqual({ calls: 1, serializations: 1 });
 });
 
 it('five followers with five tokens: once each (nothing crosses credentials)', async () => {
   const tokens = Array.from({ length: 5 }, () => stack.sandbox.tokenService.sign({ sub: ADMIN_IDENTITY_ID, jti: randomBytes(8).toString('hex') }, 3600));
-  expect(await followers(tokens)).toBe(5);
+  expect(await followers(tokens)).toEqual({ calls: 5, serializations: 5 });
+});
+
+it('the first follower leaving while the shared execution waits on the platform: the others get the event whole', async () => {
+  const logs = await followed(Array.from({ length: 4 }, () => stack.tokens.admin));
+  const before = routeCalls(stack, 'GET /rest/v1/networks/{networkId}');
+  // The event's one call is held long enough for the first follower to leave while it is out.
+  stack.sandbox.control.setFaults([{ method: 'GET', route: '/rest/v1/networks/{networkId}', latencyMs: 2000, times: 1 }]);
+  try {
+    clock.advance();
+    await waitFor(() => routeCalls(stack, 'GET /rest/v1/networks/{networkId}') > before, () => 'the event\'s call sent');
+    logs[0]!.unsubscribe();
+    const others = logs.slice(1);
+    await waitFor(() => others.every((l) => l.results.length >= 2), () => `every other second status (${JSON.stringify(others.map((l) => l.results))})`);
+    for (const log of others) {
+      expect(log.results[1]!.errors).toBeUndefined();
+      expect(log.results[1]).toEqual(others[0]!.results[1]);
+    }
+    expect(routeCalls(stack, 'GET /rest/v1/networks/{networkId}') - before).toBe(1);
+  } finally {
+    stack.sandbox.control.clearFaults();
+  }
 });

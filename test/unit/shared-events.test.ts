@@ -1,0 +1,62 @@
+/**
+ * SharedEventExecutions: one execution per event and key, under a cancellation of its own that
+ * aborts only when every subscriber waiting on it has left.
+ */
+import type { FormattedExecutionResult } from 'graphql';
+import { Cancellation } from '../../src/core/cancellation';
+import { SharedEventExecutions } from '../../src/pipeline/shared-events';
+
+/** An execution that waits until told, and remembers the cancellation it ran under. */
+function heldExecution(): { execute: (c: Cancellation) => Promise<FormattedExecutionResult>; finish: () => void; runs: Cancellation[] } {
+  const runs: Cancellation[] = [];
+  let finish: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  return {
+    runs,
+    finish: () => finish(),
+    execute: async (cancellation) => {
+      runs.push(cancellation);
+      await done;
+      return { data: { aborted: cancellation.aborted } };
+    },
+  };
+}
+
+it('runs once for every subscriber with the key, and not once per subscriber', async () => {
+  const shared = new SharedEventExecutions();
+  const event = {};
+  const held = heldExecution();
+  const answers = [new Cancellation(), new Cancellation(), new Cancellation()].map((waiter) => shared.run(event, 'k', waiter, held.execute));
+  held.finish();
+  expect(await Promise.all(answers)).toEqual([{ data: { aborted: false } }, { data: { aborted: false } }, { data: { aborted: false } }]);
+  expect(held.runs).toHaveLength(1);
+});
+
+it('a subscriber leaving does not cancel the execution while another still waits; the last leaving does', async () => {
+  const shared = new SharedEventExecutions();
+  const event = {};
+  const held = heldExecution();
+  const first = new Cancellation();
+  const second = new Cancellation();
+  const answers = [shared.run(event, 'k', first, held.execute), shared.run(event, 'k', second, held.execute)];
+  first.abort();
+  expect(held.runs[0]!.aborted).toBe(false);
+  second.abort();
+  expect(held.runs[0]!.aborted).toBe(true);
+  held.finish();
+  await Promise.all(answers);
+});
+
+it('a subscriber asking after every other left runs the event afresh', async () => {
+  const shared = new SharedEventExecutions();
+  const event = {};
+  const held = heldExecution();
+  const gone = new Cancellation();
+  const abandoned = shared.run(event, 'k', gone, held.execute);
+  gone.abort();
+  const later = shared.run(event, 'k', new Cancellation(), held.execute);
+  held.finish();
+  await abandoned;
+  expect(await later).toEqual({ data: { aborted: false } });
+  expect(held.runs).toHaveLength(2);
+});
