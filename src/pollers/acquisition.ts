@@ -4,7 +4,7 @@
  * starts; a new one holding a unit of `MAX_POLLERS` and of its owner's share until it stops;
  * joining a running one always allowed. What is placed is the registry's (`Placement`): a
  * `Poller` in this process (registry.ts), or a fleet entry that polls or listens through Redis
- * (src/state/fleet-pollers.ts).
+ * (src/state/redis/pollers.ts).
  */
 import { GatewayError } from '../errors/codes';
 import { defaultShare, SharedLimit } from '../core/shares';

@@ -1,7 +1,7 @@
 /**
  * The in-process poller registry: acquisition (acquisition.ts) placing a `Poller` of this process
  * for each (kind, target key, owner fingerprint). A fleet places its own entries over the same
- * acquisition (src/state/fleet-pollers.ts).
+ * acquisition (src/state/redis/pollers.ts).
  */
 import { createAcquisition } from './acquisition';
 import { NO_POLLER_METRICS, type PollerMetrics } from './metrics';

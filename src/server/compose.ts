@@ -36,7 +36,7 @@ import { upstreamQuotaOf } from '../state/call-quota';
 import { createTracer, type OperationSpan } from '../tracing';
 import { createHttpLayer } from '../upstream/http';
 import { createUpstreamReads } from '../upstream/cache';
-import { createRedisChangeBus } from '../state/change-bus';
+import { createRedisChangeBus } from '../state/redis/change-bus';
 import { identifyCaller } from '../upstream/identity/identify';
 import type { LoaderOptions } from '../upstream/loader-options';
 import { createSharedProbe } from '../upstream/probe';

@@ -7,7 +7,6 @@
  */
 import { LimitExceededError } from '../errors/codes';
 import { ANONYMOUS_KEY } from '../core/caller';
-import { PREFIX, type RedisLink } from './redis';
 
 export interface CallQuota {
   /** Counts one call for `fingerprint`; rejects with the refusal (and counts nothing more) past the quota. */
@@ -29,30 +28,28 @@ export function minuteOf(now: number): { index: number; msLeft: number } {
   return { index, msLeft: (index + 1) * MINUTE_MS - now };
 }
 
-/** One process's count: a window per minute; callers of a past minute are forgotten when it turns. */
-export class MemoryCallQuota implements CallQuota {
-  private minute = -1;
-  private readonly counts = new Map<string, number>();
+/**
+ * Where the counts of each minute live (memory/call-quota.ts, redis/call-quota.ts): storage only,
+ * the window is this file's.
+ */
+export interface MinuteCounter {
+  /**
+   * Counts one call of `fingerprint` in minute `index` unless `max` are counted there already;
+   * answers the count after it (above `max` when spent: nothing was added). `msLeft` is what is
+   * left of the minute (a shared counter expires with it).
+   */
+  count(fingerprint: string, index: number, max: number, msLeft: number): Promise<number>;
+}
 
-  constructor(private readonly max: number) {}
-
-  spend(fingerprint: string): Promise<void> {
-    const refusal = this.take(fingerprint, Date.now());
-    return refusal === null ? Promise.resolve() : Promise.reject(refusal);
-  }
-
-  /** Counts one call now; the refusal when it is past the quota (the synchronous form). */
-  take(fingerprint: string, now: number): LimitExceededError | null {
-    const { index, msLeft } = minuteOf(now);
-    if (index !== this.minute) {
-      this.minute = index;
-      this.counts.clear();
-    }
-    const used = this.counts.get(fingerprint) ?? 0;
-    if (used >= this.max) return quotaRefusal(this.max, msLeft);
-    this.counts.set(fingerprint, used + 1);
-    return null;
-  }
+/** The per-minute window, once over any counter: the call is counted in the minute it falls in, refused past `max`. */
+export function createCallQuota(counter: MinuteCounter, max: number, now: () => number = () => Date.now()): CallQuota {
+  return {
+    async spend(fingerprint) {
+      const { index, msLeft } = minuteOf(now());
+      const used = await counter.count(fingerprint, index, max, msLeft);
+      if (used > max) throw quotaRefusal(max, msLeft);
+    },
+  };
 }
 
 /** What the HTTP layer asks of a quota (its `UpstreamQuota`, by shape: state does not import upstream). */
@@ -76,40 +73,3 @@ export function upstreamQuotaOf(quota: CallQuota, keyOf: (authorization: string)
     },
   };
 }
-
-/**
- * The fleet's count: one Redis counter per credential and minute (INCR, expiring with the
- * minute), so the quota holds across every replica. While Redis is not reachable each replica
- * counts alone (the memory window), and the fleet's count resumes when it is back.
- */
-export class RedisCallQuota implements CallQuota {
-  private readonly alone: MemoryCallQuota;
-
-  constructor(
-    private readonly link: RedisLink,
-    private readonly max: number,
-  ) {
-    this.alone = new MemoryCallQuota(max);
-  }
-
-  async spend(fingerprint: string): Promise<void> {
-    const now = Date.now();
-    if (!this.link.isUp) return this.alone.spend(fingerprint);
-    const { index, msLeft } = minuteOf(now);
-    let used: unknown;
-    try {
-      used = await this.link.client.eval(COUNT, 1, `${PREFIX}quota:${fingerprint}:${index}`, this.max, msLeft + 5000);
-    } catch {
-      return this.alone.spend(fingerprint);
-    }
-    if (typeof used === 'number' && used > this.max) throw quotaRefusal(this.max, msLeft);
-  }
-}
-
-/** Counts one call unless the quota is spent already (then answers the count without adding). */
-const COUNT = `
-local n = tonumber(redis.call('GET', KEYS[1]) or '0')
-if n >= tonumber(ARGV[1]) then return n + 1 end
-n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return n`;

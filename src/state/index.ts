@@ -8,17 +8,21 @@ import type { Registry } from 'prom-client';
 import type { FleetConfig } from '../config';
 import { createPollerRegistry, type PollerMetrics, type PollerRegistry, type PollerSettings } from '../pollers';
 import type { ProvisioningJobs, ProvisioningLimits, ProvisioningOwner, ProvisioningRun } from '../provisioning/jobs';
-import { createProvisioningJobs } from './memory/provisionings';
-import { MemoryCallQuota, RedisCallQuota, type CallQuota } from './call-quota';
-import { createFleetPollers } from './fleet-pollers';
-import { createFleetMetrics } from './metrics';
-import { MemoryPersistedQueries, RedisPersistedQueries, type PersistedQueryLimits, type PersistedQueryStore } from './persisted-queries';
-import { createFleetProvisionings } from './redis/provisionings';
-import { RedisLink } from './redis';
-import { RedisVerdicts } from './verdicts';
 import type { VerdictStore } from '../core/verify';
-import { MemoryClosureBoard, RedisClosureBoard } from './upstream-closures';
 import type { ClosureBoard } from '../upstream/health';
+import { createCallQuota, type CallQuota } from './call-quota';
+import { MemoryMinuteCounter } from './memory/call-quota';
+import { MemoryPersistedQueries, type PersistedQueryLimits, type PersistedQueryStore } from './memory/persisted-queries';
+import { createProvisioningJobs } from './memory/provisionings';
+import { MemoryClosureBoard } from './memory/upstream-closures';
+import { RedisMinuteCounter } from './redis/call-quota';
+import { RedisLink } from './redis/link';
+import { createFleetMetrics } from './redis/metrics';
+import { RedisPersistedQueries } from './redis/persisted-queries';
+import { createFleetPollers } from './redis/pollers';
+import { createFleetProvisionings } from './redis/provisionings';
+import { RedisClosureBoard } from './redis/upstream-closures';
+import { RedisVerdicts } from './redis/verdicts';
 
 /** What `/readyz` shows of the shared state. */
 export interface StateCheck {
@@ -39,7 +43,7 @@ export interface FleetState {
    * a fleet without `FLEET_TOKEN_KEY` (the hash key must be the fleet's for replicas to agree).
    */
   readonly verdicts: VerdictStore | null;
-  /** Openings of platform APIs (breaker, Retry-After window) the replicas share (upstream-closures.ts). */
+  /** Openings of platform APIs (breaker, Retry-After window) the replicas share (redis/upstream-closures.ts). */
   readonly upstreamClosures: ClosureBoard;
   check(): StateCheck;
   close(): Promise<void>;
@@ -62,7 +66,7 @@ export function createFleetState(options: FleetStateOptions): FleetState {
     pollers: (settings, metrics) => createFleetPollers(link, settings, metrics, fleet, config.tokenKey),
     provisionings: (limits, run, ownerFor) => createFleetProvisionings({ link, limits, run, ownerFor, tokenKey: config.tokenKey, metrics: fleet, warn: options.warn }),
     persistedQueries: (limits) => new RedisPersistedQueries(link, limits),
-    quota: config.callerUpstreamCallsPerMinute === null ? null : new RedisCallQuota(link, config.callerUpstreamCallsPerMinute),
+    quota: config.callerUpstreamCallsPerMinute === null ? null : createCallQuota(new RedisMinuteCounter(link), config.callerUpstreamCallsPerMinute),
     verdicts: config.tokenKey === null ? null : new RedisVerdicts(link),
     upstreamClosures: new RedisClosureBoard(link),
     check: () => link.check(),
@@ -85,7 +89,7 @@ function createMemoryState(config: FleetConfig): FleetState {
     pollers: (settings, metrics) => createPollerRegistry(settings, metrics),
     provisionings: (limits, run) => createProvisioningJobs(limits, run),
     persistedQueries: (limits) => new MemoryPersistedQueries(limits),
-    quota: config.callerUpstreamCallsPerMinute === null ? null : new MemoryCallQuota(config.callerUpstreamCallsPerMinute),
+    quota: config.callerUpstreamCallsPerMinute === null ? null : createCallQuota(new MemoryMinuteCounter(), config.callerUpstreamCallsPerMinute),
     verdicts: null,
     upstreamClosures: new MemoryClosureBoard(),
     check: () => ({ status: 'memory' }),

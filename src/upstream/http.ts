@@ -38,7 +38,7 @@ export interface HttpLayerConfig {
   reads?: UpstreamReads;
   /** Breaker and retry budget settings per API (health/index.ts `DEFAULT_RESILIENCE` when unset). */
   resilience?: Omit<HealthSettings, 'maxWindowMs'>;
-  /** Openings shared with the other replicas (src/state/upstream-closures.ts); none: this process alone. */
+  /** Openings shared with the other replicas (src/state/redis/upstream-closures.ts); none: this process alone. */
   closures?: ClosureBoard;
   /** The clock of breakers, windows and budgets (tests move their own). */
   clock?: Clock;

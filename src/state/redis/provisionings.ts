@@ -13,10 +13,10 @@ import { createProvisionings, RUN_LEASE_MS } from '../../provisioning/lifecycle'
 import { isLimitAnswer, ownerRetained, type LimitAnswer, type ProvisioningLimits } from '../../provisioning/limits';
 import type { ProvisioningStore, StoredChange, StoredEntry } from '../../provisioning/store';
 import { Fields } from '../../core/parse';
-import type { FleetMetrics } from '../metrics';
-import { PREFIX, type RedisLink } from '../redis';
-import { deriveKey, mac, macMatches } from '../seal';
-import { openToken, sealToken } from '../token-seal';
+import type { FleetMetrics } from './metrics';
+import { PREFIX, type RedisLink } from './link';
+import { deriveKey, mac, macMatches } from './seal';
+import { openToken, sealToken } from './token-seal';
 
 /** How long a sealed token may outlive its run at most (it is deleted when the run ends). */
 const TOKEN_TTL_MS = 24 * 60 * 60 * 1000;

@@ -2,7 +2,7 @@
  * Changes sent through the gateway, as the cache and the followers hear of them: `changed` makes
  * the cache forget what the change touched at once (this replica), tells this replica's listeners
  * (the pollers that follow what it touched poll at once) and publishes it to the fleet (`ChangeBus`,
- * src/state/change-bus.ts); a change heard from another replica does the same here, without
+ * src/state/redis/change-bus.ts); a change heard from another replica does the same here, without
  * publishing it again.
  */
 import type { ChangeNotice } from './change-scope';

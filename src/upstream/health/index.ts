@@ -25,7 +25,7 @@ export interface HealthSettings {
   readonly maxWindowMs: number;
 }
 
-/** Openings shared by the fleet (src/state/upstream-closures.ts); in one process nothing is shared. */
+/** Openings shared by the fleet (src/state/redis/upstream-closures.ts); in one process nothing is shared. */
 export interface ClosureBoard {
   /** Tell the other replicas: `api` is closed for `remainingMs`. */
   announce(api: UpstreamApi, remainingMs: number, reason: OpenReason): void;

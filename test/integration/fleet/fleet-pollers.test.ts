@@ -7,9 +7,9 @@
 import { Registry } from 'prom-client';
 import { ErrorCode, UpstreamError } from '../../../src/errors/codes';
 import { NO_POLLER_METRICS, type PollerRegistry, type PollKind, type PollOwner, type PollStream } from '../../../src/pollers';
-import { createFleetPollers } from '../../../src/state/fleet-pollers';
-import { createFleetMetrics } from '../../../src/state/metrics';
-import { RedisLink } from '../../../src/state/redis';
+import { createFleetPollers } from '../../../src/state/redis/pollers';
+import { createFleetMetrics } from '../../../src/state/redis/metrics';
+import { RedisLink } from '../../../src/state/redis/link';
 import { redisTestsEnabled, startRedis, type TestRedis } from '../../helpers/redis-server';
 import { countOver, onePer, waitUntil } from '../../helpers/wait';
 

@@ -17,10 +17,11 @@ import type { ProvisioningRecord, StepRecord } from '../../../src/provisioning/r
 import type { RunHandle } from '../../../src/provisioning/runner';
 import type { ProvisioningStore, StoredEntry } from '../../../src/provisioning/store';
 import { createMemoryProvisioningStore } from '../../../src/state/memory/provisionings';
-import { createFleetMetrics } from '../../../src/state/metrics';
+import { createFleetMetrics } from '../../../src/state/redis/metrics';
 import { createFleetProvisionings, createRedisProvisioningStore } from '../../../src/state/redis/provisionings';
-import { RedisLink } from '../../../src/state/redis';
+import type { RedisLink } from '../../../src/state/redis/link';
 import { controlledRuns, fields, owner } from '../../helpers/provisioning-runs';
+import { redisLinks } from '../../helpers/redis-links';
 import { redisTestsEnabled, startRedis, type TestRedis } from '../../helpers/redis-server';
 import { waitFor } from '../../helpers/subscriptions';
 
@@ -28,15 +29,8 @@ const describeFleet = redisTestsEnabled() ? describe : describe.skip;
 const roomy: ProvisioningLimits = { maxRunning: 10, maxRunningPerOwner: 10, maxRetained: 100, retainMs: 60_000 };
 
 let redis: TestRedis | undefined;
-const links: RedisLink[] = [];
-
-async function upLink(): Promise<RedisLink> {
-  if (redis === undefined) throw new Error('no redis');
-  const link = new RedisLink(redis.url, () => undefined);
-  links.push(link);
-  await waitFor(() => link.isUp, () => 'the link up');
-  return link;
-}
+const links = redisLinks(() => redis);
+const upLink = (): Promise<RedisLink> => links.up();
 
 type StoreFactory = (limits: ProvisioningLimits) => Promise<ProvisioningStore>;
 const stores: Array<[string, StoreFactory]> = [
@@ -240,7 +234,7 @@ describeFleet('provisioning lifecycle in Redis: handover', () => {
     redis ??= await startRedis();
   });
   afterAll(async () => {
-    await Promise.all(links.splice(0).map((l) => l.close()));
+    await links.closeAll();
     await redis?.close();
   });
 

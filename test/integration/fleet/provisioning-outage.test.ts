@@ -4,9 +4,9 @@
  */
 import { Registry } from 'prom-client';
 import type { ProvisioningJobs } from '../../../src/provisioning/jobs';
-import { createFleetMetrics } from '../../../src/state/metrics';
+import { createFleetMetrics } from '../../../src/state/redis/metrics';
 import { createFleetProvisionings } from '../../../src/state/redis/provisionings';
-import { RedisLink } from '../../../src/state/redis';
+import { RedisLink } from '../../../src/state/redis/link';
 import { controlledRuns, fields, owner } from '../../helpers/provisioning-runs';
 import { redisTestsEnabled, startRedis, type TestRedis } from '../../helpers/redis-server';
 import { waitFor } from '../../helpers/subscriptions';

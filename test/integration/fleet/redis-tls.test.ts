@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../../src/config';
-import { RedisLink } from '../../../src/state/redis';
+import { RedisLink } from '../../../src/state/redis/link';
 import { REDIS_SERVER, redisTestsEnabled } from '../../helpers/redis-server';
 import { waitFor } from '../../helpers/subscriptions';
 

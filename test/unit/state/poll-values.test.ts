@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Fields } from '../../../src/core/parse';
-import { pollValueCodec, stripSecrets } from '../../../src/state/poll-values';
+import { pollValueCodec, stripSecrets } from '../../../src/state/redis/poll-values';
 import { configError } from '../../helpers/config-error';
 
 const endpoint = { id: 'e1', name: 'laptop', registrationKey: 'REGKEY-123', status: 300, nested: [{ jwt: 'eyJ.secret.sig', kept: 1 }], password: null };

@@ -1,6 +1,6 @@
 /** A running provisioning's token in Redis: encrypted, bound to its run, unreadable without the key. */
 import { randomBytes } from 'node:crypto';
-import { openToken, sealToken } from '../../../src/state/token-seal';
+import { openToken, sealToken } from '../../../src/state/redis/token-seal';
 
 const key = randomBytes(32);
 const TOKEN = 'Bearer eyJhbGciOiJIUzI1NiJ9.secret.sig';

@@ -3,21 +3,16 @@
  * answers it with a `Retry-After`, every replica stops calling that API for the same time. Each
  * opening is published on a channel (heard at once) and kept in a key that expires with it (read
  * by a replica whose link comes up later). What travels is the API's name, a reason and the time
- * left — never a credential. In one process nothing is shared (`MemoryClosureBoard`).
+ * left — never a credential. In one process nothing is shared (memory/upstream-closures.ts).
  */
-import { parseJsonObject } from '../core/parse';
-import type { ClosureBoard, OpenReason, UpstreamApi } from '../upstream/health';
-import { PREFIX, type RedisLink } from './redis';
+import { parseJsonObject } from '../../core/parse';
+import type { ClosureBoard, OpenReason, UpstreamApi } from '../../upstream/health';
+import { PREFIX, type RedisLink } from './link';
 
 const CHANNEL = `${PREFIX}upstream-closed`;
 const REASONS: readonly OpenReason[] = ['failures', 'rate-limited', 'unavailable'];
 
 type Heard = (api: UpstreamApi, remainingMs: number, reason: OpenReason) => void;
-
-export class MemoryClosureBoard implements ClosureBoard {
-  announce(): void {}
-  listen(): void {}
-}
 
 export class RedisClosureBoard implements ClosureBoard {
   constructor(private readonly link: RedisLink) {}

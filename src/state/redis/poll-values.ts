@@ -10,7 +10,7 @@
  *   subscriber asking for `registrationKey` still gets the right value.
  */
 import { deriveKey, open, seal } from './seal';
-import type { Fields } from '../core/parse';
+import type { Fields } from '../../core/parse';
 
 /** Field names whose values are secrets wherever they appear in a record (compared without case). */
 const SECRET_FIELDS: ReadonlySet<string> = new Set(

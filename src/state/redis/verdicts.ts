@@ -4,9 +4,9 @@
  * identity key) or the refusal, expiring with the verdict. Never the token. While Redis is away,
  * each replica keeps its own verdicts (the verifier's memory) and asks the platform itself.
  */
-import type { Identity } from '../core/caller';
-import type { Verdict, VerdictStore } from '../core/verify';
-import { PREFIX, type RedisLink } from './redis';
+import type { Identity } from '../../core/caller';
+import type { Verdict, VerdictStore } from '../../core/verify';
+import { PREFIX, type RedisLink } from './link';
 
 const key = (tokenHash: string): string => `${PREFIX}caller:${tokenHash}`;
 

@@ -22,12 +22,12 @@ import {
   type PollKind,
   type PollOwner,
   type PollStream,
-} from '../pollers';
-import { Fields } from '../core/parse';
+} from '../../pollers';
+import { Fields } from '../../core/parse';
 import { decodeError, encodeError } from './error-wire';
 import type { FleetMetrics } from './metrics';
 import { pollValueCodec, type PollValueCodec } from './poll-values';
-import { PREFIX, type RedisLink } from './redis';
+import { PREFIX, type RedisLink } from './link';
 
 /**
  * Publishes a message numbered by Redis's clock in microseconds (so numbers keep growing across

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { StateCheck } from './index';
+import type { StateCheck } from '../index';
 
 /** Every key and channel of the gateway starts with this, so a Redis may be shared with other software. */
 export const PREFIX = 'netgraph:';

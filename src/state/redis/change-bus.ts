@@ -5,11 +5,11 @@
  * is the service and the changed path (resource ids, never a credential) and the sender's replica
  * id, so a replica skips its own. While Redis is away the changes stay on their replica.
  */
-import type { UpstreamService } from '../errors/codes';
-import { parseJsonObject } from '../core/parse';
-import type { ChangeBus } from '../upstream/cache/changes';
-import type { ChangeNotice } from '../upstream/cache/change-scope';
-import { PREFIX, RedisLink } from './redis';
+import type { UpstreamService } from '../../errors/codes';
+import { parseJsonObject } from '../../core/parse';
+import type { ChangeBus } from '../../upstream/cache/changes';
+import type { ChangeNotice } from '../../upstream/cache/change-scope';
+import { PREFIX, RedisLink } from './link';
 
 const CHANNEL = `${PREFIX}changes`;
 const SERVICES: readonly UpstreamService[] = ['auth-v1', 'rest-v1', 'identity-v1', 'core-v2', 'search'];

@@ -2,9 +2,9 @@
  * A poller's failure as JSON, so that followers on other replicas end their subscribers with the
  * same `extensions.code` (and, for an upstream failure, the same `extensions.upstream`).
  */
-import { ErrorCode, GatewayError, UpstreamError, type UpstreamCallInfo, type UpstreamService } from '../errors/codes';
-import { errorCodeOf } from '../pollers';
-import { Fields, isObject } from '../core/parse';
+import { ErrorCode, GatewayError, UpstreamError, type UpstreamCallInfo, type UpstreamService } from '../../errors/codes';
+import { errorCodeOf } from '../../pollers';
+import { Fields, isObject } from '../../core/parse';
 
 const CODES: ReadonlySet<string> = new Set(Object.values(ErrorCode));
 const SERVICES: ReadonlySet<string> = new Set<UpstreamService>(['auth-v1', 'rest-v1', 'identity-v1', 'core-v2', 'search']);
