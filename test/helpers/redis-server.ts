@@ -58,13 +58,22 @@ async function answers(port: number): Promise<boolean> {
 }
 
 export async function startRedis(): Promise<TestRedis> {
-  const port = await freePort();
+  let port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'netgraph-redis-'));
   let child: ChildProcess | null = null;
 
   const start = async (): Promise<void> => {
-    child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
-    await waitUntil(() => answers(port), `redis-server to answer on port ${port}`, { intervalMs: 50 });
+    const spawned = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+    child = spawned;
+    await waitUntil(
+      async () => {
+        // The port was taken between our look and Redis's bind (another suite, another run): say so at once.
+        if (spawned.exitCode !== null) throw new Error(`redis-server exited (${spawned.exitCode}): port ${port} taken`);
+        return answers(port);
+      },
+      `redis-server to answer on port ${port}`,
+      { intervalMs: 50 },
+    );
   };
   const stop = async (): Promise<void> => {
     const running = child;
@@ -75,7 +84,17 @@ export async function startRedis(): Promise<TestRedis> {
       running.kill('SIGKILL');
     });
   };
-  await start();
+  // A free port can be taken before Redis binds it: then again on another one.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await start();
+      break;
+    } catch (error) {
+      await stop();
+      if (attempt >= 3) throw error;
+      port = await freePort();
+    }
+  }
   return {
     url: `redis://127.0.0.1:${port}/0`,
     port,

@@ -3,8 +3,6 @@
  * upstream call), upstream faults (retries, exhausted retries, a dead upstream) and bodies that
  * are not the contract's shape.
  */
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { startFakeUpstream, json } from '../../helpers/fake-upstream';
 import { at, errorCodeAt, expectResult, startNetworkStack, type NetworkStack } from './network-stack';
 
@@ -105,12 +103,9 @@ describe('with the sandbox', () => {
 
 describe('without a working upstream', () => {
   test('a dead upstream gives UPSTREAM_UNAVAILABLE', async () => {
-    // A port that was free a moment ago: nothing listens there.
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const { port } = probe.address() as AddressInfo;
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
-    const stack = await startNetworkStack({ upstreamBaseUrl: `http://127.0.0.1:${port}` });
+    // Port 1: privileged, and never handed out for a `listen(0)`, so no test's server can be there
+    // (a port freed a moment ago could be taken by a concurrent test): the connection is refused.
+    const stack = await startNetworkStack({ upstreamBaseUrl: 'http://127.0.0.1:1' });
     try {
       const query = `{ networks { totalCount } }`;
       const r = await stack.gql(query);
