@@ -26,7 +26,9 @@ let gateway: RunningGateway;
 
 async function start(overrides: (base: Config) => Partial<Config>, log: ((line: string) => void) | null = null): Promise<void> {
   sandbox = await startSandbox({ port: 0, seed: 'tiny', stepMs: 50 });
-  const base = testConfig({ upstreamBaseUrl: null });
+  // Bursts of hundreds of identity checks on a loaded machine: no upstream timeout (and no breaker
+  // opened by one) may stand in for the platform's answer these tests count.
+  const base = testConfig({ upstreamBaseUrl: null, headersTimeoutMs: 120_000, bodyTimeoutMs: 120_000 });
   gateway = await startGateway({ ...base, ...overrides(base) }, { log, sandbox });
 }
 async function stop(): Promise<void> {
