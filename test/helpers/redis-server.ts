@@ -31,7 +31,8 @@ export function redisTestsEnabled(): boolean {
   return false;
 }
 
-async function freePort(): Promise<number> {
+/** A port of 127.0.0.1 free a moment ago (a server binding it may still lose it: retry then). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -5,26 +5,14 @@
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../../src/config';
 import { RedisLink } from '../../../src/state/redis/link';
-import { REDIS_SERVER, redisTestsEnabled } from '../../helpers/redis-server';
+import { freePort, REDIS_SERVER, redisTestsEnabled } from '../../helpers/redis-server';
 import { waitFor } from '../../helpers/subscriptions';
 
 const describeFleet = redisTestsEnabled() ? describe : describe.skip;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
-}
 
 describeFleet('Redis over TLS (rediss://)', () => {
   let dir: string;
