@@ -156,4 +156,28 @@ describe('in-flight sharing', () => {
     expect((await before).body).toEqual({ name: 'old' });
     expect((await after).body).toEqual({ name: 'new' });
   });
+
+  it('shares again once every call has settled, and a change still detaches what was joined since', async () => {
+    const cache = new UpstreamCache({ maxBytes: 1_000_000, ttls: new Map() });
+    const send = heldSend();
+    const run = sharingStep(cache).wrap(send);
+    const burst = (): Array<Promise<UpstreamResponse>> => [run(as('a', { request: { path: '/networks/n1' } })), run(as('a', { request: { path: '/networks/n1' } }))];
+    for (const round of [0, 1]) {
+      const answers = burst();
+      await tick();
+      expect(send.calls).toHaveLength(round + 1);
+      send.calls[round]!.answer(json({ round }));
+      expect((await Promise.all(answers)).map((r) => r.body)).toEqual([{ round }, { round }]);
+    }
+    const joined = burst();
+    await tick();
+    cache.invalidate({ service: 'rest-v1', path: '/networks/n1' });
+    const after = run(as('a', { request: { path: '/networks/n1' } }));
+    await tick();
+    expect(send.calls).toHaveLength(4);
+    send.calls[2]!.answer(json({ name: 'old' }));
+    send.calls[3]!.answer(json({ name: 'new' }));
+    expect((await Promise.all(joined)).map((r) => r.body)).toEqual([{ name: 'old' }, { name: 'old' }]);
+    expect((await after).body).toEqual({ name: 'new' });
+  });
 });
