@@ -11,6 +11,7 @@ import type { RunningSandbox } from '../src/sandbox';
 import type { BenchOptions } from './args';
 import { benchGatewayEnv, startGatewayProcess } from './gateway-launcher';
 import { createGraphQLClient } from './graphql-client';
+import { queryCalls } from './query-calls';
 
 /** The dashboard's widgets: each its own query, as separate components of a page send them. */
 const WIDGETS: ReadonlyArray<{ name: string; document: string; variables: (networkId: string) => Record<string, unknown> }> = [
@@ -58,7 +59,7 @@ export async function runDashboard(sandbox: RunningSandbox, options: Pick<BenchO
         const measure = async (run: () => Promise<number>): Promise<{ queries: number; upstreamCalls: number; callsPerQuery: number }> => {
           sandbox.control.resetCalls();
           const queries = await run();
-          const upstreamCalls = sandbox.control.calls().total;
+          const upstreamCalls = queryCalls(sandbox.control.calls());
           return { queries, upstreamCalls, callsPerQuery: Math.round((upstreamCalls / queries) * 1000) / 1000 };
         };
         const concurrent = await measure(async () => {

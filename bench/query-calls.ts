@@ -7,6 +7,11 @@ import type { CallCounts } from '../src/sandbox';
 
 const IDENTITY_ROUTE = 'GET /identity/v1/organization';
 
+/** Whether a recorded call (a request or its timing) is the caller check, which `queryCalls` leaves out. */
+export function isCallerCheck(call: { readonly method: string; readonly route: string }): boolean {
+  return `${call.method} ${call.route}` === IDENTITY_ROUTE;
+}
+
 export function withoutCallerCheck(counts: CallCounts): CallCounts {
   const { [IDENTITY_ROUTE]: check = 0, ...byRoute } = counts.byRoute;
   return { total: counts.total - check, byRoute };

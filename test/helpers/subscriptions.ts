@@ -11,9 +11,6 @@ import { isObject } from '../../src/core/parse';
 import type { Stack } from './stack';
 import { waitUntil, WAIT_TIMEOUT_MS } from './wait';
 
-/** The old name of `waitUntil` (./wait), kept only so suites written beside this change still compile; import `waitUntil`. */
-export { waitUntil as waitFor } from './wait';
-
 export type Result = FormattedExecutionResult<Record<string, unknown>, unknown>;
 
 /** What both clients offer: graphql-ws's and graphql-sse's `subscribe(payload, sink)`. */

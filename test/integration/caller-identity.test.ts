@@ -12,7 +12,8 @@ import WebSocket from 'ws';
 import { ADMIN_IDENTITY_ID, startSandbox, type RunningSandbox } from '../../src/sandbox';
 import { startGateway, type RunningGateway } from '../../src/server';
 import type { Config } from '../../src/config';
-import { Clients, waitFor } from '../helpers/subscriptions';
+import { Clients } from '../helpers/subscriptions';
+import { waitUntil } from '../helpers/wait';
 import { expectErrorCode, postGraphQL, testConfig } from '../helpers/stack';
 import { openBurstSocket } from '../helpers/ws-burst';
 import { connectMcp, toolErrors } from '../helpers/mcp';
@@ -124,7 +125,7 @@ describe('one-tick bursts and anonymous streams', () => {
     try {
       socket.burst(Array.from({ length: 300 }, (_, n) => ({ id: `s${n}`, type: 'subscribe', payload: { query: 'subscription { heartbeat(intervalSeconds: 3600) { sequence } }' } })));
       const refusals = (): typeof socket.messages => socket.messages.filter((m) => JSON.stringify(m.payload ?? '').includes('subscriptionsPerConnection'));
-      await waitFor(() => refusals().length >= 280, () => `280 refusals, got ${refusals().length}`, 15_000);
+      await waitUntil(() => refusals().length >= 280, () => `280 refusals, got ${refusals().length}`, 15_000);
       expect(refusals()).toHaveLength(280);
       expect(JSON.stringify(refusals()[0])).toContain('RATE_LIMITED');
       const metrics = await (await fetch(`${new URL(gateway.url).origin}/metrics`)).text();
@@ -137,8 +138,8 @@ describe('one-tick bursts and anonymous streams', () => {
   it('caps anonymous SSE heartbeat streams: a quarter of MAX_ANONYMOUS_SUBSCRIPTIONS per address', async () => {
     const sse = clients.sse(null);
     const logs = [0, 1, 2].map(() => clients.follow(sse, 'subscription { heartbeat(intervalSeconds: 1) { sequence } }'));
-    await waitFor(() => logs.filter((l) => l.results.some((r) => JSON.stringify(r).includes('anonymousSubscriptions'))).length === 1, () => logs.map((l) => l.describe()).join('\n'), 10_000);
-    await waitFor(() => logs.filter((l) => l.results.some((r) => r.data)).length === 2, () => logs.map((l) => l.describe()).join('\n'), 10_000);
+    await waitUntil(() => logs.filter((l) => l.results.some((r) => JSON.stringify(r).includes('anonymousSubscriptions'))).length === 1, () => logs.map((l) => l.describe()).join('\n'), 10_000);
+    await waitUntil(() => logs.filter((l) => l.results.some((r) => r.data)).length === 2, () => logs.map((l) => l.describe()).join('\n'), 10_000);
   });
 });
 
@@ -209,13 +210,13 @@ describe('MCP follow calls per identity', () => {
       ),
     );
     try {
-      await waitFor(() => refusals.length === 5 && gateway.pollerStats().pollers === 3, () => `5 refusals and 3 pollers, got ${refusals.length} and ${gateway.pollerStats().pollers}`, 15_000);
+      await waitUntil(() => refusals.length === 5 && gateway.pollerStats().pollers === 3, () => `5 refusals and 3 pollers, got ${refusals.length} and ${gateway.pollerStats().pollers}`, 15_000);
       for (const refusal of refusals) expect(toolErrors(refusal)[0]).toMatchObject({ code: 'RATE_LIMITED', extensions: expect.objectContaining({ limit: 'subscriptionsPerCaller' }) });
     } finally {
       await mcp.close();
       await Promise.all(calls);
     }
-    await waitFor(() => gateway.pollerStats().pollers === 0, () => 'the followed pollers stopped');
+    await waitUntil(() => gateway.pollerStats().pollers === 0, () => 'the followed pollers stopped');
   });
 
   it("labels MCP operations by name in metrics, and counts the door's own policy refusals", async () => {
@@ -260,11 +261,11 @@ describe('an SSE client that leaves', () => {
       signal: leave.signal,
     }).then((res) => res.body?.cancel(), () => undefined);
     try {
-      await waitFor(() => sandbox.control.calls().total >= 1, () => 'the first upstream call');
+      await waitUntil(() => sandbox.control.calls().total >= 1, () => 'the first upstream call');
       leave.abort();
       await streaming;
       const sse = (): { upstreamCalls: number } | undefined => lines.map((l) => JSON.parse(l) as { transport?: string; upstreamCalls: number }).find((l) => l.transport === 'sse');
-      await waitFor(() => sse() !== undefined, () => 'the SSE operation to end', 10_000);
+      await waitUntil(() => sse() !== undefined, () => 'the SSE operation to end', 10_000);
       expect(sse()?.upstreamCalls).toBeLessThan(wholeCalls);
     } finally {
       sandbox.control.setLatency(0);

@@ -9,7 +9,7 @@ import { WebSocket } from 'ws';
 import { loadConfig } from '../../src/config';
 import { SLOW_READER_CLOSE_CODE } from '../../src/doors/ws-backpressure';
 import { startStack, type Stack } from '../helpers/stack';
-import { waitFor } from '../helpers/subscriptions';
+import { waitUntil } from '../helpers/wait';
 
 const BOUND = 256 * 1024;
 const SOCKETS = 4;
@@ -66,7 +66,7 @@ it('closes sockets that stop reading with 1013, holding at most WS_MAX_BUFFERED_
   }
 
   let largestHeld = 0;
-  await waitFor(
+  await waitUntil(
     () => {
       const stats = stack.wsStats();
       largestHeld = Math.max(largestHeld, stats.maxBufferedBytes);
@@ -83,7 +83,7 @@ it('closes sockets that stop reading with 1013, holding at most WS_MAX_BUFFERED_
   for (const socket of sockets) socket.resume();
   expect(await Promise.all(codes)).toEqual(sockets.map(() => SLOW_READER_CLOSE_CODE));
   // Their subscriptions ended with the sockets: the network's poller has no subscriber left.
-  await waitFor(() => stack.pollerStats().subscribers === 0, () => `no subscribers (have ${JSON.stringify(stack.pollerStats())})`, 10_000);
+  await waitUntil(() => stack.pollerStats().subscribers === 0, () => `no subscribers (have ${JSON.stringify(stack.pollerStats())})`, 10_000);
   expect(stack.wsStats().sockets).toBe(0);
 }, 120_000);
 

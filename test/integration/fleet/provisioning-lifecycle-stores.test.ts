@@ -23,7 +23,7 @@ import type { RedisLink } from '../../../src/state/redis/link';
 import { controlledRuns, fields, owner } from '../../helpers/provisioning-runs';
 import { redisLinks } from '../../helpers/redis-links';
 import { redisTestsEnabled, startRedis, type TestRedis } from '../../helpers/redis-server';
-import { waitFor } from '../../helpers/subscriptions';
+import { waitUntil } from '../../helpers/wait';
 
 const describeFleet = redisTestsEnabled() ? describe : describe.skip;
 const roomy: ProvisioningLimits = { maxRunning: 10, maxRunningPerOwner: 10, maxRetained: 100, retainMs: 60_000 };
@@ -160,7 +160,7 @@ describeFleet.each(stores)('provisioning store %s', (_name, make) => {
     const stop = await store.changes('w1', (change) => seen.push(change.version));
     await store.write({ ...e, version: 2 }, '');
     await store.finish(finished({ ...e, version: 2 }), roomy);
-    await waitFor(() => seen.length === 2, () => `two changes (${seen.join(',')})`);
+    await waitUntil(() => seen.length === 2, () => `two changes (${seen.join(',')})`);
     stop();
     expect(seen).toEqual([2, 3]);
     expect(await store.read('w1')).toMatchObject({ owner: 'alice', version: 3, record: { state: 'SUCCEEDED' } });
@@ -187,15 +187,15 @@ describeFleet.each(stores)('provisioning lifecycle over the store %s', (_name, m
     const watching = (async () => {
       for await (const record of jobs.watch(started.id, 'alice', controller.signal)) watched.push(`${record.state}:${record.networkId ?? '-'}`);
     })();
-    await waitFor(() => watched.length === 1, () => 'the first record');
+    await waitUntil(() => watched.length === 1, () => 'the first record');
     const handle = runs.handles[0];
     if (handle === undefined) throw new Error('no run');
     handle.change((r) => (r.networkId = 'n1'));
-    await waitFor(() => watched.length === 2, () => `the change (${watched.join(',')})`);
+    await waitUntil(() => watched.length === 2, () => `the change (${watched.join(',')})`);
     await runs.finishAll();
     await watching;
     expect(watched).toEqual(['RUNNING:-', 'RUNNING:n1', 'SUCCEEDED:n1']);
-    await waitFor(() => jobs.running() === 0, () => 'the run over');
+    await waitUntil(() => jobs.running() === 0, () => 'the run over');
     await expect(jobs.get(started.id, 'alice')).resolves.toMatchObject({ state: 'SUCCEEDED', networkId: 'n1' });
     await expect(jobs.get(started.id, 'bob')).resolves.toBeNull();
     const other = jobs.watch(started.id, 'bob', controller.signal);
@@ -215,7 +215,7 @@ describeFleet.each(stores)('provisioning lifecycle over the store %s', (_name, m
     const made = await lifecycle(run);
     store = made.store;
     const started = await made.jobs.start(owner('alice'), fields, []);
-    await waitFor(() => made.jobs.running() === 0, () => 'the run over');
+    await waitUntil(() => made.jobs.running() === 0, () => 'the run over');
     expect(checkpointed).toMatchObject({ record: { id: started.id, steps: [{ changeSent: true }] } });
     await made.jobs.close();
   });
@@ -223,7 +223,7 @@ describeFleet.each(stores)('provisioning lifecycle over the store %s', (_name, m
   it('ends a run that throws FAILED, saying why', async () => {
     const { jobs } = await lifecycle(() => Promise.reject(new Error('a bug')));
     const started = await jobs.start(owner('alice'), fields, []);
-    await waitFor(() => jobs.running() === 0, () => 'the run over');
+    await waitUntil(() => jobs.running() === 0, () => 'the run over');
     await expect(jobs.get(started.id, 'alice')).resolves.toMatchObject({ state: 'FAILED', error: { code: 'INTERNAL_SERVER_ERROR', message: 'a bug' } });
     await jobs.close();
   });
@@ -272,10 +272,10 @@ describeFleet('provisioning lifecycle in Redis: handover', () => {
     const first = replica(one);
     const second = replica(two);
     const started = await first.start(sealing, fields, []);
-    await waitFor(() => creates.length === 1, () => 'the create sent');
+    await waitUntil(() => creates.length === 1, () => 'the create sent');
     await first.close();
     let record: ProvisioningRecord | null = null;
-    await waitFor(() => second.running() === 0 && resumedWith.length === 1, () => 'the run resumed and over', 10_000);
+    await waitUntil(() => second.running() === 0 && resumedWith.length === 1, () => 'the run resumed and over', 10_000);
     record = await second.get(started.id, 'alice');
     expect(record).toMatchObject({ state: 'SUCCEEDED', steps: [{ changeSent: true }] });
     expect(resumedWith).toEqual(['Bearer alice-token']);

@@ -16,7 +16,7 @@ import { createFleetProvisionings } from '../../../src/state/redis/provisionings
 import { RedisLink } from '../../../src/state/redis/link';
 import { redisTestsEnabled, startRedis, type TestRedis } from '../../helpers/redis-server';
 import { controlledRuns, fields, owner } from '../../helpers/provisioning-runs';
-import { waitFor } from '../../helpers/subscriptions';
+import { waitUntil } from '../../helpers/wait';
 
 const describeFleet = redisTestsEnabled() ? describe : describe.skip;
 
@@ -31,7 +31,7 @@ async function fleetStore(up: boolean): Promise<StoreFactory> {
     const link = new RedisLink(up ? redis.url : 'redis://127.0.0.1:1', () => undefined);
     links.push(link);
     if (up) {
-      await waitFor(() => link.isUp, () => 'the link up');
+      await waitUntil(() => link.isUp, () => 'the link up');
       await link.client.flushdb();
     }
     return createFleetProvisionings({ link, limits, run, ownerFor: () => owner('x'), tokenKey: null, metrics: createFleetMetrics(new Registry()), warn: () => undefined });
@@ -68,7 +68,7 @@ describeFleet.each(stores)('provisioning limits, store %s', (name, factory) => {
     const finishAll = async (): Promise<void> => {
       for (const finish of runs.finishers.splice(0)) finish();
       // Each run is over once its record is written where the store keeps it.
-      await waitFor(() => jobs.running() === 0, () => `every run over (${jobs.running()} running)`);
+      await waitUntil(() => jobs.running() === 0, () => `every run over (${jobs.running()} running)`);
     };
     return { jobs, finishAll };
   }

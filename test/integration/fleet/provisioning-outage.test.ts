@@ -9,7 +9,7 @@ import { createFleetProvisionings } from '../../../src/state/redis/provisionings
 import { RedisLink } from '../../../src/state/redis/link';
 import { controlledRuns, fields, owner } from '../../helpers/provisioning-runs';
 import { redisTestsEnabled, startRedis, type TestRedis } from '../../helpers/redis-server';
-import { waitFor } from '../../helpers/subscriptions';
+import { waitUntil } from '../../helpers/wait';
 
 const describeFleet = redisTestsEnabled() ? describe : describe.skip;
 const limits = { maxRunning: 10, maxRunningPerOwner: 10, maxRetained: 100, retainMs: 60_000 };
@@ -39,19 +39,19 @@ describeFleet('a provisioning that ends while Redis is away', () => {
   it('is written finished once Redis is back, and read so from another replica', async () => {
     const runs = controlledRuns();
     const one = replica(runs.run);
-    await waitFor(() => one.link.isUp, () => 'the link up');
+    await waitUntil(() => one.link.isUp, () => 'the link up');
     const started = await one.jobs.start(owner('alice'), fields, []);
 
     await redis.stop();
-    await waitFor(() => !one.link.isUp, () => 'the link down');
+    await waitUntil(() => !one.link.isUp, () => 'the link down');
     await runs.finishAll();
-    await waitFor(() => one.jobs.running() === 0, () => 'the run over');
+    await waitUntil(() => one.jobs.running() === 0, () => 'the run over');
     // Still readable here meanwhile, finished.
     await expect(one.jobs.get(started.id, 'alice')).resolves.toMatchObject({ state: 'SUCCEEDED' });
 
     await redis.start();
     const other = replica(controlledRuns().run);
-    await waitFor(() => one.link.isUp && other.link.isUp, () => 'both links up', 10_000);
+    await waitUntil(() => one.link.isUp && other.link.isUp, () => 'both links up', 10_000);
     let seen: string | null = null;
     // Read on the other replica until the record there says it finished.
     for (let i = 0; i < 200 && seen !== 'SUCCEEDED'; i++) {

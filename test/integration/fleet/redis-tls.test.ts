@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../../src/config';
 import { RedisLink } from '../../../src/state/redis/link';
 import { freePort, REDIS_SERVER, redisTestsEnabled } from '../../helpers/redis-server';
-import { waitFor } from '../../helpers/subscriptions';
+import { waitUntil } from '../../helpers/wait';
 
 const describeFleet = redisTestsEnabled() ? describe : describe.skip;
 
@@ -38,14 +38,14 @@ describeFleet('Redis over TLS (rediss://)', () => {
     expect(config.fleet.redisTlsCaFile).toBe(join(dir, 'cert.pem'));
     const trusted = new RedisLink(url, () => undefined, { ca: readFileSync(join(dir, 'cert.pem')) });
     links.push(trusted);
-    await waitFor(() => trusted.isUp, () => 'the TLS link up', 10_000);
+    await waitUntil(() => trusted.isUp, () => 'the TLS link up', 10_000);
     await trusted.client.set('netgraph:tls-check', 'ok');
     await expect(trusted.client.get('netgraph:tls-check')).resolves.toBe('ok');
 
     const untrusted = new RedisLink(url, () => undefined);
     links.push(untrusted);
     // Without the authority the handshake fails on the certificate, and the link stays down.
-    await waitFor(() => /certificate/i.test(untrusted.check().detail ?? ''), () => `a certificate error, got ${JSON.stringify(untrusted.check())}`, 10_000);
+    await waitUntil(() => /certificate/i.test(untrusted.check().detail ?? ''), () => `a certificate error, got ${JSON.stringify(untrusted.check())}`, 10_000);
     expect(untrusted.isUp).toBe(false);
     expect(untrusted.check().status).toBe('starting');
   }, 20_000);

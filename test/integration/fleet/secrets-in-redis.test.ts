@@ -19,7 +19,7 @@ import { startGateway, type RunningGateway } from '../../../src/server';
 import { isObject } from '../../../src/core/parse';
 import { redisTestsEnabled, startRedis, type TestRedis } from '../../helpers/redis-server';
 import { postGraphQL, testConfig } from '../../helpers/stack';
-import { waitFor } from '../../helpers/subscriptions';
+import { waitUntil } from '../../helpers/wait';
 
 const describeFleet = redisTestsEnabled() ? describe : describe.skip;
 
@@ -188,7 +188,7 @@ describeFleet.each([
     });
     expect(anonymous.status).toBe(200);
     expect(await anonymous.json()).toMatchObject({ data: { gatewayInfo: { searchConfigured: true } } });
-    await waitFor(() => published.some((m) => m.includes(':poll:')), () => 'a poller value published', 5000);
+    await waitUntil(() => published.some((m) => m.includes(':poll:')), () => 'a poller value published', 5000);
 
     const dump = await dumpRedis(client);
     // What was looked at is there (the scan can find things): poll keys, the provisioning, the registration.

@@ -12,7 +12,7 @@ import { startGateway, type RunningGateway } from '../../../src/server';
 import { Fields } from '../../../src/core/parse';
 import { redisTestsEnabled, startRedis, type TestRedis } from '../../helpers/redis-server';
 import { postGraphQL, testConfig } from '../../helpers/stack';
-import { waitFor } from '../../helpers/subscriptions';
+import { waitUntil } from '../../helpers/wait';
 
 const describeFleet = redisTestsEnabled() ? describe : describe.skip;
 
@@ -99,7 +99,7 @@ describeFleet('a provisioning entry changed in Redis', () => {
     // Nothing was sent for the changed run: no request names its network, as planned or as changed
     // (the untouched one's requests are there: the sandbox saw the second replica at work).
     // (Wait for one: only the untouched run was resumed, and it may be following its network by id, a GET that names nothing.)
-    await waitFor(() => sandbox.control.requests().length > 0, () => 'a request of the resumed run', 15_000);
+    await waitUntil(() => sandbox.control.requests().length > 0, () => 'a request of the resumed run', 15_000);
     const requests = JSON.stringify(sandbox.control.requests());
     expect(requests).not.toContain('attacker-network');
     expect(requests).not.toContain('victim');

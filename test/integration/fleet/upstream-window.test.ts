@@ -8,7 +8,7 @@ import { startSandbox, type RunningSandbox } from '../../../src/sandbox';
 import { removeGatewayBundle, startGatewayProcess, type GatewayProcess } from '../../helpers/gateway-process';
 import { redisTestsEnabled, startRedis, type TestRedis } from '../../helpers/redis-server';
 import { postGraphQL, type GqlResult } from '../../helpers/stack';
-import { waitFor } from '../../helpers/subscriptions';
+import { waitUntil } from '../../helpers/wait';
 
 const describeFleet = redisTestsEnabled() ? describe : describe.skip;
 
@@ -28,7 +28,7 @@ describeFleet('a Retry-After window shared by the fleet', () => {
       UPSTREAM_RETRY_AFTER_MAX_MS: '60000',
     };
     for (const name of ['a', 'b']) replicas.push(await startGatewayProcess(env, `replica ${name}`));
-    for (const r of replicas) await waitFor(async () => (await fetch(`${r.origin}/readyz`)).status === 200, () => `${r.name} ready`, 30_000);
+    for (const r of replicas) await waitUntil(async () => (await fetch(`${r.origin}/readyz`)).status === 200, () => `${r.name} ready`, 30_000);
   }, 90_000);
 
   afterAll(async () => {
@@ -56,7 +56,7 @@ describeFleet('a Retry-After window shared by the fleet', () => {
     sandbox.control.resetCalls();
     const heard = await postGraphQL(a.url, query, undefined, { token });
     expect([code(heard), retryAfter(heard)]).toEqual(['RATE_LIMITED', 30]);
-    await waitFor(
+    await waitUntil(
       async () => {
         const body = (await (await fetch(`${b.origin}/readyz`)).json()) as { upstreamApis?: Record<string, { state: string }> };
         return body.upstreamApis?.['rest/v1']?.state === 'open';

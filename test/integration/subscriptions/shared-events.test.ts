@@ -11,7 +11,8 @@
 import { randomBytes } from 'node:crypto';
 import { ADMIN_IDENTITY_ID, ManualClock } from '../../../src/sandbox';
 import { startStack, type Stack } from '../../helpers/stack';
-import { Clients, type EventLog, routeCalls, sandboxRest, waitFor } from '../../helpers/subscriptions';
+import { Clients, type EventLog, routeCalls, sandboxRest } from '../../helpers/subscriptions';
+import { waitUntil } from '../../helpers/wait';
 
 const clock = new ManualClock(1000);
 let stack: Stack;
@@ -38,7 +39,7 @@ async function followed(tokens: string[], door: Door = 'ws'): Promise<EventLog[]
   const id = String(made.body['id']);
   const clientOf = (token: string): Parameters<Clients['follow']>[0] => (door === 'ws' ? clients.ws(token) : clients.sse(token, door === 'sse-single'));
   const logs = tokens.map((token) => clients.follow(clientOf(token), STATUS, { networkId: network.id, id }));
-  await waitFor(() => logs.every((l) => l.results.length >= 1), () => 'every first status');
+  await waitUntil(() => logs.every((l) => l.results.length >= 1), () => 'every first status');
   return logs;
 }
 
@@ -49,7 +50,7 @@ async function followers(tokens: string[], door: Door = 'ws'): Promise<{ calls: 
   const before = routeCalls(stack, 'GET /rest/v1/networks/{networkId}');
   const serializedBefore = serializations();
   clock.advance(); // NEW → the next status: one event for every follower
-  await waitFor(() => logs.every((l) => l.results.length >= 2), () => `every second status (${JSON.stringify(logs.map((l) => l.results))})`);
+  await waitUntil(() => logs.every((l) => l.results.length >= 2), () => `every second status (${JSON.stringify(logs.map((l) => l.results))})`);
   for (const log of logs) expect(log.results[1]).toEqual(logs[0]!.results[1]);
   return { calls: routeCalls(stack, 'GET /rest/v1/networks/{networkId}') - before, serializations: serializations() - serializedBefore };
 }
@@ -74,10 +75,10 @@ it('the first follower leaving while the shared execution waits on the platform:
   stack.sandbox.control.setFaults([{ method: 'GET', route: '/rest/v1/networks/{networkId}', latencyMs: 2000, times: 1 }]);
   try {
     clock.advance();
-    await waitFor(() => routeCalls(stack, 'GET /rest/v1/networks/{networkId}') > before, () => 'the event\'s call sent');
+    await waitUntil(() => routeCalls(stack, 'GET /rest/v1/networks/{networkId}') > before, () => 'the event\'s call sent');
     logs[0]!.unsubscribe();
     const others = logs.slice(1);
-    await waitFor(() => others.every((l) => l.results.length >= 2), () => `every other second status (${JSON.stringify(others.map((l) => l.results))})`);
+    await waitUntil(() => others.every((l) => l.results.length >= 2), () => `every other second status (${JSON.stringify(others.map((l) => l.results))})`);
     for (const log of others) {
       expect(log.results[1]!.errors).toBeUndefined();
       expect(log.results[1]).toEqual(others[0]!.results[1]);

@@ -7,7 +7,8 @@
  */
 import { ManualClock } from '../../../src/sandbox';
 import { startStack, type Stack } from '../../helpers/stack';
-import { Clients, sandboxRest, waitFor } from '../../helpers/subscriptions';
+import { Clients, sandboxRest } from '../../helpers/subscriptions';
+import { waitUntil } from '../../helpers/wait';
 
 const TEN_MINUTES = 600_000;
 let stack: Stack;
@@ -29,10 +30,10 @@ const STATUS = 'subscription($networkId: UUID!, $id: UUID!) { resourceStatus(kin
 it('a networkChanges follower sees an endpoint created through the gateway at once, not after the pace', async () => {
   const network = stack.sandbox.restFacts().networks[0]!;
   const log = clients.follow(clients.ws(), CHANGES, { networkId: network.id });
-  await waitFor(() => log.results.length >= 1, () => 'the first state');
+  await waitUntil(() => log.results.length >= 1, () => 'the first state');
   const created = await stack.gql('mutation($networkId: UUID!) { createEndpoint(networkId: $networkId, input: { name: "woken-by-write", endpointType: "ZTCL" }) { accepted } }', { networkId: network.id });
   expect(created.body.errors).toBeUndefined();
-  await waitFor(
+  await waitUntil(
     () => log.results.some((r) => JSON.stringify(r.data).includes('woken-by-write')),
     () => `the endpoint's event (got ${JSON.stringify(log.results)})`,
   );
@@ -43,12 +44,12 @@ it('a resourceStatus follower sees a redefine sent through the gateway at once; 
   const made = await sandboxRest(stack, 'POST', `/networks/${network.id}/endpoints`, { name: 'followed-status', endpointType: 'ZTCL' });
   const endpointId = String(made.body['id']);
   const log = clients.follow(clients.ws(), STATUS, { networkId: network.id, id: endpointId });
-  await waitFor(() => log.results.length >= 1, () => 'the first status');
+  await waitUntil(() => log.results.length >= 1, () => 'the first status');
   const seen = log.results.length;
   const renamed = await stack.gql('mutation($networkId: UUID!, $id: UUID!) { updateEndpoint(networkId: $networkId, id: $id, input: { name: "renamed-through-gateway" }) { accepted } }', { networkId: network.id, id: endpointId });
   expect(renamed.body.errors).toBeUndefined();
   // The redefine moves the endpoint to 600 (updating): its follower hears it at once.
-  await waitFor(() => log.results.length > seen, () => `a new status (got ${JSON.stringify(log.results)})`);
+  await waitUntil(() => log.results.length > seen, () => `a new status (got ${JSON.stringify(log.results)})`);
 
   // Behind the gateway's back: nothing wakes the poller, so nothing new arrives while the test looks.
   const before = log.results.length;

@@ -4,6 +4,7 @@ import { networkGraphFloor, requestTarget, waveTargets, GRAPH_FLOOR_REPETITIONS 
 import { isFloorKind } from '../../../bench/floor-kind';
 import { readGraphFloorMeasure, readGraphFloorRequest } from '../../../bench/graph-floor';
 import { passthroughFloor, rpsRatio } from '../../../bench/passthrough';
+import { isCallerCheck, queryCalls } from '../../../bench/query-calls';
 import { median } from '../../../bench/stats';
 import { createWaveReplay, readReplayScript } from '../../../bench/wave-replay';
 
@@ -126,5 +127,20 @@ describe('the replay script', () => {
   it('refuses an answer that is not JSON when the script is set', () => {
     const upstream: FloorUpstream = { getBody: () => Promise.resolve('{}'), close: () => Promise.resolve() };
     expect(() => createWaveReplay(upstream).set({ waves: [], authorization: 'x', answer: '{"data":' })).toThrow(/replay-script: the answer is not JSON/);
+  });
+});
+
+describe('the caller check in a recorded run', () => {
+  it('is left out of the calls, the waves and the count alike, whenever its verdict falls due', () => {
+    const recorded = [
+      { seq: 1, method: 'GET', route: '/rest/v1/networks', path: '/rest/v1/networks' },
+      { seq: 2, method: 'GET', route: '/identity/v1/organization', path: '/identity/v1/organization' },
+      { seq: 3, method: 'GET', route: '/rest/v1/networks/{networkId}', path: '/rest/v1/networks/n1' },
+    ];
+    const counts = { total: 3, byRoute: { 'GET /rest/v1/networks': 1, 'GET /identity/v1/organization': 1, 'GET /rest/v1/networks/{networkId}': 1 } };
+    const kept = recorded.filter((call) => !isCallerCheck(call));
+    expect(kept.map((call) => call.seq)).toEqual([1, 3]);
+    expect(queryCalls(counts)).toBe(kept.length);
+    expect(isCallerCheck({ method: 'POST', route: '/identity/v1/organization' })).toBe(false);
   });
 });
