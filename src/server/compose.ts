@@ -4,54 +4,31 @@
  * context, the one pipeline and the doors in front of it, the pages. `startGateway` (index.ts)
  * puts a node:http server in front of them; a test may build them alone.
  */
-import { createHmac, randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { Counter } from 'prom-client';
 import type { Config } from '../config';
-import { createContext, releaseContext, type GatewayContext, type GatewayInfo, type GatewayOwner, type GatewayServices, type PollSession } from '../context';
-import type { Cancellation } from '../core/cancellation';
-import { createCallerFactory, type CallerFactory } from '../core/caller';
-import { defaultShare, SharedLimit } from '../core/shares';
-import { createCallerVerifier } from '../core/verify';
-import { GatewayError } from '../errors/codes';
-import { readOperationFolder } from '../doors/mcp/catalog';
-import { COST_HEADER, createHttpDoor } from '../doors/http';
-import { createMcpHandler } from '../doors/mcp/handler';
-import { createPipelineMcpRunner } from '../doors/mcp/pipeline-runner';
-import { createSseDoor } from '../doors/sse';
+import type { GatewayInfo, GatewayOwner, GatewayServices, PollSession } from '../context';
 import { HeavyOperationGate } from '../limits/admission';
-import { OperationBudget } from '../limits/budget';
-import { instrumentSchema } from '../limits/instrument';
-import { introspectionRules } from '../limits/introspection';
-import { loadManifest } from '../persisted/trusted-documents';
-import { createPipeline, type Caller } from '../pipeline';
-import { createErrorFormatter } from '../pipeline/format';
-import { createOperationMetrics, operationNamesOf, OWN_OPERATION_NAMES } from '../pipeline/operation-metrics';
 import { createLogger, type LogFn } from '../pipeline/request-log';
 import { createPollerMetrics } from '../pollers';
 import { runProvisioning } from '../provisioning/runner';
 import { provisioningDeps } from '../resolvers';
 import { createFleetState } from '../state';
 import { upstreamQuotaOf } from '../state/call-quota';
-import { createTracer, type OperationSpan } from '../tracing';
+import { createTracer } from '../tracing';
 import { createHttpLayer } from '../upstream/http';
 import { createUpstreamReads } from '../upstream/cache';
 import { createRedisChangeBus } from '../state/redis/change-bus';
-import { identifyCaller } from '../upstream/identity/identify';
 import type { LoaderOptions } from '../upstream/loader-options';
 import { createSharedProbe } from '../upstream/probe';
 import { CallerOwner } from './caller-owner';
-import { createHealthRoutes, upstreamReadiness, type RouteHandler } from './health';
-import { createIdeHandler } from './ide';
-import { createMapHandler } from './map';
+import { composeCallers } from './compose-callers';
+import { createContextFactory } from './compose-context';
+import { composeDoors } from './compose-doors';
+import { composePipeline } from './compose-pipeline';
 import { createGatewayMetrics } from './metrics';
 import { createNetworkPolling } from './network-polling';
-import { packageVersion, projectRoot } from './project-root';
-import { buildSchema } from './schema';
+import { packageVersion } from './project-root';
 
-export const GRAPHQL_PATH = '/graphql';
-/** Subscriptions over Server-Sent Events (graphql-sse). */
-export const STREAM_PATH = `${GRAPHQL_PATH}/stream`;
+export { GRAPHQL_PATH, STREAM_PATH } from './paths';
 
 /** What the gateway needs from a running sandbox upstream (sandbox mode only). */
 export interface SandboxUpstream {
@@ -91,12 +68,12 @@ export async function composeGateway(config: Config, options: StartGatewayOption
   const upstreamBaseUrl = config.upstreamBaseUrl ?? options.sandbox?.baseUrl;
   if (upstreamBaseUrl === undefined) throw new Error('startGateway: no upstream (set UPSTREAM_BASE_URL or pass a sandbox)');
   const sandboxMode = config.upstreamBaseUrl === null;
-  const searchUrl = config.searchUrl ?? (sandboxMode ? (options.sandbox?.searchUrl ?? null) : null);
-  const searchCredentials = config.searchCredentials ?? (sandboxMode ? (options.sandbox?.searchCredentials ?? null) : null);
+  const sandbox = sandboxMode ? (options.sandbox ?? null) : null;
+  const searchUrl = config.searchUrl ?? sandbox?.searchUrl ?? null;
+  const searchCredentials = config.searchCredentials ?? sandbox?.searchCredentials ?? null;
 
   const metrics = createGatewayMetrics(options.processMetrics === true);
   const registry = metrics.registry;
-
   // Null when no OTLP endpoint is configured: then the SDK is not loaded and no span, id or header is ever made.
   const tracer = config.tracing
     ? createTracer(config.tracing, {
@@ -114,36 +91,8 @@ export async function composeGateway(config: Config, options: StartGatewayOption
     { ...config.upstreamCache, ...(naive ? { sharing: false, maxBytes: 0 } : {}), ...(options.cacheClock ? { now: options.cacheClock } : {}) },
     changeBus,
   );
-  // Who a token belongs to, asked of the platform once per token and cached briefly (src/core/verify.ts).
-  // The hash key is the fleet's when verdicts are shared (derived from FLEET_TOKEN_KEY), else this process's own.
-  const hashKey = config.fleet.tokenKey ? createHmac('sha256', config.fleet.tokenKey).update('netgraph caller verdicts').digest() : randomBytes(32);
-  const verifications = new Counter({
-    name: 'netgraph_caller_verifications_total',
-    help: 'Tokens verified with the platform (identity/v1), by outcome: accepted, refused, unavailable. Cached verdicts are not counted.',
-    labelNames: ['outcome'] as const,
-    registers: [registry],
-  });
-  // The verifier asks through the HTTP layer, whose quota asks the verifier: bound once both exist (just below).
-  let identify: (authorization: string) => ReturnType<typeof identifyCaller> = () => Promise.reject(new Error('not started'));
-  const verifier = createCallerVerifier({
-    hashKey,
-    ttlMs: config.callers.verifyTtlMs,
-    refusedTtlMs: config.callers.refusedTtlMs,
-    store: fleet.verdicts,
-    identify: (authorization) => identify(authorization),
-    onIdentify: (outcome) => verifications.inc({ outcome }),
-  });
-  // Every door builds its caller with this one function (src/core/caller.ts).
-  const callerOf: CallerFactory = createCallerFactory(verifier, { trustProxyHops: config.callers.trustProxyHops, header: config.callers.clientAddressHeader });
-  // The quota counts per identity; tokens the platform refuses share one count (their calls answer 401 anyway).
-  const quotaKeyOf = (authorization: string): Promise<string> =>
-    verifier.verify(authorization).then(
-      (identity) => identity.key,
-      (error: unknown) => {
-        if (error instanceof GatewayError && error.code !== 'UPSTREAM_UNAVAILABLE') return 'refused';
-        throw error;
-      },
-    );
+  // Who a token belongs to, asked of the platform once per token (compose-callers.ts).
+  const callers = composeCallers(config, fleet, registry);
   const httpLayer = createHttpLayer({
     upstreamBaseUrl,
     searchUrl,
@@ -152,7 +101,8 @@ export async function composeGateway(config: Config, options: StartGatewayOption
     retry: { attempts: config.retryAttempts, baseDelayMs: config.retryBaseDelayMs, maxDelayMs: config.retryMaxDelayMs, maxRetryAfterMs: config.retryAfterMaxMs },
     maxConcurrentPerRequest: config.maxConcurrentPerRequest,
     metrics: registry,
-    ...(fleet.quota ? { quota: upstreamQuotaOf(fleet.quota, quotaKeyOf) } : {}),
+    // The quota counts per identity.
+    ...(fleet.quota ? { quota: upstreamQuotaOf(fleet.quota, callers.quotaKeyOf) } : {}),
     reads,
     resilience: config.upstreamResilience,
     closures: fleet.upstreamClosures,
@@ -160,7 +110,7 @@ export async function composeGateway(config: Config, options: StartGatewayOption
     forwardTracestate: config.forwardTracestate,
     ...(options.upstreamClock ? { clock: options.upstreamClock } : {}),
   });
-  identify = (authorization) => identifyCaller(httpLayer, authorization);
+  callers.askThrough(httpLayer);
   // Heavy operations take turns, on every transport (src/limits/admission.ts).
   const gate = new HeavyOperationGate(config.limits.admission);
   metrics.watchGate(gate);
@@ -205,113 +155,34 @@ export async function composeGateway(config: Config, options: StartGatewayOption
     },
     provisioning: { jobs: provisionings, stepTimeoutMs: config.provisioningStepTimeoutMs },
   };
-  // Event fields read the installation's search service: only callers of the organizations the operator allowed.
-  const eventOrganizations = new Set(config.callers.eventsAllowedOrganizations);
-  if (sandboxMode) for (const id of options.sandbox?.restFacts?.().organizationIds.slice(0, 1) ?? []) eventOrganizations.add(id);
-  const admitEventSearch = async (caller: Caller): Promise<void> => {
-    const identity = await caller.verify();
-    if (identity === null || !eventOrganizations.has(identity.organizationId)) {
-      throw new GatewayError('FORBIDDEN', 'event search reads the installation\'s search service: only callers of the organizations the operator allowed (EVENTS_ALLOWED_ORGANIZATIONS) may read it');
-    }
-  };
-  const makeContext = (caller: Caller, cancellation: Cancellation, calls: { count: number }, trace?: OperationSpan): GatewayContext => {
-    const authorization = caller.authorization;
-    // The token stays private to the owner: pollers and background work see its identity's key, resolvers see neither.
-    const owner = new CallerOwner(caller, httpLayer, loaderOptions);
-    const budget = new OperationBudget(config.limits.budget, cancellation);
-    return createContext({
-      http: httpLayer.forCaller({ authorization, signal: cancellation, calls, budget, trace }),
-      budget,
-      options: loaderOptions,
-      cancellation,
-      authenticated: authorization !== undefined,
-      calls,
-      gateway: services,
-      pollers: pollers.forOwner(owner),
-      owner,
-      admitEventSearch: () => admitEventSearch(caller),
-    });
-  };
+  const makeContext = createContextFactory({
+    config,
+    httpLayer,
+    loaderOptions,
+    services,
+    pollers,
+    sandboxOrganizationIds: sandbox?.restFacts?.().organizationIds.slice(0, 1) ?? [],
+  });
 
-  // Every field counts what it produces on its operation's budget (src/limits/instrument.ts).
-  const schema = instrumentSchema(buildSchema());
-  const trusted = config.trustedDocuments ? loadManifest(config.trustedDocuments.path, config.trustedDocuments.only) : null;
-  // Metric labels: the trusted operations' names and the gateway's own clients', never callers' (operation-metrics.ts).
-  const mcpOperationsDir = join(projectRoot(), 'operations', 'mcp');
-  const operationMetrics = createOperationMetrics(registry, [
-    ...OWN_OPERATION_NAMES,
-    ...operationNamesOf(trusted?.documents() ?? []),
-    // The MCP tools' shipped operations are labelled by name too.
-    ...operationNamesOf(readOperationFolder(mcpOperationsDir).map((source) => source.text)),
-  ]);
-  const formatErrors = createErrorFormatter({ development: config.development });
-  // Every door hands its operations to this one pipeline (src/pipeline).
-  const pipeline = createPipeline({
+  // Every door hands its operations to this one pipeline (compose-pipeline.ts, src/pipeline).
+  const { schema, trusted, mcpOperationsDir, formatErrors, pipeline } = composePipeline({ config, fleet, gate, makeContext, logger, tracer, metrics });
+  // The doors in front of it and the pages (compose-doors.ts); the WebSocket door is index.ts's.
+  const doors = await composeDoors({
+    config,
     schema,
-    executor: config.executor,
-    documentLimits: { maxBytes: config.limits.price.maxDocumentBytes, maxTokens: config.limits.price.maxDocumentTokens },
-    trusted,
-    extraRules: introspectionRules(config.introspection),
-    apq: config.apq ? fleet.persistedQueries({ maxDocumentBytes: config.limits.price.maxDocumentBytes, ttlMs: config.fleet.apqTtlSeconds * 1000, maxSharedBytes: config.fleet.apqSharedMaxBytes }) : null,
-    priceLimits: config.limits.price,
-    gate,
-    formatErrors,
-    createContext: (caller, cancellation, calls, trace) => makeContext(caller, cancellation, calls, trace),
-    releaseContext,
-    subscriptionShares: {
-      perCaller: new SharedLimit('subscriptionsPerCaller', { total: Number.MAX_SAFE_INTEGER, perCaller: config.callers.maxSubscriptionsPerCaller, setting: 'MAX_SUBSCRIPTIONS_PER_CALLER' }),
-      anonymous: new SharedLimit('anonymousSubscriptions', {
-        total: config.callers.maxAnonymousSubscriptions,
-        perCaller: defaultShare(config.callers.maxAnonymousSubscriptions),
-        setting: 'MAX_ANONYMOUS_SUBSCRIPTIONS',
-      }),
-    },
-    logger,
-    metrics: operationMetrics,
-    tracer,
-    maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection,
-    onSubscriptionCount: (door, delta) => metrics.subscriptionCount(door, delta),
-  });
-  const httpDoor = await createHttpDoor({ schema, pipeline, formatErrors, callerOf });
-
-  const ide = createIdeHandler({
-    graphqlPath: GRAPHQL_PATH,
-    // Every answer in the IDE shows its estimated and actual cost (`extensions.cost`, src/limits/README.md).
-    defaultHeaders: {
-      ...(sandboxMode && options.sandbox ? { Authorization: `Bearer ${options.sandbox.tokens.admin}` } : {}),
-      [COST_HEADER]: 'true',
-    },
-  });
-  // The network map page (GET /map, src/server/map): in sandbox mode its token field is prepopulated too.
-  const map = createMapHandler({
-    graphqlPath: GRAPHQL_PATH,
-    ...(sandboxMode && options.sandbox ? { defaultToken: options.sandbox.tokens.admin } : {}),
-  });
-  const routes = createHealthRoutes({ readiness: { upstreams: upstreamReadiness(probe) }, mode: sandboxMode ? 'sandbox' : 'upstream', metrics: registry, state: () => fleet.check(), upstreamApis: () => httpLayer.health.view() });
-  // With METRICS_PORT, /metrics is served on its own port only (index.ts), not to the API's clients.
-  const { '/metrics': metricsRoute, ...probeRoutes } = routes;
-  if (metricsRoute === undefined) throw new Error('health routes without /metrics');
-  const health: Record<string, RouteHandler | undefined> = config.metricsPort === null ? routes : probeRoutes;
-  const sse = createSseDoor({
     pipeline,
-    reservations: new SharedLimit('sseReservations', { total: config.transport.sseMaxReservations, perCaller: config.transport.sseReservationsPerCaller, setting: 'SSE_MAX_RESERVATIONS' }),
-    limits: { reservationTtlMs: config.transport.sseReservationTtlMs, maxBufferedBytes: config.transport.sseMaxBufferedBytes },
-    callerOf,
-  });
-  // MCP at /mcp (src/doors/mcp): the shipped operations as tools for AI assistants, with the caller's token.
-  const mcp = createMcpHandler({
-    schema,
-    runner: createPipelineMcpRunner(pipeline, config.limits.price),
-    operationsDir: mcpOperationsDir,
-    manifest: trusted ? { only: trusted.only, documents: trusted.documents() } : null,
-    mutations: config.mcpMutations,
-    publicHosts: config.publicHosts,
-    schemaTools: { offered: config.introspection, needToken: !sandboxMode },
+    formatErrors,
+    callerOf: callers.callerOf,
+    trusted,
+    mcpOperationsDir,
+    sandboxToken: sandbox?.tokens.admin ?? null,
     version: info.version,
-    warn: (message) => logger.warn(message),
-    callerOf,
-    note: (errors, caller) => pipeline.note(errors, caller, { door: 'mcp' }),
+    logger,
+    registry,
+    probe,
+    fleet,
+    upstreamHealth: httpLayer.health,
   });
 
-  return { logger, metrics, tracer, fleet, httpLayer, pollers, provisionings, schema, pipeline, httpDoor, sse, mcp, ide, map, health, metricsRoute, verifier, callerOf, changeBus };
+  return { logger, metrics, tracer, fleet, httpLayer, pollers, provisionings, schema, pipeline, ...doors, verifier: callers.verifier, callerOf: callers.callerOf, changeBus };
 }

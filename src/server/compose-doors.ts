@@ -1,0 +1,89 @@
+/**
+ * What stands in front of the one pipeline (composeGateway's last part): the HTTP door, the SSE
+ * door, MCP, the two pages (IDE, map) and the health routes. The WebSocket door is attached to the
+ * server's upgrades by index.ts. Each door gets the same Caller factory.
+ */
+import type { GraphQLSchema } from 'graphql';
+import type { Registry } from 'prom-client';
+import type { Config } from '../config';
+import type { CallerFactory } from '../core/caller';
+import { SharedLimit } from '../core/shares';
+import { COST_HEADER, createHttpDoor } from '../doors/http';
+import { createMcpHandler } from '../doors/mcp/handler';
+import { createPipelineMcpRunner } from '../doors/mcp/pipeline-runner';
+import { createSseDoor } from '../doors/sse';
+import type { TrustedDocuments } from '../persisted/trusted-documents';
+import type { Pipeline } from '../pipeline';
+import type { ErrorFormatter } from '../pipeline/format';
+import type { Logger } from '../pipeline/request-log';
+import type { FleetState } from '../state';
+import type { UpstreamHealth } from '../upstream/health';
+import type { SharedProbe } from '../upstream/probe';
+import { GRAPHQL_PATH } from './paths';
+import { createHealthRoutes, upstreamReadiness, type RouteHandler } from './health';
+import { createIdeHandler } from './ide';
+import { createMapHandler } from './map';
+
+export interface DoorParts {
+  readonly config: Config;
+  readonly schema: GraphQLSchema;
+  readonly pipeline: Pipeline;
+  readonly formatErrors: ErrorFormatter;
+  readonly callerOf: CallerFactory;
+  readonly trusted: TrustedDocuments | null;
+  /** The MCP tools' operations (operations/mcp). */
+  readonly mcpOperationsDir: string;
+  /** Sandbox mode: the sandbox's admin token prefills the pages (null outside it). */
+  readonly sandboxToken: string | null;
+  readonly version: string;
+  readonly logger: Logger;
+  readonly registry: Registry;
+  readonly probe: SharedProbe;
+  readonly fleet: FleetState;
+  readonly upstreamHealth: UpstreamHealth;
+}
+
+export async function composeDoors(parts: DoorParts) {
+  const { config, schema, pipeline, formatErrors, callerOf, trusted, sandboxToken, logger } = parts;
+  const sandboxMode = config.upstreamBaseUrl === null;
+  const httpDoor = await createHttpDoor({ schema, pipeline, formatErrors, callerOf });
+  const ide = createIdeHandler({
+    graphqlPath: GRAPHQL_PATH,
+    // Every answer in the IDE shows its estimated and actual cost (`extensions.cost`, src/limits/README.md).
+    defaultHeaders: { ...(sandboxToken !== null ? { Authorization: `Bearer ${sandboxToken}` } : {}), [COST_HEADER]: 'true' },
+  });
+  // The network map page (GET /map, src/server/map): in sandbox mode its token field is prepopulated too.
+  const map = createMapHandler({ graphqlPath: GRAPHQL_PATH, ...(sandboxToken !== null ? { defaultToken: sandboxToken } : {}) });
+  const routes = createHealthRoutes({
+    readiness: { upstreams: upstreamReadiness(parts.probe) },
+    mode: sandboxMode ? 'sandbox' : 'upstream',
+    metrics: parts.registry,
+    state: () => parts.fleet.check(),
+    upstreamApis: () => parts.upstreamHealth.view(),
+  });
+  // With METRICS_PORT, /metrics is served on its own port only (index.ts), not to the API's clients.
+  const { '/metrics': metricsRoute, ...probeRoutes } = routes;
+  if (metricsRoute === undefined) throw new Error('health routes without /metrics');
+  const health: Record<string, RouteHandler | undefined> = config.metricsPort === null ? routes : probeRoutes;
+  const sse = createSseDoor({
+    pipeline,
+    reservations: new SharedLimit('sseReservations', { total: config.transport.sseMaxReservations, perCaller: config.transport.sseReservationsPerCaller, setting: 'SSE_MAX_RESERVATIONS' }),
+    limits: { reservationTtlMs: config.transport.sseReservationTtlMs, maxBufferedBytes: config.transport.sseMaxBufferedBytes },
+    callerOf,
+  });
+  // MCP at /mcp (src/doors/mcp): the shipped operations as tools for AI assistants, with the caller's token.
+  const mcp = createMcpHandler({
+    schema,
+    runner: createPipelineMcpRunner(pipeline, config.limits.price),
+    operationsDir: parts.mcpOperationsDir,
+    manifest: trusted ? { only: trusted.only, documents: trusted.documents() } : null,
+    mutations: config.mcpMutations,
+    publicHosts: config.publicHosts,
+    schemaTools: { offered: config.introspection, needToken: !sandboxMode },
+    version: parts.version,
+    warn: (message) => logger.warn(message),
+    callerOf,
+    note: (errors, caller) => pipeline.note(errors, caller, { door: 'mcp' }),
+  });
+  return { httpDoor, sse, mcp, ide, map, health, metricsRoute };
+}
