@@ -84,8 +84,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     // The executor comes from the environment: `npm test` runs the integration suites on both.
     ...loaded,
-    // A verified token stays verified for the whole suite: call counts never see a re-check.
-    callers: { ...loaded.callers, verifyTtlMs: 3_600_000 },
+    // A verdict, accepted or refused, lasts the whole suite: call counts and the verdicts a test
+    // reads never depend on how long a loaded machine took between two steps.
+    callers: { ...loaded.callers, verifyTtlMs: 3_600_000, refusedTtlMs: 600_000 },
     port: 0,
     host: '127.0.0.1',
     retryBaseDelayMs: 5,
