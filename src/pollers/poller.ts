@@ -7,7 +7,7 @@ import { ErrorCode } from '../errors/codes';
 import { nextPause, type PauseReason } from './backoff';
 import { classifyPollError, errorCodeOf } from './errors';
 import type { PollerMetrics, PollOutcome } from './metrics';
-import { SubscriberStream } from './stream';
+import { Subscribers } from './subscribers';
 import type { PollerSettings, PollKind, PollOwner, PollStream, PollWake } from './types';
 
 export interface PollerHooks {
@@ -19,11 +19,10 @@ export interface PollerHooks {
 type PollResult<V> = { ok: true; value: V } | { ok: false; error: unknown };
 
 export class Poller<T, V, S> {
-  private readonly subscribers = new Set<SubscriberStream<V>>();
+  private readonly subscribers: Subscribers<V>;
   private readonly controller = new AbortController();
   private readonly startedAt = Date.now();
   private changedAt = this.startedAt;
-  private last: { value: V; fingerprint: string } | null = null;
   private polls = 0;
   private errorsInARow = 0;
   private pause: number;
@@ -41,19 +40,16 @@ export class Poller<T, V, S> {
     private readonly hooks: PollerHooks,
   ) {
     this.pause = settings.intervalMs;
+    this.subscribers = new Subscribers<V>(kind.name, hooks.metrics, () => this.stop());
   }
 
   get subscriberCount(): number {
-    return this.subscribers.size;
+    return this.subscribers.count;
   }
 
   /** A new subscriber: it hears the latest value at once, when there is one. */
   subscribe(signal?: AbortSignal): PollStream<V> {
-    const stream = new SubscriberStream<V>((s) => this.leave(s), signal);
-    this.subscribers.add(stream);
-    this.hooks.metrics.subscriberJoined(this.kind.name);
-    if (this.last) stream.push(this.last.value);
-    return stream;
+    return this.subscribers.join(signal);
   }
 
   /**
@@ -115,22 +111,19 @@ export class Poller<T, V, S> {
 
   private observe(value: V): void {
     this.errorsInARow = 0;
-    const fingerprint = this.kind.fingerprint(value);
-    if (this.last !== null && this.last.fingerprint === fingerprint) {
-      this.count('unchanged');
-      this.pace('unchanged');
-    } else {
-      this.last = { value, fingerprint };
+    if (this.subscribers.deliver(value, this.kind.fingerprint(value))) {
       this.changedAt = Date.now();
       this.count('changed');
       this.pace('changed');
-      for (const subscriber of this.subscribers) subscriber.push(value);
+    } else {
+      this.count('unchanged');
+      this.pace('unchanged');
     }
     if (this.kind.isTerminal(value)) this.finish(null);
   }
 
   private failed(error: unknown): void {
-    const state = { polls: this.polls, elapsedMs: Date.now() - this.startedAt, last: this.last?.value ?? null };
+    const state = { polls: this.polls, elapsedMs: Date.now() - this.startedAt, last: this.subscribers.latest?.value ?? null };
     const decision = this.kind.classifyError?.(error, state, this.target) ?? classifyPollError(error);
     switch (decision.action) {
       case 'emit':
@@ -160,25 +153,13 @@ export class Poller<T, V, S> {
   /** The next pause: the registry's rule, or the kind's own when it paces itself (`nextPauseMs`). */
   private pace(outcome: PauseReason): void {
     const proposedMs = nextPause(this.pause, outcome, this.settings);
-    const own = this.kind.nextPauseMs?.({ outcome, pauseMs: this.pause, proposedMs, last: this.last?.value ?? null, sinceChangeMs: Date.now() - this.changedAt }, this.target);
+    const own = this.kind.nextPauseMs?.({ outcome, pauseMs: this.pause, proposedMs, last: this.subscribers.latest?.value ?? null, sinceChangeMs: Date.now() - this.changedAt }, this.target);
     this.pause = own !== undefined && Number.isFinite(own) && own >= 0 ? own : proposedMs;
-  }
-
-  private leave(stream: SubscriberStream<V>): void {
-    if (!this.subscribers.delete(stream)) return;
-    this.hooks.metrics.subscriberLeft(this.kind.name);
-    if (this.subscribers.size === 0) this.stop();
   }
 
   /** End every subscriber (with `failure`'s error, or done) and stop. */
   private finish(failure: { error: unknown } | null): void {
-    const subscribers = [...this.subscribers];
-    this.subscribers.clear();
-    for (const subscriber of subscribers) {
-      this.hooks.metrics.subscriberLeft(this.kind.name);
-      if (failure) subscriber.fail(failure.error);
-      else subscriber.end();
-    }
+    this.subscribers.endAll(failure);
     this.stop();
   }
 

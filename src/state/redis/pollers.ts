@@ -15,7 +15,7 @@
 import {
   createAcquisition,
   createPollerRegistry,
-  SubscriberStream,
+  Subscribers,
   type PollerMetrics,
   type PollerRegistry,
   type PollerSettings,
@@ -75,8 +75,7 @@ type Mode = 'starting' | 'local' | 'holder' | 'follower';
 
 class FleetEntry<T, V, S> {
   mode: Mode = 'starting';
-  private readonly streams = new Set<SubscriberStream<V>>();
-  private latest: { value: V; fingerprint: string } | null = null;
+  private readonly subscribers: Subscribers<V>;
   private seq = 0;
   private inner: PollStream<V> | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -100,6 +99,7 @@ class FleetEntry<T, V, S> {
     const base = `${PREFIX}poll:${kind.name}:${kind.key(target)}#${owner.fingerprint}`;
     this.keys = { lease: `${base}:lease`, latest: `${base}:latest`, channel: `${base}:events` };
     this.place = base;
+    this.subscribers = new Subscribers<V>(kind.name, shared.metrics, () => this.stop());
     // The same kind, counting the polls this replica makes for the fleet while it holds the lease.
     this.polling = {
       ...kind,
@@ -111,15 +111,11 @@ class FleetEntry<T, V, S> {
   }
 
   get subscriberCount(): number {
-    return this.streams.size;
+    return this.subscribers.count;
   }
 
   subscribe(signal?: AbortSignal): PollStream<V> {
-    const stream = new SubscriberStream<V>((s) => this.leave(s), signal);
-    this.streams.add(stream);
-    this.shared.metrics.subscriberJoined(this.kind.name);
-    if (this.latest) stream.push(this.latest.value);
-    return stream;
+    return this.subscribers.join(signal);
   }
 
   start(): void {
@@ -164,7 +160,8 @@ class FleetEntry<T, V, S> {
       if (held === 1) {
         this.becomeHolder(false);
         // Listeners and late joiners get what this replica saw while it polled alone.
-        if (this.latest) await this.publish(this.valueMessage(this.latest.value), true);
+        const latest = this.subscribers.latest;
+        if (latest) await this.publish(this.valueMessage(latest.value), true);
       } else await this.becomeFollower();
     } catch {
       // Still unreachable after all: stay local until the next time it comes up.
@@ -253,10 +250,7 @@ class FleetEntry<T, V, S> {
 
   /** To this replica's subscribers, when it differs from the last value they heard. */
   private deliver(value: V): void {
-    const fingerprint = this.kind.fingerprint(value);
-    if (this.latest !== null && this.latest.fingerprint === fingerprint) return;
-    this.latest = { value, fingerprint };
-    for (const stream of this.streams) stream.push(value);
+    this.subscribers.deliver(value, this.kind.fingerprint(value));
   }
 
   private async publish(message: Record<string, unknown>, keep: boolean): Promise<void> {
@@ -331,20 +325,8 @@ class FleetEntry<T, V, S> {
 
   // --- ending ---
 
-  private leave(stream: SubscriberStream<V>): void {
-    if (!this.streams.delete(stream)) return;
-    this.shared.metrics.subscriberLeft(this.kind.name);
-    if (this.streams.size === 0) this.stop();
-  }
-
   private finish(failure: { error: unknown } | null): void {
-    const streams = [...this.streams];
-    this.streams.clear();
-    for (const stream of streams) {
-      this.shared.metrics.subscriberLeft(this.kind.name);
-      if (failure) stream.fail(failure.error);
-      else stream.end();
-    }
+    this.subscribers.endAll(failure);
     this.stop();
   }
 
