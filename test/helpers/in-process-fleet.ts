@@ -8,6 +8,7 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox';
 import { startGateway, type RunningGateway } from '../../src/server';
 import { startRedis, type TestRedis } from './redis-server';
 import { testConfig } from './stack';
+import { waitUntil } from './wait';
 
 export interface InProcessFleet {
   redis: TestRedis;
@@ -24,7 +25,14 @@ export async function startInProcessFleet(count: number, fleet: Partial<FleetCon
   const sandbox = await startSandbox({ port: 0, seed: 'tiny' });
   const config = testConfig({ upstreamBaseUrl: null });
   const gateways: RunningGateway[] = [];
-  for (let i = 0; i < count; i++) gateways.push(await startGateway({ ...config, fleet: { ...config.fleet, redisUrl: redis.url, ...fleet } }, { log: null, sandbox }));
+  for (let i = 0; i < count; i++) {
+    const gateway = await startGateway({ ...config, fleet: { ...config.fleet, redisUrl: redis.url, ...fleet } }, { log: null, sandbox });
+    gateways.push(gateway);
+    // Ready once it has reached Redis (/readyz), as an orchestrator waits for a replica: before
+    // that, a replica keeps what it shares to itself, and a test reading Redis would miss it.
+    const readyz = new URL('/readyz', gateway.url).href;
+    await waitUntil(async () => (await fetch(readyz)).status === 200, `replica ${i} ready`, { intervalMs: 20 });
+  }
   return {
     redis,
     client,

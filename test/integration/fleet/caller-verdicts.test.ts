@@ -23,7 +23,7 @@ describeFleet('verdicts on tokens in a fleet', () => {
   beforeAll(async () => {
     fleet = await startInProcessFleet(2, { tokenKey: randomBytes(32) });
     ({ sandbox, client, gateways: replicas } = fleet);
-    // Both replicas have joined Redis (the verdict store answers only while the link is up).
+    // Both replicas have joined Redis (the fleet helper waits for /readyz); one verdict laid there already.
     for (const replica of replicas) await replica.verifier.verify(`Bearer ${sandbox.tokens.reader}`);
   });
   afterAll(() => fleet?.close());
