@@ -1,0 +1,21 @@
+/**
+ * "Account": the outermost stage. Every answer passes it: an error a later stage threw becomes the
+ * operation's refusal, and the log line, metrics and trace are written once the answer is known
+ * (a subscription's when its stream ends, by the `subscribe` stage).
+ */
+import { refusal, isStream, type Stage } from './stage';
+
+export const account: Stage = {
+  name: 'account',
+  wrap: (next) => async (run) => {
+    let outcome;
+    try {
+      outcome = await next(run);
+    } catch (error) {
+      outcome = refusal(run.record, [error]);
+    }
+    if (isStream(outcome)) return outcome;
+    run.record.finish(run.options.statusOf?.(outcome));
+    return outcome;
+  },
+};

@@ -1,0 +1,80 @@
+/**
+ * A subscription's events: each executed with a fresh context (loaders, budget, deadline), once
+ * for every subscriber with the same operation, variables and credential (../shared-events.ts);
+ * `return()` stops the source at once, and an error of the source ends the stream with that
+ * error as its last result.
+ */
+import { execute, type FormattedExecutionResult } from 'graphql';
+import type { Cancellation } from '../../core/cancellation';
+import { SharedEventExecutions } from '../shared-events';
+import type { PreparedOperation } from '../prepare';
+import type { AnswerStream } from '../types';
+import type { SubscribeDeps } from './subscribe';
+import type { OperationRun } from './stage';
+
+export class SubscriptionEvents {
+  private readonly shared = new SharedEventExecutions();
+
+  constructor(private readonly deps: Pick<SubscribeDeps, 'schema' | 'createContext' | 'releaseContext'>) {}
+
+  /** One event executed with a fresh context. */
+  private async execute(run: OperationRun, operation: PreparedOperation, rootValue: unknown, cancellation: Cancellation): Promise<FormattedExecutionResult> {
+    const { record, params } = run;
+    const contextValue = this.deps.createContext(run.caller, cancellation, record.calls, record.trace);
+    contextValue.budget.startDeadline();
+    try {
+      // Subscription events run on graphql-js: each is small, and its root value is the event.
+      const result = await execute({ schema: this.deps.schema, document: operation.document, operationName: operation.name, variableValues: params.variables ?? undefined, rootValue, contextValue });
+      const value: FormattedExecutionResult = {};
+      if (result.errors && result.errors.length > 0) value.errors = record.format(result.errors).formatted;
+      if (result.data !== undefined) value.data = result.data;
+      return value;
+    } finally {
+      contextValue.budget.finish();
+      this.deps.releaseContext(contextValue);
+    }
+  }
+
+  stream(source: AsyncIterable<unknown>, run: OperationRun, operation: PreparedOperation, end: () => void): AnswerStream {
+    const { record, params } = run;
+    const iterator = source[Symbol.asyncIterator]();
+    const stream: AnswerStream = {
+      next: async () => {
+        let item: IteratorResult<unknown>;
+        try {
+          item = await iterator.next();
+        } catch (error) {
+          const { formatted } = record.format([error]);
+          await iterator.return?.();
+          end();
+          return { done: false, value: { errors: formatted ?? [] } };
+        }
+        if (item.done) {
+          end();
+          return { done: true, value: undefined };
+        }
+        // Subscribers of one event with the same operation, variables and credential share one execution.
+        const key = `${this.shared.idOf(operation)}\n${this.shared.credentialOf(run.caller.authorization)}\n${JSON.stringify(params.variables ?? null)}`;
+        const value = await this.shared.run(item.value, key, record.cancellation, (cancellation) => this.execute(run, operation, item.value, cancellation));
+        return { done: false, value };
+      },
+      async return() {
+        // Stop the source first: a poller waiting for its next tick ends now, not at the tick.
+        record.cancellation.abort();
+        await iterator.return?.();
+        end();
+        return { done: true, value: undefined };
+      },
+      async throw(error: unknown) {
+        record.cancellation.abort();
+        await iterator.return?.();
+        end();
+        throw error;
+      },
+      [Symbol.asyncIterator]() {
+        return stream;
+      },
+    };
+    return stream;
+  }
+}
