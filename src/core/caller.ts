@@ -32,7 +32,7 @@ export interface IdentityVerifier {
 }
 
 export interface Caller {
-  /** The `Authorization` value (HTTP header, `connection_init` payload): forwarded upstream, never logged. */
+  /** The `Authorization` value (HTTP header, `connection_init` payload), normalized (`normalizeAuthorization`): forwarded upstream, never logged. */
   readonly authorization: string | undefined;
   /** The client's address (through the trusted proxies, if any). */
   readonly clientAddress: string | undefined;
@@ -65,6 +65,19 @@ export type CallerFactory = (input: CallerInput) => Caller;
 
 /** Share key of every caller without a token: together they are one caller (gateway-wide caps). */
 export const ANONYMOUS_KEY = 'anonymous';
+
+/**
+ * One spelling of one credential: surrounding whitespace dropped, inner runs of whitespace made
+ * one space, and the `Bearer` scheme (case-insensitive by HTTP's rules) spelt `Bearer`. Every
+ * hash, identity, quota, poller and cache key is derived from this form, so `bearer T` and
+ * `Bearer  T` are the caller `Bearer T` is; it is also the form forwarded upstream.
+ */
+export function normalizeAuthorization(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const collapsed = value.trim().replace(/\s+/g, ' ');
+  const bearer = /^bearer (.*)$/i.exec(collapsed);
+  return bearer === null ? collapsed : `Bearer ${bearer[1] ?? ''}`;
+}
 
 function header(headers: CallerInput['headers'], name: string): string | undefined {
   const value = headers[name];
@@ -127,7 +140,7 @@ class VerifiedCaller implements Caller {
 export function createCallerFactory(verifier: IdentityVerifier, address: ClientAddressSettings): CallerFactory {
   return (input) =>
     new VerifiedCaller(
-      input.authorization,
+      normalizeAuthorization(input.authorization),
       input.requestId ?? requestIdFrom(input.headers),
       { traceparent: header(input.headers, 'traceparent'), tracestate: header(input.headers, 'tracestate') },
       input.cancellation ?? new Cancellation(),

@@ -2,9 +2,14 @@
  * Verifies a bearer with the platform once and remembers the verdict briefly: the identity
  * behind an accepted token (its organization and, for a JWT, its `sub`), or the refusal.
  *
+ * - The `Authorization` value is normalized first (src/core/caller.ts): one token spelt several
+ *   ways is one caller, one hash, one identity.
  * - Verdicts are keyed by a keyed hash (HMAC-SHA-256) of the token, never the token, in this
  *   process and (when the fleet shares state) in a `VerdictStore` every replica reads.
- * - Accepted verdicts live `ttlMs`, refusals `refusedTtlMs` (shorter: a token may become valid).
+ * - A verdict expires at a time fixed when the platform was asked (`ttlMs` after, `refusedTtlMs`
+ *   for a refusal), wherever it is read from: a replica that reads it from the store keeps it
+ *   until that time, never a fresh period. `isCurrent` tells the HTTP cache whether a token's
+ *   acceptance still holds (a cached read is served only then).
  * - Concurrent verifications of one token share one call.
  * - An outage is not a verdict: nothing is cached, the caller is told UPSTREAM_UNAVAILABLE.
  *
@@ -15,7 +20,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { GatewayError } from '../errors/codes';
-import type { Identity, IdentityVerifier } from './caller';
+import { normalizeAuthorization, type Identity, type IdentityVerifier } from './caller';
 
 /** What the platform said about a token. */
 export type Verdict = { accepted: true; identity: Identity } | { accepted: false; code: 'UNAUTHENTICATED' | 'FORBIDDEN' };
@@ -23,10 +28,19 @@ export type Verdict = { accepted: true; identity: Identity } | { accepted: false
 /** What identifying a token asks the platform: its organization, or a refusal with the HTTP status. */
 export type Identification = { organizationId: string } | { refused: 401 | 403 | 404 };
 
-/** Where verdicts outlive this process's memory (the fleet's Redis); answers null when it does not know. */
+/** A verdict and when it runs out (ms since the epoch): fixed when the platform was asked. */
+export interface StoredVerdict {
+  verdict: Verdict;
+  expiresAt: number;
+}
+
+/**
+ * Where verdicts outlive this process's memory (the fleet's Redis); answers null when it does not
+ * know, or when what it holds does not prove it was written by this fleet for this token hash.
+ */
 export interface VerdictStore {
-  get(tokenHash: string): Promise<Verdict | null>;
-  set(tokenHash: string, verdict: Verdict, ttlMs: number): Promise<void>;
+  get(tokenHash: string): Promise<StoredVerdict | null>;
+  set(tokenHash: string, verdict: Verdict, expiresAt: number): Promise<void>;
 }
 
 export interface VerifierOptions {
@@ -46,8 +60,10 @@ export interface VerifierOptions {
 }
 
 export interface CallerVerifier extends IdentityVerifier {
-  /** The keyed hash verdicts are stored under. */
+  /** The keyed hash verdicts are stored under (of the normalized value). */
   tokenHash(authorization: string): string;
+  /** Whether this process holds an acceptance of the token that has not run out (no call, no await). */
+  isCurrent(authorization: string): boolean;
 }
 
 /** The JWT's `sub`, read without checking the signature: only asked once the platform accepted the token. */
@@ -81,18 +97,24 @@ export function createCallerVerifier(options: VerifierOptions): CallerVerifier {
   const now = options.now ?? Date.now;
   const local = new LRUCache<string, { verdict: Verdict; until: number }>({ max: options.maxLocal ?? 10_000 });
   const pending = new Map<string, Promise<Verdict>>();
-  const tokenHash = (authorization: string): string => createHmac('sha256', options.hashKey).update(authorization).digest('hex').slice(0, 40);
+  const hashOf = (normalized: string): string => createHmac('sha256', options.hashKey).update(normalized).digest('hex').slice(0, 40);
+  const ttlOf = (verdict: Verdict): number => (verdict.accepted ? options.ttlMs : options.refusedTtlMs);
 
-  function remember(hash: string, verdict: Verdict, ttlMs: number): void {
-    local.set(hash, { verdict, until: now() + ttlMs });
+  function remember(hash: string, verdict: Verdict, until: number): void {
+    if (until > now()) local.set(hash, { verdict, until });
   }
 
   async function ask(authorization: string, hash: string): Promise<Verdict> {
     const shared = await options.store?.get(hash).catch(() => null);
-    if (shared) {
-      remember(hash, shared, shared.accepted ? options.ttlMs : options.refusedTtlMs);
-      return shared;
+    if (shared && shared.expiresAt > now()) {
+      // Kept until the time the platform's word runs out, and never longer than a fresh period
+      // (a replica whose clock runs behind the writer's cannot stretch it further).
+      remember(hash, shared.verdict, Math.min(shared.expiresAt, now() + ttlOf(shared.verdict)));
+      return shared.verdict;
     }
+    // The verdict's period starts when the platform is asked, not when it answered: a token
+    // revoked while the check was on its way is bounded by this time too.
+    const asked = now();
     let answer: Identification;
     try {
       answer = await options.identify(authorization);
@@ -105,14 +127,14 @@ export function createCallerVerifier(options: VerifierOptions): CallerVerifier {
         ? { accepted: false, code: answer.refused === 401 ? 'UNAUTHENTICATED' : 'FORBIDDEN' }
         : { accepted: true, identity: identityOf(answer.organizationId, jwtSubject(authorization), hash) };
     options.onIdentify?.(verdict.accepted ? 'accepted' : 'refused');
-    const ttl = verdict.accepted ? options.ttlMs : options.refusedTtlMs;
-    remember(hash, verdict, ttl);
-    await options.store?.set(hash, verdict, ttl).catch(() => undefined);
+    const expiresAt = asked + ttlOf(verdict);
+    remember(hash, verdict, expiresAt);
+    if (expiresAt > now()) await options.store?.set(hash, verdict, expiresAt).catch(() => undefined);
     return verdict;
   }
 
   function verdictFor(authorization: string): Promise<Verdict> {
-    const hash = tokenHash(authorization);
+    const hash = hashOf(authorization);
     const known = local.get(hash);
     if (known && known.until > now()) return Promise.resolve(known.verdict);
     const running = pending.get(hash);
@@ -123,9 +145,13 @@ export function createCallerVerifier(options: VerifierOptions): CallerVerifier {
   }
 
   return {
-    tokenHash,
+    tokenHash: (authorization) => hashOf(normalizeAuthorization(authorization) ?? ''),
+    isCurrent(authorization) {
+      const known = local.get(hashOf(normalizeAuthorization(authorization) ?? ''));
+      return known !== undefined && known.verdict.accepted && known.until > now();
+    },
     async verify(authorization) {
-      const verdict = await verdictFor(authorization);
+      const verdict = await verdictFor(normalizeAuthorization(authorization) ?? '');
       if (!verdict.accepted) throw new GatewayError(verdict.code, REFUSAL_TEXT[verdict.code]);
       return verdict.identity;
     },

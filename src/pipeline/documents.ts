@@ -52,7 +52,8 @@ export async function resolveDocument(params: GraphQLParams, sources: DocumentSo
   if (query === null) {
     if (!isSha256Hex(hash)) return notFound();
     const text = sources.trusted?.get(hash) ?? (sources.apq ? await sources.apq.get(hash) : null);
-    return text ? { text, hash, register: false } : notFound();
+    // Whatever store answered (memory, Redis, a manifest), the text runs only if it is the one named.
+    return text && sha256Hex(text) === hash ? { text, hash, register: false } : notFound();
   }
   if (sha256Hex(query) !== hash) return new GraphQLError('provided sha does not match query', { extensions: { code: ErrorCode.BAD_REQUEST, http: { status: 400 } } });
   return { text: query, hash, register: sources.apq !== null && !sources.trusted?.only };

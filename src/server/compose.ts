@@ -104,6 +104,8 @@ export async function composeGateway(config: Config, options: StartGatewayOption
     // The quota counts per identity.
     ...(fleet.quota ? { quota: upstreamQuotaOf(fleet.quota, callers.quotaKeyOf) } : {}),
     reads,
+    // A cached read answers a token only while the platform's acceptance of it is current.
+    verdicts: callers.verifier,
     resilience: config.upstreamResilience,
     closures: fleet.upstreamClosures,
     maxBodyBytes: config.upstreamMaxBodyBytes,

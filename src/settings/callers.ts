@@ -3,7 +3,7 @@ import { ConfigError, custom, int, type Area } from './setting';
 
 export const CALLER_VERIFY_TTL_MS = int({
   name: 'CALLER_VERIFY_TTL_MS',
-  meaning: "how long the platform's acceptance of a token is trusted before asking again (a revoked token keeps its reservations at most this long)",
+  meaning: "how long the platform's acceptance of a token is trusted before asking again, counted from when the platform was asked, wherever the verdict is read from: a revoked token can still read (cached reads included) and keep its reservations at most this long, plus the clock difference between replicas ([Security](security.md#revocation-and-what-redis-is-trusted-with))",
   min: 1000,
   max: 3_600_000,
   fallback: 60_000,

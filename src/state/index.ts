@@ -22,6 +22,7 @@ import { RedisPersistedQueries } from './redis/persisted-queries';
 import { createFleetPollers } from './redis/pollers';
 import { createFleetProvisionings } from './redis/provisionings';
 import { RedisClosureBoard } from './redis/upstream-closures';
+import { createUntrustedCounter } from './redis/untrusted';
 import { RedisVerdicts } from './redis/verdicts';
 
 /** What `/readyz` shows of the shared state. */
@@ -61,13 +62,15 @@ export function createFleetState(options: FleetStateOptions): FleetState {
   if (config.redisUrl === null) return createMemoryState(config);
   const link = new RedisLink(config.redisUrl, options.warn, config.redisTlsCaFile === null ? null : { ca: readCa(config.redisTlsCaFile) });
   const fleet = createFleetMetrics(options.registry);
+  // What was read back from Redis and failed its check (a MAC, a document's hash): ignored and counted.
+  const untrusted = createUntrustedCounter(options.registry);
   return {
     mode: 'redis',
     pollers: (settings, metrics) => createFleetPollers(link, settings, metrics, fleet, config.tokenKey),
-    provisionings: (limits, run, ownerFor) => createFleetProvisionings({ link, limits, run, ownerFor, tokenKey: config.tokenKey, metrics: fleet, warn: options.warn }),
-    persistedQueries: (limits) => new RedisPersistedQueries(link, limits),
+    provisionings: (limits, run, ownerFor) => createFleetProvisionings({ link, limits, run, ownerFor, tokenKey: config.tokenKey, metrics: fleet, warn: options.warn, untrusted }),
+    persistedQueries: (limits) => new RedisPersistedQueries(link, limits, untrusted),
     quota: config.callerUpstreamCallsPerMinute === null ? null : createCallQuota(new RedisMinuteCounter(link), config.callerUpstreamCallsPerMinute),
-    verdicts: config.tokenKey === null ? null : new RedisVerdicts(link),
+    verdicts: config.tokenKey === null ? null : new RedisVerdicts(link, config.tokenKey, untrusted),
     upstreamClosures: new RedisClosureBoard(link),
     check: () => link.check(),
     close: () => link.close(),

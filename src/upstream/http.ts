@@ -13,6 +13,7 @@ import type { ServiceBase } from './link-target';
 import type { RetryPolicy } from './retry';
 import type { UpstreamReads } from './cache';
 import type { CallerOptions, CallerScope, UpstreamQuota } from './chain/call';
+import type { CacheVerdicts } from './cache/cache-step';
 import { createUpstreamChain } from './chain';
 import { createSender, DEFAULT_MAX_BODY_BYTES } from './chain/send';
 import { DEFAULT_RESILIENCE, UpstreamHealth, type ClosureBoard, type Clock, type HealthSettings } from './health';
@@ -36,6 +37,8 @@ export interface HttpLayerConfig {
   quota?: UpstreamQuota;
   /** Sharing and caching of reads across requests (src/upstream/cache); none: every call goes out. */
   reads?: UpstreamReads;
+  /** The caller verifier: a cached read answers a token only while its acceptance is current (../cache/cache-step.ts). */
+  verdicts?: CacheVerdicts;
   /** Breaker and retry budget settings per API (health/index.ts `DEFAULT_RESILIENCE` when unset). */
   resilience?: Omit<HealthSettings, 'maxWindowMs'>;
   /** Openings shared with the other replicas (src/state/redis/upstream-closures.ts); none: this process alone. */
@@ -74,7 +77,7 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayerWithHealth {
   const now = config.clock ?? Date.now;
   const sender = createSender({ timeouts: config.timeouts, maxBodyBytes: config.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, forwardTracestate: config.forwardTracestate ?? false, now });
   const health = new UpstreamHealth({ ...(config.resilience ?? DEFAULT_RESILIENCE), maxWindowMs: config.retry.maxRetryAfterMs }, now, config.metrics, config.closures ?? null);
-  const chain = createUpstreamChain({ retry: config.retry, metrics: config.metrics, health, reads: config.reads }, { bases, searchAuthorization }, sender.send);
+  const chain = createUpstreamChain({ retry: config.retry, metrics: config.metrics, health, reads: config.reads, verdicts: config.verdicts }, { bases, searchAuthorization }, sender.send);
   // Credential keys are keyed hashes under a key that never leaves this process.
   const credentialKeyOf = credentialKeyer(randomBytes(32));
 

@@ -1,6 +1,7 @@
 /**
  * HS256 JWTs signed by the sandbox itself (node:crypto only). Identity in `sub`.
- * Verification rejects malformed tokens, bad signatures and expired ones (`exp`, seconds).
+ * Verification rejects malformed tokens, bad signatures, expired ones (`exp`, seconds) and
+ * revoked ones (`revoke`: the platform withdrawing a token before it expires).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
@@ -14,6 +15,7 @@ function base64url(input: string | Buffer): string {
 
 export class TokenService {
   private readonly secret: Buffer;
+  private readonly revoked = new Set<string>();
 
   constructor(
     readonly issuer: string,
@@ -30,8 +32,14 @@ export class TokenService {
     return `${body}.${this.signature(body)}`;
   }
 
-  /** The claims of a valid, unexpired token; null for anything else. */
+  /** Withdraws a token: from now on it is refused as an expired one is. */
+  revoke(token: string): void {
+    this.revoked.add(token);
+  }
+
+  /** The claims of a valid, unexpired, unrevoked token; null for anything else. */
   verify(token: string): Claims | null {
+    if (this.revoked.has(token)) return null;
     const parts = token.split('.');
     if (parts.length !== 3) return null;
     const [header, payload, signature] = parts as [string, string, string];

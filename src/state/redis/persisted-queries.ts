@@ -2,11 +2,15 @@
  * Automatic persisted queries (APQ) shared by the fleet. What goes to Redis is bounded by who sent
  * it: only a caller the gateway knows (`registeredBy`) registers there; an anonymous registration
  * stays in this replica's memory, so nobody can fill the Redis that leases and provisionings need.
+ * A document read back from Redis is hashed again: one whose SHA-256 is not the hash it was asked
+ * by (swapped in Redis, e.g. a mutation in a query's place) is unknown, and counted.
  */
+import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { PersistedQueryStore, Registrant } from '../../persisted/store';
 import { DEFAULT_TOTAL_BYTES, MemoryPersistedQueries, type PersistedQueryLimits } from '../memory/persisted-queries';
 import { PREFIX, type RedisLink } from './link';
+import type { UntrustedSink } from './untrusted';
 
 export const DEFAULT_SHARED_BYTES = 16 * 1024 * 1024;
 
@@ -82,6 +86,7 @@ export class RedisPersistedQueries implements PersistedQueryStore {
   constructor(
     private readonly link: RedisLink,
     private readonly limits: PersistedQueryLimits,
+    private readonly untrusted: UntrustedSink = () => undefined,
   ) {
     this.local = new MemoryPersistedQueries({ ...limits, maxTotalBytes: Math.min(limits.maxTotalBytes ?? DEFAULT_TOTAL_BYTES, 8 * 1024 * 1024) });
   }
@@ -92,6 +97,11 @@ export class RedisPersistedQueries implements PersistedQueryStore {
     try {
       const query = await this.link.client.eval(LOOKUP, 2, KEYS[0], KEYS[1], sha256Hex, Date.now(), this.limits.ttlMs);
       if (typeof query === 'string') {
+        // Redis is not trusted with what runs under a client's token: the text must be what was named.
+        if (createHash('sha256').update(query).digest('hex') !== sha256Hex) {
+          this.untrusted('persisted-query');
+          return local;
+        }
         if (local === null) this.local.store(sha256Hex, query);
         return query;
       }

@@ -6,17 +6,23 @@
  * reserved for the whole fleet by the START script: the steps of src/provisioning/limits.ts, in
  * the same order. Storage and leases only: the lifecycle (heartbeats, takeovers, resume, the
  * fallback while Redis is away) is src/provisioning/lifecycle.ts.
+ *
+ * Redis is not trusted with an entry: with the key, one whose HMAC does not hold, or whose version
+ * is older than one this replica wrote or read (an older authentic entry written back: a replay),
+ * is not read by clients and not resumed (`altered`), and is counted.
  */
 import { parseProvisioningRecord, parseStepActions } from '../../provisioning/codec';
 import type { ProvisioningJobs, ProvisioningOwner, ProvisioningRun } from '../../provisioning/jobs';
 import { createProvisionings, RUN_LEASE_MS } from '../../provisioning/lifecycle';
 import { isLimitAnswer, ownerRetained, type LimitAnswer, type ProvisioningLimits } from '../../provisioning/limits';
 import type { ProvisioningStore, StoredChange, StoredEntry } from '../../provisioning/store';
+import { LRUCache } from 'lru-cache';
 import { Fields } from '../../core/parse';
 import type { FleetMetrics } from './metrics';
 import { PREFIX, type RedisLink } from './link';
 import { deriveKey, mac, macMatches } from './seal';
 import { openToken, sealToken } from './token-seal';
+import type { UntrustedSink } from './untrusted';
 
 /** How long a sealed token may outlive its run at most (it is deleted when the run ends). */
 const TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
@@ -157,11 +163,27 @@ export interface RedisProvisioningStoreOptions {
   /** `FLEET_TOKEN_KEY`; null: no token is kept (a lapsed run ends FAILED), entries carry no HMAC. */
   tokenKey: Buffer | null;
   warn(message: string, fields?: Record<string, unknown>): void;
+  /** Told of each entry read back that fails its check (a MAC, or older than one seen here). */
+  untrusted?: UntrustedSink;
 }
 
 export function createRedisProvisioningStore(options: RedisProvisioningStoreOptions): ProvisioningStore {
   const { link, tokenKey } = options;
   const macKey = tokenKey === null ? null : deriveKey(tokenKey, 'provisioning-entry');
+  // The newest version of each run this replica wrote or read authentic: an older one read back
+  // later was written back by someone (the MAC covers the version, so none newer can be made up).
+  const newest = new LRUCache<string, number>({ max: 10_000 });
+  const saw = (entry: Entry): void => {
+    const id = entry.record.id;
+    if ((newest.get(id) ?? 0) < entry.version) newest.set(id, entry.version);
+  };
+  /** Whether an entry read back for `id` is one this fleet wrote and not older than one seen; counted when not. */
+  const trusted = (id: string, unpacked: { entry: Entry; authentic: boolean }): boolean => {
+    const ok = unpacked.authentic && unpacked.entry.record.id === id && unpacked.entry.version >= (newest.get(id) ?? 0);
+    if (ok) saw(unpacked.entry);
+    else if (macKey !== null) options.untrusted?.('provisioning-entry');
+    return ok;
+  };
   const message = (entry: Entry): string => JSON.stringify({ version: entry.version, record: entry.record });
   /** The ARGV of WRITE and FINISH. */
   const args = (entry: Entry, sealed: string): Array<string | number> => [P, entry.owner, entry.record.id, packEntry(entry, macKey), sealed, link.replicaId, RUN_LEASE_MS, Date.now(), message(entry)];
@@ -177,6 +199,7 @@ export function createRedisProvisioningStore(options: RedisProvisioningStoreOpti
     canHandOver: (sealed) => tokenKey !== null && sealed !== '',
 
     async reserve(entry, sealed, limits): Promise<LimitAnswer> {
+      saw(entry);
       const answer = await link.client.eval(
         START,
         0,
@@ -199,15 +222,25 @@ export function createRedisProvisioningStore(options: RedisProvisioningStoreOpti
     },
 
     async write(entry, sealed) {
+      saw(entry);
       return (await link.client.eval(WRITE, 0, ...args(entry, sealed))) !== 0;
     },
     async finish(entry, limits) {
+      saw(entry);
       return (await link.client.eval(FINISH, 0, ...args(entry, ''), limits.retainMs)) !== 0;
     },
 
     async read(id) {
       const text = await link.client.get(keys.record(id));
-      return text === null ? null : unpackEntry(text, macKey).entry;
+      if (text === null) return null;
+      let unpacked: { entry: Entry; authentic: boolean };
+      try {
+        unpacked = unpackEntry(text, macKey);
+      } catch {
+        return null;
+      }
+      // An entry this fleet did not write (or an older one written back) is shown to nobody.
+      return trusted(id, unpacked) ? unpacked.entry : null;
     },
 
     async changes(id, listener) {
@@ -243,7 +276,6 @@ export function createRedisProvisioningStore(options: RedisProvisioningStoreOpti
       let unpacked: { entry: Entry; authentic: boolean };
       try {
         unpacked = unpackEntry(text, macKey);
-        if (unpacked.entry.record.id !== id) unpacked.authentic = false;
       } catch {
         // Unreadable: nothing to resume, nothing to record; the run leaves the running set and its token goes.
         options.warn('a provisioning entry in Redis could not be read: not resumed', { id });
@@ -251,7 +283,11 @@ export function createRedisProvisioningStore(options: RedisProvisioningStoreOpti
         await release(id);
         return { kind: 'gone' };
       }
-      if (!unpacked.authentic) return { kind: 'altered', entry: unpacked.entry };
+      if (!trusted(id, unpacked)) {
+        // Ended from here with a version past any seen, so the FAILED record it writes is the newest.
+        const entry = { ...unpacked.entry, version: Math.max(unpacked.entry.version, newest.get(id) ?? 0) };
+        return { kind: 'altered', entry };
+      }
       const token = sealed !== null && tokenKey !== null ? openToken(tokenKey, sealed, id) : null;
       return { kind: 'resumable', entry: unpacked.entry, token, sealed: sealed ?? '' };
     },
@@ -268,6 +304,7 @@ export interface FleetProvisioningOptions<O> {
   tokenKey: Buffer | null;
   metrics: FleetMetrics;
   warn(message: string, fields?: Record<string, unknown>): void;
+  untrusted?: UntrustedSink;
 }
 
 /** The fleet's provisionings: the lifecycle over the store in Redis. */

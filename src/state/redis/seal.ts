@@ -9,7 +9,7 @@ import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, ti
 const VERSION = 'v1';
 
 /** The purposes a key is derived for: one key never serves two of them. */
-export type SealPurpose = 'token' | 'poll-value' | 'provisioning-entry';
+export type SealPurpose = 'token' | 'poll-value' | 'provisioning-entry' | 'verdict';
 
 /** A sub-key of the fleet key for one purpose (HKDF-SHA256); the fleet key itself seals nothing. */
 export function deriveKey(fleetKey: Buffer, purpose: SealPurpose): Buffer {
@@ -47,6 +47,25 @@ export function mac(key: Buffer, text: string): string {
 
 export function macMatches(key: Buffer, text: string, claimed: string): boolean {
   const expected = Buffer.from(mac(key, text), 'base64');
+  const given = Buffer.from(claimed, 'base64');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * An HMAC-SHA256 (base64) over several fields at once, each length-prefixed so that no two lists
+ * of fields give the same input (`['ab','c']` is not `['a','bc']`). What a value read back from
+ * Redis is bound to (its key's hash, its expiry, its version) goes in beside the value itself.
+ */
+export function macFields(key: Buffer, fields: readonly string[]): string {
+  const hmac = createHmac('sha256', key);
+  for (const field of fields) hmac.update(`${Buffer.byteLength(field)}:`).update(field);
+  return hmac.digest('base64');
+}
+
+/** Whether `claimed` is `macFields(key, fields)` (compared in constant time). */
+export function macFieldsMatch(key: Buffer, fields: readonly string[], claimed: unknown): boolean {
+  if (typeof claimed !== 'string') return false;
+  const expected = Buffer.from(macFields(key, fields), 'base64');
   const given = Buffer.from(claimed, 'base64');
   return given.length === expected.length && timingSafeEqual(given, expected);
 }

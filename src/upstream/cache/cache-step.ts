@@ -8,6 +8,11 @@
  * For a change (`UpstreamRequest.change`, set by the one sender, writes.ts): once it was answered
  * — or may have been applied — what it touched is made stale for every credential here and on
  * every replica (`ChangeSink`), before the sender reads the answer: a caller reads its own write.
+ *
+ * Revocation: the identity check (identity/v1, the platform saying who a token is) never comes
+ * from the cache; and a cached copy answers a caller only while the platform's acceptance of its
+ * token is current (`verdicts`): past it, the token is verified again first, and a token the
+ * platform no longer accepts goes to the network, where the platform answers for itself.
  */
 import { Counter, type Registry } from 'prom-client';
 import { UpstreamError, type UpstreamService } from '../../errors/codes';
@@ -28,12 +33,22 @@ export interface CacheStepDeps {
   readonly staleIfErrorSeconds?: number;
   /** Whether the service's API has its circuit breaker open now. */
   readonly breakerOpen?: (service: UpstreamService) => boolean;
+  /** The caller verifier (src/core/verify.ts); none: a cached copy answers whoever holds its credential. */
+  readonly verdicts?: CacheVerdicts;
+}
+
+/** What the cache asks of the caller verifier before a cached copy answers a token. */
+export interface CacheVerdicts {
+  /** The platform's acceptance of the token is current (no call). */
+  isCurrent(authorization: string): boolean;
+  /** Asks again (cached verdicts answer at once); rejects when the platform refuses the token or cannot say. */
+  verify(authorization: string): Promise<unknown>;
 }
 
 const CONDITIONALS = ['if-none-match', 'if-modified-since'] as const;
 
 export function cacheStep(deps: CacheStepDeps): Interceptor {
-  const { cache, changes } = deps;
+  const { cache, changes, verdicts } = deps;
   const now = deps.now ?? Date.now;
   const outcomes = new Counter({
     name: 'netgraph_upstream_read_outcomes_total',
@@ -52,10 +67,29 @@ export function cacheStep(deps: CacheStepDeps): Interceptor {
     }
   };
 
-  /** While the API's breaker is open, a stale entry within the allowance answers instead of `error`. */
+  /** The caller's token as sent to a platform API (search's basic credentials are the gateway's own). */
+  const tokenOf = (call: UpstreamCall): string | undefined => (call.request.service === 'search' ? undefined : call.caller.authorization);
+
+  /**
+   * Whether a cached copy may answer this call's token: no token, no verifier, or an acceptance
+   * that is current, here or once verified again. A refusal (or no answer) sends the read to the
+   * network instead, where the platform answers for the token.
+   */
+  async function mayAnswer(call: UpstreamCall): Promise<boolean> {
+    const token = tokenOf(call);
+    if (verdicts === undefined || token === undefined || verdicts.isCurrent(token)) return true;
+    return verdicts.verify(token).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** While the API's breaker is open, a stale entry within the allowance answers instead of `error` (to a token whose acceptance is current). */
   function staleOr(call: UpstreamCall, entry: CacheEntry, error: unknown): UpstreamResponse {
     const allowance = deps.staleIfErrorSeconds ?? 0;
     if (allowance <= 0 || !(error instanceof UpstreamError) || deps.breakerOpen?.(call.request.service) !== true) throw error;
+    const token = tokenOf(call);
+    if (verdicts !== undefined && token !== undefined && !verdicts.isCurrent(token)) throw error;
     const ageSeconds = Math.round(entry.policy.age());
     if (entry.policy.age() - entry.policy.maxAge() > allowance) throw error;
     counted(call, 'stale');
@@ -95,8 +129,11 @@ export function cacheStep(deps: CacheStepDeps): Interceptor {
     if (entry !== undefined) {
       const asked = cache.requestOf(request);
       if (entry.policy.satisfiesWithoutRevalidation(asked)) {
-        counted(call, 'hit');
-        return answerFrom(entry.answer.status, entry.answer.headers, entry.answer.text);
+        if (await mayAnswer(call)) {
+          counted(call, 'hit');
+          return answerFrom(entry.answer.status, entry.answer.headers, entry.answer.text);
+        }
+        return kept(call, key, request, await next(call), mark);
       }
       const validators = pick(entry.policy.revalidationHeaders(asked), CONDITIONALS);
       if (validators !== null) return revalidate(next, call, request, key, entry, validators, mark);
@@ -144,8 +181,12 @@ export function cacheStep(deps: CacheStepDeps): Interceptor {
   return {
     name: 'cache',
     wrap: (next) => (call) => {
-      // A GET with a body (the search service's query DSL) is not known by its URL alone: never kept.
-      if (call.request.method === 'GET') return cache.enabled && !hasBody(call) ? read(next, call) : next(call).then((response) => (counted(call, call.outcome === 'shared' ? 'shared' : 'network'), response));
+      // A GET with a body (the search service's query DSL) is not known by its URL alone, and the
+      // identity check is the platform's word on a token now: neither is ever answered from a copy.
+      if (call.request.method === 'GET') {
+        const cached = cache.enabled && !hasBody(call) && call.request.service !== 'identity-v1';
+        return cached ? read(next, call) : next(call).then((response) => (counted(call, call.outcome === 'shared' ? 'shared' : 'network'), response));
+      }
       return call.request.change === true ? change(next, call) : next(call);
     },
   };

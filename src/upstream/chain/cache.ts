@@ -20,5 +20,6 @@ export function cache(deps: ChainDeps): Interceptor {
     now: reads.now,
     staleIfErrorSeconds: reads.staleIfErrorSeconds,
     breakerOpen: (service) => health.gate(apiOf(service)).current().state === 'open',
+    ...(deps.verdicts ? { verdicts: deps.verdicts } : {}),
   });
 }

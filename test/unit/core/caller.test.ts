@@ -1,5 +1,5 @@
 /** The one caller factory every door uses (src/core/caller.ts): what it reads off a request, and the share key it gives. */
-import { ANONYMOUS_KEY, createCallerFactory, shareKeyOf, type Identity, type IdentityVerifier } from '../../../src/core/caller';
+import { ANONYMOUS_KEY, createCallerFactory, normalizeAuthorization, shareKeyOf, type Identity, type IdentityVerifier } from '../../../src/core/caller';
 import { GatewayError } from '../../../src/errors/codes';
 
 const ALICE: Identity = { key: 'id:alice', organizationId: 'org', subject: 'alice' };
@@ -47,5 +47,34 @@ describe('createCallerFactory', () => {
     await expect(anonymous.verify()).resolves.toBeNull();
     expect(shareKeyOf(anonymous)).toBe(ANONYMOUS_KEY);
     expect(v.asked).toEqual(['Bearer good', 'Bearer junk']);
+  });
+
+  it('builds every caller with one spelling of its credential (scheme and whitespace normalized)', async () => {
+    const v = verifier();
+    const callerOf = createCallerFactory(v, settings);
+    for (const spelling of ['Bearer good', 'bearer good', 'Bearer  good', ' Bearer good ', 'BEARER\tgood']) {
+      const caller = callerOf({ authorization: spelling, socketAddress: '10.0.0.1', headers: {} });
+      expect(caller.authorization).toBe('Bearer good');
+      await expect(caller.verify()).resolves.toBe(ALICE);
+    }
+    expect(new Set(v.asked)).toEqual(new Set(['Bearer good']));
+  });
+});
+
+describe('normalizeAuthorization', () => {
+  it.each([
+    ['Bearer T', 'Bearer T'],
+    ['bearer T', 'Bearer T'],
+    ['Bearer   T', 'Bearer T'],
+    ['  Bearer T\t', 'Bearer T'],
+    ['Basic  dXNlcjpwYXNz', 'Basic dXNlcjpwYXNz'],
+    ['Bearer', 'Bearer'],
+    ['', ''],
+  ])('%j → %j', (given, expected) => {
+    expect(normalizeAuthorization(given)).toBe(expected);
+  });
+
+  it('leaves no credential as none', () => {
+    expect(normalizeAuthorization(undefined)).toBeUndefined();
   });
 });

@@ -2,14 +2,14 @@
  * Verifying bearers with the platform (src/core/verify.ts): once per token while the verdict
  * lasts, refusals remembered briefly, concurrent verifications of one token sharing one call, an
  * outage never cached, one identity for every token of one person, and the fleet's store keyed by
- * a keyed hash of the token (never the token).
+ * a keyed hash of the token (never the token), a verdict read from it expiring at the time it was
+ * given, and one token spelt several ways being one caller.
  */
-import { createCallerVerifier, identityOf, jwtSubject, type Identification, type Verdict, type VerdictStore } from '../../../src/core/verify';
+import { createCallerVerifier, identityOf, jwtSubject, type Identification, type StoredVerdict, type VerdictStore } from '../../../src/core/verify';
 
 const jwt = (claims: Record<string, unknown>): string => `Bearer e30.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.c2ln`;
 
-function setup(answer: (authorization: string) => Identification | Error, store: VerdictStore | null = null) {
-  let now = 0;
+function setup(answer: (authorization: string) => Identification | Error, store: VerdictStore | null = null, clock: { now: number } = { now: 0 }) {
   const asked: string[] = [];
   let release: () => void = () => undefined;
   let gate: Promise<void> = Promise.resolve();
@@ -18,7 +18,7 @@ function setup(answer: (authorization: string) => Identification | Error, store:
     ttlMs: 1000,
     refusedTtlMs: 100,
     store,
-    now: () => now,
+    now: () => clock.now,
     identify: async (authorization) => {
       asked.push(authorization);
       await gate;
@@ -30,7 +30,7 @@ function setup(answer: (authorization: string) => Identification | Error, store:
   return {
     verifier,
     asked,
-    advance: (ms: number) => (now += ms),
+    advance: (ms: number) => (clock.now += ms),
     hold: () => {
       gate = new Promise((resolve) => (release = resolve));
     },
@@ -94,8 +94,8 @@ describe('createCallerVerifier', () => {
   });
 
   it('keeps verdicts in the fleet store under a keyed hash, and reads them back there', async () => {
-    const stored = new Map<string, Verdict>();
-    const store: VerdictStore = { get: (h) => Promise.resolve(stored.get(h) ?? null), set: (h, v) => (stored.set(h, v), Promise.resolve()) };
+    const stored = new Map<string, StoredVerdict>();
+    const store: VerdictStore = { get: (h) => Promise.resolve(stored.get(h) ?? null), set: (h, verdict, expiresAt) => (stored.set(h, { verdict, expiresAt }), Promise.resolve()) };
     const token = jwt({ sub: 'erin' });
     const first = setup(() => ORG, store);
     await first.verifier.verify(token);
@@ -105,6 +105,58 @@ describe('createCallerVerifier', () => {
     const second = setup(() => new Error('not asked'), store);
     await expect(second.verifier.verify(token)).resolves.toMatchObject({ subject: 'erin', organizationId: 'org-1' });
     expect(second.asked).toHaveLength(0);
+  });
+
+  it('keeps a verdict read from the store until the time the platform gave it, not a fresh period', async () => {
+    const stored = new Map<string, StoredVerdict>();
+    const store: VerdictStore = { get: (h) => Promise.resolve(stored.get(h) ?? null), set: (h, verdict, expiresAt) => (stored.set(h, { verdict, expiresAt }), Promise.resolve()) };
+    const clock = { now: 10_000 };
+    const token = jwt({ sub: 'frank' });
+    const first = setup(() => ORG, store, clock);
+    await first.verifier.verify(token);
+    expect(stored.get(first.verifier.tokenHash(token))?.expiresAt).toBe(11_000);
+    // 900 ms later a second replica reads it: it holds 100 ms more, not 1000.
+    clock.now += 900;
+    const second = setup(() => ({ refused: 401 }), store, clock);
+    await second.verifier.verify(token);
+    expect(second.verifier.isCurrent(token)).toBe(true);
+    clock.now += 101;
+    expect(second.verifier.isCurrent(token)).toBe(false);
+    stored.clear(); // Redis let it expire too.
+    await expect(second.verifier.verify(token)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    expect(second.asked).toHaveLength(1);
+  });
+
+  it('dates a verdict from when the platform was asked: a check slower than the period is not kept', async () => {
+    const clock = { now: 0 };
+    const t = setup(() => ((clock.now += 1500), ORG), null, clock);
+    const token = jwt({ sub: 'gina' });
+    await t.verifier.verify(token);
+    expect(t.verifier.isCurrent(token)).toBe(false);
+    await t.verifier.verify(token);
+    expect(t.asked).toHaveLength(2);
+  });
+
+  it('tells current acceptances only: none before asking, none for a refusal', async () => {
+    const t = setup((authorization) => (authorization.includes('bad') ? { refused: 401 } : ORG));
+    expect(t.verifier.isCurrent('Bearer good')).toBe(false);
+    await t.verifier.verify('Bearer good');
+    expect(t.verifier.isCurrent('Bearer good')).toBe(true);
+    await expect(t.verifier.verify('Bearer bad')).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    expect(t.verifier.isCurrent('Bearer bad')).toBe(false);
+  });
+
+  it('makes one caller of one opaque token however its header is spelt', async () => {
+    const t = setup(() => ORG);
+    const spellings = ['Bearer opaque-T', 'bearer opaque-T', 'Bearer  opaque-T', ' Bearer opaque-T ', 'BEARER\topaque-T'];
+    const keys = new Set<string>();
+    for (const spelling of spellings) keys.add((await t.verifier.verify(spelling)).key);
+    expect(keys.size).toBe(1);
+    expect(new Set(spellings.map((s) => t.verifier.tokenHash(s))).size).toBe(1);
+    // The platform was asked once, with the one spelling.
+    expect(t.asked).toEqual(['Bearer opaque-T']);
+    // The token itself is case-sensitive: another token is another caller.
+    expect((await t.verifier.verify('Bearer OPAQUE-T')).key).not.toBe([...keys][0]);
   });
 });
 
