@@ -35,7 +35,7 @@ const scripted = (wire: boolean): PollKind<Target, number, string> => ({
   ...(wire ? { wire: { encode: (n: number) => n, decode: (json: unknown) => (typeof json === 'number' ? json : Number.NaN) } } : {}),
 });
 
-const owner: PollOwner<string> = { fingerprint: 'alice', session: () => 'session' };
+const owner: PollOwner<string> = { fingerprint: 'alice', credential: 'alice-token', session: () => 'session' };
 const INTERVAL = 100;
 
 /** The same kind as another process would have it: its own object, counting its own polls. */
