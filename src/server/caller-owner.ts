@@ -24,15 +24,14 @@ export class CallerOwner implements GatewayOwner {
   readonly #http: HttpLayer;
   readonly #options: LoaderOptions;
   readonly #knownKey: string | null;
-  /** Data are shared per credential: the keyed hash of the token (`anonymous` without one). */
-  readonly credential: string;
+  readonly #credential: string;
 
   constructor(caller: OwnerCaller, http: HttpLayer, options: LoaderOptions, credentialOf: CredentialOf, knownKey: string | null = null) {
     this.#caller = caller;
     this.#http = http;
     this.#options = options;
     this.#knownKey = knownKey;
-    this.credential = caller.authorization === undefined ? ANONYMOUS_KEY : `cred:${credentialOf(caller.authorization)}`;
+    this.#credential = caller.authorization === undefined ? ANONYMOUS_KEY : `cred:${credentialOf(caller.authorization)}`;
   }
 
   /** A run resumed from the fleet's record: its owner's key is the one the record was started under. */
@@ -46,6 +45,11 @@ export class CallerOwner implements GatewayOwner {
    */
   get fingerprint(): string {
     return this.#knownKey ?? shareKeyOf(this.#caller);
+  }
+
+  /** What its data are shared under: the keyed hash of the token (`anonymous` without one), never the token. */
+  get credential(): string {
+    return this.#credential;
   }
 
   /** Verifies the caller's token with the platform (cached), before anything is reserved for it. */
