@@ -62,6 +62,22 @@ export class Subscribers<V, O extends { readonly credential: string }> {
     this.members.set(owner.credential, owner);
   }
 
+  /**
+   * `owner`'s credential was just answered by a poll the poller made with it (its own read): its
+   * waiting streams are served now, and its admission read, if any, is dropped.
+   */
+  accept(owner: O): void {
+    if (this.members.has(owner.credential) || ![...this.waiting.values()].includes(owner.credential)) return;
+    this.admitting.get(owner.credential)?.abort();
+    this.admitting.delete(owner.credential);
+    this.members.set(owner.credential, owner);
+    for (const [stream, of] of this.waiting) {
+      if (of !== owner.credential) continue;
+      this.waiting.delete(stream);
+      this.serve(stream, of);
+    }
+  }
+
   join(owner: O, signal?: AbortSignal): PollStream<V> {
     const stream = new SubscriberStream<V>((s) => this.leave(s), signal);
     this.metrics.subscriberJoined(this.kind);

@@ -88,6 +88,11 @@ class FleetEntry<T, V, S> {
   private innerOwner: PollOwner<S> | null = null;
   /** Aborts this entry's admission reads when it stops. */
   private readonly controller = new AbortController();
+  /** Settles once this entry knows whether it polls (holder, local) or listens, or has stopped. */
+  private readonly placed: Promise<void>;
+  private settle: () => void = () => undefined;
+  /** The inner poller's first answer: the own read of the credential it polls with. */
+  private first: { promise: Promise<{ value: V } | null>; resolve(answer: { value: V } | null): void; reject(error: unknown): void } | null = null;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
   private readonly unhook: Array<() => void> = [];
@@ -109,11 +114,12 @@ class FleetEntry<T, V, S> {
     const base = `${PREFIX}poll:${kind.name}:${kind.key(target)}#${owner.fingerprint}`;
     this.keys = { lease: `${base}:lease`, latest: `${base}:latest`, channel: `${base}:events` };
     this.place = base;
+    this.placed = new Promise<void>((resolve) => (this.settle = resolve));
     // Every credential, the first one too, is served only after its own read on this replica: a
     // listener's values were read with another replica's credential.
     this.subscribers = new Subscribers<V, PollOwner<S>>(kind.name, shared.metrics, {
       lastLeft: () => this.stop(),
-      admit: (o, signal) => admissionRead(kind, target, o, shared.settings, AbortSignal.any([signal, this.controller.signal])),
+      admit: (o, signal) => this.admit(o, signal),
       admitted: (value) => this.admitted(value),
     });
     // The same kind, counting the polls this replica makes for the fleet while it holds the lease.
@@ -186,6 +192,7 @@ class FleetEntry<T, V, S> {
 
   private becomeHolder(takeover: boolean): void {
     this.mode = 'holder';
+    this.settle();
     if (takeover) this.shared.fleet.takeover(this.kind.name);
     this.startInner();
     this.every(this.shared.leaseMs / 3, () => void this.renew());
@@ -193,6 +200,7 @@ class FleetEntry<T, V, S> {
 
   private async becomeFollower(): Promise<void> {
     this.mode = 'follower';
+    this.settle();
     this.stopInner();
     this.every(this.shared.leaseMs / 2, () => void this.attemptTakeover());
     const latest = await this.shared.link.client.get(this.keys.latest).catch(() => null);
@@ -203,6 +211,7 @@ class FleetEntry<T, V, S> {
   private goLocal(): void {
     if (this.stopped) return;
     this.mode = 'local';
+    this.settle();
     this.clearTimer();
     this.startInner();
   }
@@ -236,6 +245,12 @@ class FleetEntry<T, V, S> {
     const stream = this.shared.inner.acquire(this.polling, this.target, owner);
     this.inner = stream;
     this.innerOwner = owner;
+    // Null: the inner poller stopped before answering (this replica listens now): read yourself.
+    let resolve: (answer: { value: V } | null) => void = () => undefined;
+    let reject: (error: unknown) => void = () => undefined;
+    const promise = new Promise<{ value: V } | null>((res, rej) => ((resolve = res), (reject = rej)));
+    promise.catch(() => undefined);
+    this.first = { promise, resolve, reject };
     void this.consume(stream);
   }
 
@@ -243,7 +258,23 @@ class FleetEntry<T, V, S> {
     const stream = this.inner;
     this.inner = null;
     this.innerOwner = null;
+    this.first?.resolve(null);
+    this.first = null;
     stream?.release();
+  }
+
+  /**
+   * A credential's own read: the inner poller's first answer when this replica polls with that
+   * very credential (no second read), else a read of its own (admission.ts).
+   */
+  private async admit(owner: PollOwner<S>, signal: AbortSignal): Promise<V> {
+    await this.placed;
+    const first = this.first;
+    if (first !== null && this.innerOwner?.credential === owner.credential) {
+      const answer = await first.promise;
+      if (answer !== null) return answer.value;
+    }
+    return admissionRead(this.kind, this.target, owner, this.shared.settings, AbortSignal.any([signal, this.controller.signal]));
   }
 
   /** A credential's own read admitted it: deliver it; a poller that lost its credential polls again with the new lead. */
@@ -258,6 +289,9 @@ class FleetEntry<T, V, S> {
     try {
       for await (const value of stream) {
         if (stream !== this.inner) return;
+        // A poll with the inner owner's credential is its own read: it is served from now on.
+        if (this.innerOwner !== null) this.subscribers.accept(this.innerOwner);
+        this.first?.resolve({ value });
         this.deliver(value);
         if (this.mode === 'holder') await this.publish(this.valueMessage(value), true);
       }
@@ -265,6 +299,7 @@ class FleetEntry<T, V, S> {
       if (stream === this.inner) this.finish(null);
     } catch (error) {
       if (stream !== this.inner) return;
+      this.first?.reject(error);
       // The platform refused the credential polled with (or the target, as it sees it): its
       // subscribers end; another admitted one polls next. Nothing is published: a listener's
       // credentials are not this one, it hears the platform itself once it holds the lease.
@@ -371,6 +406,7 @@ class FleetEntry<T, V, S> {
     this.stopped = true;
     this.clearTimer();
     this.controller.abort();
+    this.settle();
     this.reading?.controller.abort();
     for (const unhook of this.unhook.splice(0)) unhook();
     const { link } = this.shared;
