@@ -1,6 +1,7 @@
 /**
  * Acquisition, written once for every registry: one placed poller per (kind, target key, owner
- * fingerprint), however many subscribers follow it; an anonymous owner refused before anything
+ * fingerprint: the identity), however many subscribers follow it (each credential of that identity
+ * served only once admitted, subscribers.ts); an anonymous owner refused before anything
  * starts; a new one holding a unit of `MAX_POLLERS` and of its owner's share until it stops;
  * joining a running one always allowed. What is placed is the registry's (`Placement`): a
  * `Poller` in this process (registry.ts), or a fleet entry that polls or listens through Redis
@@ -12,8 +13,9 @@ import { ANONYMOUS } from './fingerprint';
 import type { CallerPollers, PollerRegistry, PollerSettings, PollKind, PollOwner, PollStream, PollWake } from './types';
 
 /** One placed poller: subscribers join it; it calls the `stopped` it was given once it has stopped. */
-export interface Placed<Value> {
-  subscribe(signal?: AbortSignal): PollStream<Value>;
+export interface Placed<Value, Session> {
+  /** A subscriber with `owner`'s credential: served at once when it is a member, after its own read otherwise. */
+  subscribe(owner: PollOwner<Session>, signal?: AbortSignal): PollStream<Value>;
   start(): void;
   close(): void | Promise<void>;
   /** Polls at once when its kind says `change` touches its target; true when it did. */
@@ -22,7 +24,7 @@ export interface Placed<Value> {
 }
 
 /** Makes the poller of one (kind, target, owner); `stopped` must be called once when it stops. */
-export type Placement<Session> = <Target, Value>(kind: PollKind<Target, Value, Session>, target: Target, owner: PollOwner<Session>, stopped: () => void) => Placed<Value>;
+export type Placement<Session> = <Target, Value>(kind: PollKind<Target, Value, Session>, target: Target, owner: PollOwner<Session>, stopped: () => void) => Placed<Value, Session>;
 
 /**
  * A registry over `place`; `afterClose` runs once every placed poller was closed; `wake` replaces
@@ -36,7 +38,7 @@ export function createAcquisition<S>(
 ): PollerRegistry<S> {
   // One table per kind object, keyed `targetKey#ownerFingerprint`.
   const tables = new WeakMap<object, Map<string, unknown>>();
-  const placed = new Set<Placed<unknown>>();
+  const placed = new Set<Placed<unknown, S>>();
   // Every new poller holds one unit of MAX_POLLERS, and one of its owner's share of it.
   const limit = new SharedLimit('pollers', {
     total: settings.maxPollers,
@@ -47,13 +49,13 @@ export function createAcquisition<S>(
 
   // A poller in a kind's table was placed by `acquire` with that same kind object, so it has
   // that kind's types: the one place this module needs a cast.
-  function tableOf<T, V>(kind: PollKind<T, V, S>): Map<string, Placed<V>> {
+  function tableOf<T, V>(kind: PollKind<T, V, S>): Map<string, Placed<V, S>> {
     let table = tables.get(kind);
     if (!table) {
       table = new Map();
       tables.set(kind, table);
     }
-    return table as Map<string, Placed<V>>;
+    return table as Map<string, Placed<V, S>>;
   }
 
   function acquire<T, V>(kind: PollKind<T, V, S>, target: T, owner: PollOwner<S>, signal?: AbortSignal): PollStream<V> {
@@ -63,10 +65,10 @@ export function createAcquisition<S>(
     const table = tableOf(kind);
     const key = `${kind.key(target)}#${owner.fingerprint}`;
     const existing = table.get(key);
-    if (existing) return existing.subscribe(signal);
+    if (existing) return existing.subscribe(owner, signal);
 
     const hold = limit.take(owner.fingerprint);
-    const poller: Placed<V> = place(kind, target, owner, () => {
+    const poller: Placed<V, S> = place(kind, target, owner, () => {
       if (table.get(key) === poller) table.delete(key);
       placed.delete(poller);
       hold.release();
@@ -74,7 +76,7 @@ export function createAcquisition<S>(
     table.set(key, poller);
     placed.add(poller);
     // Subscribe first, so the first value finds its reader.
-    const stream = poller.subscribe(signal);
+    const stream = poller.subscribe(owner, signal);
     poller.start();
     return stream;
   }

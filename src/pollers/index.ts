@@ -2,7 +2,8 @@
 export type { CallerPollers, PollErrorDecision, PollerRegistry, PollerSettings, PollKind, PollOwner, PollPace, PollState, PollStream, PollWire } from './types';
 export { createPollerRegistry } from './registry';
 export { createAcquisition, type Placed, type Placement } from './acquisition';
-export { Subscribers } from './subscribers';
+export { admissionRead } from './admission';
+export { Subscribers, type SubscriberHooks } from './subscribers';
 export { createPollerMetrics, NO_POLLER_METRICS, type PollerMetrics, type PollOutcome } from './metrics';
 export { classifyPollError, errorCodeOf, isTransient } from './errors';
 export { ANONYMOUS } from './fingerprint';

@@ -1,10 +1,14 @@
 /**
- * One shared poller: polls one target with one owner's credentials, and fans each change out to
- * every subscriber. It owns its timer and its AbortSignal; it stops when its last subscriber
- * leaves, after a terminal value, after a failure, or when the registry closes.
+ * One shared poller: polls one target for one identity, with the credential of its lead member
+ * (subscribers.ts: a credential is served only once its own read succeeded), and fans each change
+ * out to every member's subscriber. It owns its timer and its AbortSignal; it stops when its last
+ * subscriber leaves, after a terminal value, after a transient failure that lasted, or when the
+ * registry closes. A refusal of the lead's credential ends that credential's subscribers only: the
+ * next member polls at once, and the poller stops when none is left.
  */
 import { ErrorCode } from '../errors/codes';
 import { nextPause, type PauseReason } from './backoff';
+import { admissionRead } from './admission';
 import { classifyPollError, errorCodeOf } from './errors';
 import type { PollerMetrics, PollOutcome } from './metrics';
 import { Subscribers } from './subscribers';
@@ -19,7 +23,7 @@ export interface PollerHooks {
 type PollResult<V> = { ok: true; value: V } | { ok: false; error: unknown };
 
 export class Poller<T, V, S> {
-  private readonly subscribers: Subscribers<V>;
+  private readonly subscribers: Subscribers<V, PollOwner<S>>;
   private readonly controller = new AbortController();
   private readonly startedAt = Date.now();
   private changedAt = this.startedAt;
@@ -35,21 +39,27 @@ export class Poller<T, V, S> {
   constructor(
     private readonly kind: PollKind<T, V, S>,
     private readonly target: T,
-    private readonly owner: PollOwner<S>,
+    first: PollOwner<S>,
     private readonly settings: PollerSettings,
     private readonly hooks: PollerHooks,
   ) {
     this.pause = settings.intervalMs;
-    this.subscribers = new Subscribers<V>(kind.name, hooks.metrics, () => this.stop());
+    this.subscribers = new Subscribers<V, PollOwner<S>>(kind.name, hooks.metrics, {
+      lastLeft: () => this.stop(),
+      admit: (owner, signal) => admissionRead(kind, target, owner, settings, AbortSignal.any([signal, this.controller.signal])),
+      admitted: (value) => this.admitted(value),
+    });
+    // The credential it starts with is its first poll's: its own read.
+    this.subscribers.trust(first);
   }
 
   get subscriberCount(): number {
     return this.subscribers.count;
   }
 
-  /** A new subscriber: it hears the latest value at once, when there is one. */
-  subscribe(signal?: AbortSignal): PollStream<V> {
-    return this.subscribers.join(signal);
+  /** A new subscriber: it hears the latest value at once, when there is one and its credential is a member. */
+  subscribe(owner: PollOwner<S>, signal?: AbortSignal): PollStream<V> {
+    return this.subscribers.join(owner, signal);
   }
 
   /**
@@ -85,12 +95,18 @@ export class Poller<T, V, S> {
   }
 
   private async tick(): Promise<void> {
+    const lead = this.subscribers.lead;
+    if (lead === undefined) {
+      // Every member left or was refused; others still wait for their own read: poll once one is in.
+      this.timer = setTimeout(() => this.run(), this.pause);
+      return;
+    }
     this.polls += 1;
-    const result = await this.pollOnce();
+    const result = await this.pollOnce(lead);
     if (this.stopped) return; // stopped meanwhile: the answer has no reader
     try {
       if (result.ok) this.observe(result.value);
-      else this.failed(result.error);
+      else this.failed(result.error, lead);
     } catch (error) {
       // The kind's own code threw (fingerprint, isTerminal, classifyError): a bug, not an upstream state.
       this.finish({ error });
@@ -100,12 +116,23 @@ export class Poller<T, V, S> {
     this.again = false;
   }
 
-  private async pollOnce(): Promise<PollResult<V>> {
+  private async pollOnce(lead: PollOwner<S>): Promise<PollResult<V>> {
     try {
       // A fresh session per poll: nothing cached in one poll may hide a change from the next.
-      return { ok: true, value: await this.kind.poll(this.target, this.owner.session(this.controller.signal), this.controller.signal) };
+      return { ok: true, value: await this.kind.poll(this.target, lead.session(this.controller.signal), this.controller.signal) };
     } catch (error) {
       return { ok: false, error };
+    }
+  }
+
+  /** A credential's own read admitted it: a poll like any other (not paced: the timer runs as it was). */
+  private admitted(value: V): void {
+    if (this.stopped) return;
+    try {
+      if (this.subscribers.deliver(value, this.kind.fingerprint(value))) this.changedAt = Date.now();
+      if (this.kind.isTerminal(value)) this.finish(null);
+    } catch (error) {
+      this.finish({ error });
     }
   }
 
@@ -122,7 +149,7 @@ export class Poller<T, V, S> {
     if (this.kind.isTerminal(value)) this.finish(null);
   }
 
-  private failed(error: unknown): void {
+  private failed(error: unknown, lead: PollOwner<S>): void {
     const state = { polls: this.polls, elapsedMs: Date.now() - this.startedAt, last: this.subscribers.latest?.value ?? null };
     const decision = this.kind.classifyError?.(error, state, this.target) ?? classifyPollError(error);
     switch (decision.action) {
@@ -145,9 +172,20 @@ export class Poller<T, V, S> {
         return;
       case 'fail':
         this.count(errorCodeOf(decision.error) === ErrorCode.UNAUTHENTICATED ? 'unauthenticated' : 'failed');
-        this.finish({ error: decision.error });
+        this.handOver(lead, decision.error);
         return;
     }
+  }
+
+  /**
+   * The platform refused the lead's credential (or the target, as this credential sees it): its
+   * subscribers end with the error; the next member, if any, polls at once with its own.
+   */
+  private handOver(lead: PollOwner<S>, error: unknown): void {
+    this.subscribers.drop(lead.credential, error);
+    if (this.subscribers.count === 0) return this.stop();
+    this.errorsInARow = 0;
+    this.again = true;
   }
 
   /** The next pause: the registry's rule, or the kind's own when it paces itself (`nextPauseMs`). */

@@ -3,23 +3,48 @@
  * fleet's holder (src/state/redis/pollers.ts): the latest value and its fingerprint; a newcomer
  * hears it at once; a value whose fingerprint differs goes to every subscriber; the owner hears
  * when the last one leaves.
+ *
+ * Data are served per credential. A poller is shared by the tokens of one identity, but a token
+ * is a **member** (served what the poller reads) only once the platform has answered it for this
+ * target: the credential the poller starts with polls itself (its first poll is its own read);
+ * any other waits, hearing nothing, until its own read (`admit`, admission.ts) succeeded, and a
+ * refusal ends only its streams. The first member is the **lead**, whose credential the poller
+ * polls with; when the lead is refused later (an expired token), `drop` ends only its streams and
+ * the next member leads.
  */
 import type { PollerMetrics } from './metrics';
 import { SubscriberStream } from './stream';
 import type { PollStream } from './types';
 
-export class Subscribers<V> {
-  private readonly streams = new Set<SubscriberStream<V>>();
+export interface SubscriberHooks<V, O> {
+  /** The last subscriber (member or waiting) has left. */
+  lastLeft(): void;
+  /** `owner`'s own read of the target; rejects with the platform's refusal. */
+  admit(owner: O, signal: AbortSignal): Promise<V>;
+  /** A credential was admitted by a read that gave `value` (a poll like any other: deliver it). */
+  admitted(value: V): void;
+}
+
+export class Subscribers<V, O extends { readonly credential: string }> {
+  /** Members' streams, with their credential. */
+  private readonly streams = new Map<SubscriberStream<V>, string>();
+  /** Streams whose credential's own read has not answered yet. */
+  private readonly waiting = new Map<SubscriberStream<V>, string>();
+  /** Admitted credentials, in order of admission: the first leads. */
+  private readonly members = new Map<string, O>();
+  /** Admission reads in flight, by credential. */
+  private readonly admitting = new Map<string, AbortController>();
   private last: { readonly value: V; readonly fingerprint: string } | null = null;
 
   constructor(
     private readonly kind: string,
     private readonly metrics: Pick<PollerMetrics, 'subscriberJoined' | 'subscriberLeft'>,
-    private readonly onLastLeft: () => void,
+    private readonly hooks: SubscriberHooks<V, O>,
   ) {}
 
+  /** Subscribers, members and waiting ones. */
   get count(): number {
-    return this.streams.size;
+    return this.streams.size + this.waiting.size;
   }
 
   /** The latest value handed out, null before the first. */
@@ -27,26 +52,71 @@ export class Subscribers<V> {
     return this.last;
   }
 
-  join(signal?: AbortSignal): PollStream<V> {
+  /** The credential to poll with: the first admitted one still here; undefined while none is. */
+  get lead(): O | undefined {
+    return this.members.values().next().value;
+  }
+
+  /** A credential the poller itself polls with from the start: its first poll is its own read. */
+  trust(owner: O): void {
+    this.members.set(owner.credential, owner);
+  }
+
+  /**
+   * `owner`'s credential was just answered by a poll the poller made with it (its own read): its
+   * waiting streams are served now, and its admission read, if any, is dropped.
+   */
+  accept(owner: O): void {
+    if (this.members.has(owner.credential) || ![...this.waiting.values()].includes(owner.credential)) return;
+    this.admitting.get(owner.credential)?.abort();
+    this.admitting.delete(owner.credential);
+    this.members.set(owner.credential, owner);
+    for (const [stream, of] of this.waiting) {
+      if (of !== owner.credential) continue;
+      this.waiting.delete(stream);
+      this.serve(stream, of);
+    }
+  }
+
+  join(owner: O, signal?: AbortSignal): PollStream<V> {
     const stream = new SubscriberStream<V>((s) => this.leave(s), signal);
-    this.streams.add(stream);
     this.metrics.subscriberJoined(this.kind);
-    if (this.last) stream.push(this.last.value);
+    if (this.members.has(owner.credential)) {
+      this.serve(stream, owner.credential);
+      return stream;
+    }
+    this.waiting.set(stream, owner.credential);
+    if (!this.admitting.has(owner.credential)) void this.check(owner);
     return stream;
   }
 
-  /** Hands `value` to every subscriber unless it is the latest one again (same fingerprint); says whether it did. */
+  /** Hands `value` to every member's stream unless it is the latest one again (same fingerprint); says whether it did. */
   deliver(value: V, fingerprint: string): boolean {
     if (this.last !== null && this.last.fingerprint === fingerprint) return false;
     this.last = { value, fingerprint };
-    for (const stream of this.streams) stream.push(value);
+    for (const stream of this.streams.keys()) stream.push(value);
     return true;
   }
 
-  /** Ends every subscriber, with `failure`'s error or done; the owner is stopping, so `onLastLeft` is not called. */
+  /** Ends the streams of `credential` with `error` and forgets it (the platform refused it); the others stay. */
+  drop(credential: string, error: unknown): void {
+    this.members.delete(credential);
+    for (const [stream, of] of this.streams) {
+      if (of !== credential) continue;
+      this.streams.delete(stream);
+      this.metrics.subscriberLeft(this.kind);
+      stream.fail(error);
+    }
+  }
+
+  /** Ends every subscriber, with `failure`'s error or done; the owner is stopping, so `lastLeft` is not called. */
   endAll(failure: { error: unknown } | null): void {
-    const streams = [...this.streams];
+    for (const controller of this.admitting.values()) controller.abort();
+    this.admitting.clear();
+    this.members.clear();
+    const streams = [...this.streams.keys(), ...this.waiting.keys()];
     this.streams.clear();
+    this.waiting.clear();
     for (const stream of streams) {
       this.metrics.subscriberLeft(this.kind);
       if (failure) stream.fail(failure.error);
@@ -54,9 +124,50 @@ export class Subscribers<V> {
     }
   }
 
+  private serve(stream: SubscriberStream<V>, credential: string): void {
+    this.streams.set(stream, credential);
+    if (this.last) stream.push(this.last.value);
+  }
+
+  private async check(owner: O): Promise<void> {
+    const controller = new AbortController();
+    this.admitting.set(owner.credential, controller);
+    let outcome: { value: V } | { error: unknown };
+    try {
+      outcome = { value: await this.hooks.admit(owner, controller.signal) };
+    } catch (error) {
+      outcome = { error };
+    }
+    // Everyone with this credential left meanwhile, or the poller stopped: nobody to tell.
+    if (controller.signal.aborted) return;
+    this.admitting.delete(owner.credential);
+    const theirs = [...this.waiting].filter(([, of]) => of === owner.credential).map(([stream]) => stream);
+    for (const stream of theirs) this.waiting.delete(stream);
+    if ('error' in outcome) {
+      for (const stream of theirs) {
+        this.metrics.subscriberLeft(this.kind);
+        stream.fail(outcome.error);
+      }
+      if (this.count === 0) this.hooks.lastLeft();
+      return;
+    }
+    this.members.set(owner.credential, owner);
+    for (const stream of theirs) this.serve(stream, owner.credential);
+    this.hooks.admitted(outcome.value);
+  }
+
   private leave(stream: SubscriberStream<V>): void {
-    if (!this.streams.delete(stream)) return;
+    const credential = this.streams.get(stream) ?? this.waiting.get(stream);
+    if (credential === undefined) return;
+    this.streams.delete(stream);
+    this.waiting.delete(stream);
     this.metrics.subscriberLeft(this.kind);
-    if (this.streams.size === 0) this.onLastLeft();
+    // The last one of this credential left: its read has no reader, and the poller stops polling with it.
+    if (![...this.waiting.values(), ...this.streams.values()].includes(credential)) {
+      this.admitting.get(credential)?.abort();
+      this.admitting.delete(credential);
+      this.members.delete(credential);
+    }
+    if (this.count === 0) this.hooks.lastLeft();
   }
 }

@@ -13,7 +13,7 @@ export type PollErrorDecision<Value> =
   | { action: 'wait' }
   /** The failure is itself a state (e.g. gone → DELETED): handled as if the poll had returned `value`. */
   | { action: 'emit'; value: Value }
-  /** End every subscriber with `error` now (401, 403, 404, a bad body, a bug). */
+  /** End the subscribers of the credential that polled with `error` now (401, 403, 404, a bad body, a bug); another admitted credential polls next. */
   | { action: 'fail'; error: unknown };
 
 /** What a kind's `classifyError` may look at. */
@@ -86,12 +86,15 @@ export interface PollWire<Value> {
 }
 
 /**
- * Whose credentials a poller uses. Pollers are shared by owner fingerprint (a short hash of the
- * Authorization value, never the value); `session` builds what one poll needs from credentials
- * the registry never sees.
+ * Whose credentials a poller uses. `fingerprint` is the verified identity's key: a poller is
+ * placed per (kind, target, identity), and its `MAX_POLLERS` share is the identity's. `credential`
+ * is a keyed hash of the token itself (never the token): data are served per credential, so a
+ * second token of one identity is served only once its own read of the target succeeded
+ * (subscribers.ts). `session` builds what one poll needs from credentials the registry never sees.
  */
 export interface PollOwner<Session> {
   readonly fingerprint: string;
+  readonly credential: string;
   session(signal: AbortSignal): Session;
 }
 
@@ -109,7 +112,8 @@ export interface PollStream<Value> extends AsyncIterableIterator<Value> {
 export interface PollerRegistry<Session> {
   /**
    * Subscribe to `target` polled with `owner`'s credentials: joins the running poller for
-   * (kind, key, owner) or starts one. Throws `LimitExceededError` when a new poller would pass
+   * (kind, key, owner's identity) or starts one; a credential the poller does not poll with yet
+   * hears nothing until its own read of the target succeeded (a refusal ends only its stream). Throws `LimitExceededError` when a new poller would pass
    * the configured maximum. `signal` aborting releases the stream.
    */
   acquire<Target, Value>(kind: PollKind<Target, Value, Session>, target: Target, owner: PollOwner<Session>, signal?: AbortSignal): PollStream<Value>;

@@ -1,12 +1,13 @@
 /**
  * The caller of one request as the owner of background work (a subscription's shared poller, a
- * provisioning run): its verified identity's key (src/core/caller.ts), and fresh loaders with the
- * caller's credentials on a signal of the work's own. The token is a private field: resolvers,
+ * provisioning run): its verified identity's key (src/core/caller.ts), what its data are shared
+ * by (`credential`: the verifier's keyed hash of the token, never the token), and fresh loaders
+ * with the caller's credentials on a signal of the work's own. The token is a private field: resolvers,
  * which see this object in their context, can read neither it nor anything made from it.
  */
 import { setMaxListeners } from 'node:events';
 import { createPollSession, type GatewayOwner, type PollSession } from '../context';
-import { shareKeyOf, type Caller } from '../core/caller';
+import { ANONYMOUS_KEY, shareKeyOf, type Caller } from '../core/caller';
 import type { HttpLayer } from '../upstream/http';
 import type { LoaderOptions } from '../upstream/loader-options';
 
@@ -15,22 +16,27 @@ const MAX_CALLS_LISTENING = 10_000;
 
 type OwnerCaller = Pick<Caller, 'authorization' | 'identity' | 'verify'>;
 
+/** The keyed hash a token's data are shared under (src/core/verify.ts `tokenHash`). */
+export type CredentialOf = (authorization: string) => string;
+
 export class CallerOwner implements GatewayOwner {
   readonly #caller: OwnerCaller;
   readonly #http: HttpLayer;
   readonly #options: LoaderOptions;
   readonly #knownKey: string | null;
+  readonly #credential: string;
 
-  constructor(caller: OwnerCaller, http: HttpLayer, options: LoaderOptions, knownKey: string | null = null) {
+  constructor(caller: OwnerCaller, http: HttpLayer, options: LoaderOptions, credentialOf: CredentialOf, knownKey: string | null = null) {
     this.#caller = caller;
     this.#http = http;
     this.#options = options;
     this.#knownKey = knownKey;
+    this.#credential = caller.authorization === undefined ? ANONYMOUS_KEY : `cred:${credentialOf(caller.authorization)}`;
   }
 
   /** A run resumed from the fleet's record: its owner's key is the one the record was started under. */
-  static resumed(authorization: string, ownerKey: string, http: HttpLayer, options: LoaderOptions): CallerOwner {
-    return new CallerOwner({ authorization, identity: null, verify: () => Promise.resolve(null) }, http, options, ownerKey);
+  static resumed(authorization: string, ownerKey: string, http: HttpLayer, options: LoaderOptions, credentialOf: CredentialOf): CallerOwner {
+    return new CallerOwner({ authorization, identity: null, verify: () => Promise.resolve(null) }, http, options, credentialOf, ownerKey);
   }
 
   /**
@@ -39,6 +45,11 @@ export class CallerOwner implements GatewayOwner {
    */
   get fingerprint(): string {
     return this.#knownKey ?? shareKeyOf(this.#caller);
+  }
+
+  /** What its data are shared under: the keyed hash of the token (`anonymous` without one), never the token. */
+  get credential(): string {
+    return this.#credential;
   }
 
   /** Verifies the caller's token with the platform (cached), before anything is reserved for it. */

@@ -14,7 +14,7 @@ import type { PollerRegistry } from '../pollers';
 import type { OperationSpan } from '../tracing';
 import type { HttpLayer } from '../upstream/http';
 import type { LoaderOptions } from '../upstream/loader-options';
-import { CallerOwner } from './caller-owner';
+import { CallerOwner, type CredentialOf } from './caller-owner';
 
 export type ContextFactory = (caller: Caller, cancellation: Cancellation, calls: { count: number }, trace?: OperationSpan) => GatewayContext;
 
@@ -24,6 +24,8 @@ export interface ContextParts {
   readonly loaderOptions: LoaderOptions;
   readonly services: GatewayServices;
   readonly pollers: PollerRegistry<PollSession>;
+  /** What a caller's data are shared under: the verifier's keyed hash of its token. */
+  readonly credentialOf: CredentialOf;
   /** In sandbox mode, the seed's first organization (the demo callers') may read events too. */
   readonly sandboxOrganizationIds: readonly string[];
 }
@@ -40,7 +42,7 @@ export function createContextFactory(parts: ContextParts): ContextFactory {
   return (caller, cancellation, calls, trace) => {
     const authorization = caller.authorization;
     // The token stays private to the owner: pollers and background work see its identity's key, resolvers see neither.
-    const owner = new CallerOwner(caller, httpLayer, loaderOptions);
+    const owner = new CallerOwner(caller, httpLayer, loaderOptions, parts.credentialOf);
     const budget = new OperationBudget(config.limits.budget, cancellation);
     return createContext({
       http: httpLayer.forCaller({ authorization, signal: cancellation, calls, budget, trace }),

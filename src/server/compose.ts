@@ -141,7 +141,7 @@ export async function composeGateway(config: Config, options: StartGatewayOption
     },
     (owner, handle, actions, signal) =>
       runProvisioning(handle, actions, provisioningDeps(pollers.forOwner(owner), owner, config.pollNotFoundGraceMs), { signal, stepTimeoutMs: config.provisioningStepTimeoutMs }),
-    (authorization, ownerKey) => CallerOwner.resumed(authorization, ownerKey, httpLayer, loaderOptions),
+    (authorization, ownerKey) => CallerOwner.resumed(authorization, ownerKey, httpLayer, loaderOptions, callers.verifier.tokenHash),
   );
   metrics.watchProvisionings(() => provisionings.running());
   const info: GatewayInfo = { version: packageVersion(), sandbox: sandboxMode, searchConfigured: searchUrl !== null };
@@ -163,6 +163,7 @@ export async function composeGateway(config: Config, options: StartGatewayOption
     loaderOptions,
     services,
     pollers,
+    credentialOf: callers.verifier.tokenHash,
     sandboxOrganizationIds: sandbox?.restFacts?.().organizationIds.slice(0, 1) ?? [],
   });
 

@@ -13,7 +13,7 @@ import type { HttpClient } from '../../src/upstream/http-types';
 export function inProcessContext(http: HttpClient, options: { batching?: boolean; cancellation?: Cancellation } = {}): GatewayContext {
   const batching = options.batching ?? true;
   const pollers = createPollerRegistry<PollSession>({ intervalMs: 10, maxIntervalMs: 10, maxErrors: 3, maxPollers: 10 });
-  const owner: GatewayOwner = { fingerprint: 'test', verify: () => Promise.resolve(), session: () => createPollSession(http, { batching }), sealCredential: () => null };
+  const owner: GatewayOwner = { fingerprint: 'test', credential: 'test', verify: () => Promise.resolve(), session: () => createPollSession(http, { batching }), sealCredential: () => null };
   const cancellation = options.cancellation ?? new Cancellation();
   return createContext({
     http,

@@ -47,6 +47,10 @@ export function route(
       const caller = req.caller;
       if (caller === null) throw new HttpError(401, 'missing bearer token');
       if (permission !== null) state.ctx.authz.require(caller, 'network', permission.code, permission.action);
+      // A down-scoped token (claim `networkIds`: the networks it is limited to) is refused every other network.
+      const scope = caller.claims['networkIds'];
+      const networkId = req.params['networkId'];
+      if (Array.isArray(scope) && networkId !== undefined && !scope.includes(networkId)) throw new HttpError(403, `forbidden: this token is limited to other networks than ${networkId}`);
       const now = state.ctx.clock.now();
       state.store.advance(now);
       return handle({ store: state.store, ctx: state.ctx, caller, now, params: req.params }, req);

@@ -1,18 +1,23 @@
 /**
- * The poller registry of a fleet: one poller per (kind, target, credential fingerprint) across
- * every replica. The replica holding the target's lease in Redis polls (through an in-process
+ * The poller registry of a fleet: one poller per (kind, target, identity) across every replica. The replica holding the target's lease in Redis polls (through an in-process
  * registry) and publishes each change on the target's channel, keeping the latest one; replicas
  * with subscribers to the same target listen instead, and try for the lease every half lease,
  * so when the holder dies one of them polls within about one and a half poll intervals. A holder
  * whose last subscriber leaves gives the lease up and says so, and a listener takes it at once.
  *
- * Only fingerprints and values go to Redis: never a credential (each replica polls with the
- * token of its own subscribers), and values sealed or stripped of their secrets (poll-values.ts:
- * a listener given a stripped value reads the target itself once). A kind without `wire`, and
- * every kind while Redis is not reachable, is polled by this replica on its own; when Redis is
- * back the targets re-join.
+ * Only identity keys and sealed values go to Redis: never a credential (each replica polls with
+ * the token of its own subscribers), and a value only sealed with the fleet key, which also
+ * authenticates it and its order (poll-values.ts); without the key, a message only says the
+ * target changed and each listener reads it itself. Data are served per credential on every
+ * replica: a credential is served anything (the holder's values included) only once its own
+ * read of the target succeeded on this replica (src/pollers/subscribers.ts). Nothing read from
+ * Redis ends a subscription: a holder whose credentials were all refused gives the lease up, and
+ * a listener that takes it over polls with its own credential and hears the platform's answer
+ * itself. A kind without `wire`, and every kind while Redis is not reachable, is polled by this
+ * replica on its own; when Redis is back the targets re-join.
  */
 import {
+  admissionRead,
   createAcquisition,
   createPollerRegistry,
   Subscribers,
@@ -24,7 +29,6 @@ import {
   type PollStream,
 } from '../../pollers';
 import { Fields } from '../../core/parse';
-import { decodeError, encodeError } from './error-wire';
 import type { FleetMetrics } from './metrics';
 import { pollValueCodec, type PollValueCodec } from './poll-values';
 import { PREFIX, type RedisLink } from './link';
@@ -62,6 +66,7 @@ const MIN_LEASE_MS = 250;
 
 interface Shared<S> {
   link: RedisLink;
+  settings: PollerSettings;
   inner: PollerRegistry<S>;
   metrics: PollerMetrics;
   fleet: FleetMetrics;
@@ -75,9 +80,19 @@ type Mode = 'starting' | 'local' | 'holder' | 'follower';
 
 class FleetEntry<T, V, S> {
   mode: Mode = 'starting';
-  private readonly subscribers: Subscribers<V>;
-  private seq = 0;
+  private readonly subscribers: Subscribers<V, PollOwner<S>>;
+  /** The authenticated order of the last value published or accepted (poll-values.ts): an older one is a replay. */
+  private at = 0;
   private inner: PollStream<V> | null = null;
+  /** The credential the inner poller polls with. */
+  private innerOwner: PollOwner<S> | null = null;
+  /** Aborts this entry's admission reads when it stops. */
+  private readonly controller = new AbortController();
+  /** Settles once this entry knows whether it polls (holder, local) or listens, or has stopped. */
+  private readonly placed: Promise<void>;
+  private settle: () => void = () => undefined;
+  /** The inner poller's first answer: the own read of the credential it polls with. */
+  private first: { promise: Promise<{ value: V } | null>; resolve(answer: { value: V } | null): void; reject(error: unknown): void } | null = null;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
   private readonly unhook: Array<() => void> = [];
@@ -99,7 +114,14 @@ class FleetEntry<T, V, S> {
     const base = `${PREFIX}poll:${kind.name}:${kind.key(target)}#${owner.fingerprint}`;
     this.keys = { lease: `${base}:lease`, latest: `${base}:latest`, channel: `${base}:events` };
     this.place = base;
-    this.subscribers = new Subscribers<V>(kind.name, shared.metrics, () => this.stop());
+    this.placed = new Promise<void>((resolve) => (this.settle = resolve));
+    // Every credential, the first one too, is served only after its own read on this replica: a
+    // listener's values were read with another replica's credential.
+    this.subscribers = new Subscribers<V, PollOwner<S>>(kind.name, shared.metrics, {
+      lastLeft: () => this.stop(),
+      admit: (o, signal) => this.admit(o, signal),
+      admitted: (value) => this.admitted(value),
+    });
     // The same kind, counting the polls this replica makes for the fleet while it holds the lease.
     this.polling = {
       ...kind,
@@ -114,8 +136,8 @@ class FleetEntry<T, V, S> {
     return this.subscribers.count;
   }
 
-  subscribe(signal?: AbortSignal): PollStream<V> {
-    return this.subscribers.join(signal);
+  subscribe(owner: PollOwner<S>, signal?: AbortSignal): PollStream<V> {
+    return this.subscribers.join(owner, signal);
   }
 
   start(): void {
@@ -170,6 +192,7 @@ class FleetEntry<T, V, S> {
 
   private becomeHolder(takeover: boolean): void {
     this.mode = 'holder';
+    this.settle();
     if (takeover) this.shared.fleet.takeover(this.kind.name);
     this.startInner();
     this.every(this.shared.leaseMs / 3, () => void this.renew());
@@ -177,6 +200,7 @@ class FleetEntry<T, V, S> {
 
   private async becomeFollower(): Promise<void> {
     this.mode = 'follower';
+    this.settle();
     this.stopInner();
     this.every(this.shared.leaseMs / 2, () => void this.attemptTakeover());
     const latest = await this.shared.link.client.get(this.keys.latest).catch(() => null);
@@ -187,6 +211,7 @@ class FleetEntry<T, V, S> {
   private goLocal(): void {
     if (this.stopped) return;
     this.mode = 'local';
+    this.settle();
     this.clearTimer();
     this.startInner();
   }
@@ -213,23 +238,60 @@ class FleetEntry<T, V, S> {
 
   // --- values ---
 
+  /** Polls here (holder or alone) with the lead's credential (the first subscriber's until one is admitted). */
   private startInner(): void {
-    if (this.inner !== null) return;
-    const stream = this.shared.inner.acquire(this.polling, this.target, this.owner);
+    if (this.inner !== null || this.stopped) return;
+    const owner = this.subscribers.lead ?? this.owner;
+    const stream = this.shared.inner.acquire(this.polling, this.target, owner);
     this.inner = stream;
+    this.innerOwner = owner;
+    // Null: the inner poller stopped before answering (this replica listens now): read yourself.
+    let resolve: (answer: { value: V } | null) => void = () => undefined;
+    let reject: (error: unknown) => void = () => undefined;
+    const promise = new Promise<{ value: V } | null>((res, rej) => ((resolve = res), (reject = rej)));
+    promise.catch(() => undefined);
+    this.first = { promise, resolve, reject };
     void this.consume(stream);
   }
 
   private stopInner(): void {
     const stream = this.inner;
     this.inner = null;
+    this.innerOwner = null;
+    this.first?.resolve(null);
+    this.first = null;
     stream?.release();
+  }
+
+  /**
+   * A credential's own read: the inner poller's first answer when this replica polls with that
+   * very credential (no second read), else a read of its own (admission.ts).
+   */
+  private async admit(owner: PollOwner<S>, signal: AbortSignal): Promise<V> {
+    await this.placed;
+    const first = this.first;
+    if (first !== null && this.innerOwner?.credential === owner.credential) {
+      const answer = await first.promise;
+      if (answer !== null) return answer.value;
+    }
+    return admissionRead(this.kind, this.target, owner, this.shared.settings, AbortSignal.any([signal, this.controller.signal]));
+  }
+
+  /** A credential's own read admitted it: deliver it; a poller that lost its credential polls again with the new lead. */
+  private admitted(value: V): void {
+    if (this.stopped) return;
+    this.deliver(value);
+    if (this.kind.isTerminal(value)) return this.finish(null);
+    if (this.inner === null && (this.mode === 'holder' || this.mode === 'local')) this.startInner();
   }
 
   private async consume(stream: PollStream<V>): Promise<void> {
     try {
       for await (const value of stream) {
         if (stream !== this.inner) return;
+        // A poll with the inner owner's credential is its own read: it is served from now on.
+        if (this.innerOwner !== null) this.subscribers.accept(this.innerOwner);
+        this.first?.resolve({ value });
         this.deliver(value);
         if (this.mode === 'holder') await this.publish(this.valueMessage(value), true);
       }
@@ -237,15 +299,23 @@ class FleetEntry<T, V, S> {
       if (stream === this.inner) this.finish(null);
     } catch (error) {
       if (stream !== this.inner) return;
-      if (this.mode === 'holder') await this.publish({ type: 'fail', error: encodeError(error) }, false);
-      this.finish({ error });
+      this.first?.reject(error);
+      // The platform refused the credential polled with (or the target, as it sees it): its
+      // subscribers end; another admitted one polls next. Nothing is published: a listener's
+      // credentials are not this one, it hears the platform itself once it holds the lease.
+      const refused = this.innerOwner;
+      this.stopInner();
+      if (refused !== null) this.subscribers.drop(refused.credential, error);
+      if (this.subscribers.count === 0) return this.stop();
+      if (this.subscribers.lead !== undefined) this.startInner();
     }
   }
 
-  /** A value as it crosses Redis: sealed, or without its secrets. */
+  /** A value as it crosses Redis: sealed with its order, or (no fleet key) only the news that it changed. */
   private valueMessage(value: V): Record<string, unknown> {
     const wire = this.kind.wire;
-    return { type: 'value', ...this.shared.values.pack(wire === undefined ? null : wire.encode(value), this.place) };
+    this.at = Math.max(Date.now(), this.at + 1);
+    return { type: 'value', ...this.shared.values.pack(wire === undefined ? null : wire.encode(value), this.place, this.at) };
   }
 
   /** To this replica's subscribers, when it differs from the last value they heard. */
@@ -256,8 +326,7 @@ class FleetEntry<T, V, S> {
   private async publish(message: Record<string, unknown>, keep: boolean): Promise<void> {
     const { link, latestMs } = this.shared;
     try {
-      const seq = Number(await link.client.eval(PUBLISH, 2, this.keys.latest, this.keys.channel, JSON.stringify(message), latestMs, keep ? '1' : '0'));
-      if (Number.isSafeInteger(seq)) this.seq = Math.max(this.seq, seq);
+      await link.client.eval(PUBLISH, 2, this.keys.latest, this.keys.channel, JSON.stringify(message), latestMs, keep ? '1' : '0');
     } catch {
       // Unreachable: subscribers here still get every value; listeners elsewhere poll for themselves.
     }
@@ -277,17 +346,16 @@ class FleetEntry<T, V, S> {
       if (this.mode === 'follower') void this.attemptTakeover();
       return;
     }
-    const seq = f.int('seq') ?? 0;
-    if (seq <= this.seq) return;
-    this.seq = seq;
-    if (this.mode !== 'follower') return;
-    if (type === 'fail') return this.finish({ error: decodeError(f.raw('error')) });
-    if (type !== 'value' || this.kind.wire === undefined) return;
+    // Only values count (Redis's own `seq` is anyone's to write: order comes from inside the seal).
+    if (this.mode !== 'follower' || type !== 'value' || this.kind.wire === undefined) return;
     let value: V;
     try {
       const unpacked = this.shared.values.unpack(f, this.place);
       if (unpacked === null) return void this.readItself();
+      // A replay of an older value (or the same one again) is no news.
+      if (unpacked.at <= this.at) return;
       value = this.kind.wire.decode(unpacked.json);
+      this.at = unpacked.at;
     } catch {
       return; // written by a replica of another version: its next value may read
     }
@@ -311,7 +379,10 @@ class FleetEntry<T, V, S> {
       while (reading.again && !this.stopped && this.mode === 'follower') {
         reading.again = false;
         const { signal } = reading.controller;
-        const value = await this.kind.poll(this.target, this.owner.session(signal), signal);
+        // The lead's credential: its data reach only admitted members. None yet: their own reads are on their way.
+        const lead = this.subscribers.lead;
+        if (lead === undefined) return;
+        const value = await this.kind.poll(this.target, lead.session(signal), signal);
         if (this.stopped || this.mode !== 'follower') return;
         this.deliver(value);
         if (this.kind.isTerminal(value)) return this.finish(null);
@@ -334,6 +405,8 @@ class FleetEntry<T, V, S> {
     if (this.stopped) return;
     this.stopped = true;
     this.clearTimer();
+    this.controller.abort();
+    this.settle();
     this.reading?.controller.abort();
     for (const unhook of this.unhook.splice(0)) unhook();
     const { link } = this.shared;
@@ -372,7 +445,7 @@ export function createFleetPollers<S>(link: RedisLink, settings: PollerSettings,
     { ...metrics, subscriberJoined: () => undefined, subscriberLeft: () => undefined },
   );
   const leaseMs = Math.max(MIN_LEASE_MS, settings.intervalMs);
-  const shared: Shared<S> = { link, inner, metrics, fleet, values: pollValueCodec(fleetKey), leaseMs, latestMs: Math.max(leaseMs * 4, settings.maxIntervalMs * 2) };
+  const shared: Shared<S> = { link, settings, inner, metrics, fleet, values: pollValueCodec(fleetKey), leaseMs, latestMs: Math.max(leaseMs * 4, settings.maxIntervalMs * 2) };
   // Targets this replica follows (holding, listening or alone): acquisition and its limits are the pollers' own.
   const entries = new Set<{ readonly mode: Mode }>();
   fleet.watchLeases(() => [...entries].filter((e) => e.mode === 'holder').length);

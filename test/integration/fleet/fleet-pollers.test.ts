@@ -4,6 +4,7 @@
  * values and failures on both, a handover when the holder's last subscriber leaves, and a kind
  * without `wire` polled by each replica on its own.
  */
+import { randomBytes } from 'node:crypto';
 import { Registry } from 'prom-client';
 import { ErrorCode, UpstreamError } from '../../../src/errors/codes';
 import { NO_POLLER_METRICS, type PollerRegistry, type PollKind, type PollOwner, type PollStream } from '../../../src/pollers';
@@ -35,7 +36,7 @@ const scripted = (wire: boolean): PollKind<Target, number, string> => ({
   ...(wire ? { wire: { encode: (n: number) => n, decode: (json: unknown) => (typeof json === 'number' ? json : Number.NaN) } } : {}),
 });
 
-const owner: PollOwner<string> = { fingerprint: 'alice', session: () => 'session' };
+const owner: PollOwner<string> = { fingerprint: 'alice', credential: 'alice-token', session: () => 'session' };
 const INTERVAL = 100;
 
 /** The same kind as another process would have it: its own object, counting its own polls. */
@@ -65,11 +66,11 @@ describeFleet('fleet pollers', () => {
   const links: RedisLink[] = [];
   const registries: Array<PollerRegistry<string>> = [];
 
-  async function replica(): Promise<PollerRegistry<string>> {
+  async function replica(fleetKey: Buffer | null = null): Promise<PollerRegistry<string>> {
     const link = new RedisLink(redis.url, () => undefined);
     links.push(link);
     await waitUntil(() => link.isUp, 'the Redis link up');
-    const registry = createFleetPollers<string>(link, { intervalMs: INTERVAL, maxIntervalMs: INTERVAL, maxErrors: 3, maxPollers: 100 }, NO_POLLER_METRICS, createFleetMetrics(new Registry()));
+    const registry = createFleetPollers<string>(link, { intervalMs: INTERVAL, maxIntervalMs: INTERVAL, maxErrors: 3, maxPollers: 100 }, NO_POLLER_METRICS, createFleetMetrics(new Registry()), fleetKey);
     registries.push(registry);
     return registry;
   }
@@ -111,7 +112,7 @@ describeFleet('fleet pollers', () => {
     expect(seenB).toEqual({ values: [1, 2, 100], end: 'done' });
   });
 
-  it('ends every replica\'s subscribers with the holder\'s failure, code and upstream included', async () => {
+  it('ends every replica\'s subscribers with the failure each hears itself, code and upstream included', async () => {
     const [a, b] = [registries[0], registries[1]];
     if (!a || !b) throw new Error('replicas');
     const target: Target = { name: 'failing', value: 1, polls: 0 };
@@ -124,6 +125,86 @@ describeFleet('fleet pollers', () => {
     await expect(onB.next()).rejects.toMatchObject({ code: ErrorCode.FORBIDDEN, upstream: { service: 'rest-v1', status: 403 } });
     await waitUntil(() => seenA.end !== 'open', 'A ended');
     expect(seenA.end).toBe(ErrorCode.FORBIDDEN);
+  });
+
+  it("serves a listener's credential nothing before its own read: a token the platform refuses gets the refusal, not the holder's values", async () => {
+    const [a, b] = [registries[0], registries[1]];
+    if (!a || !b) throw new Error('replicas');
+    const target: Target = { name: 'scoped', value: 1, polls: 0 };
+    const kind: PollKind<Target, number, string> = {
+      ...scripted(true),
+      poll: (t, session, signal) =>
+        session === 'narrow session'
+          ? Promise.reject(new UpstreamError(ErrorCode.FORBIDDEN, 'rest-v1 answered 403', { service: 'rest-v1', method: 'GET', path: '/networks/scoped', status: 403 }))
+          : scripted(true).poll(t, session, signal),
+    };
+    const seenA = collect(a.acquire(kind, target, owner));
+    await waitUntil(() => seenA.values.length > 0, 'the first value on A');
+    const narrow: PollOwner<string> = { fingerprint: 'alice', credential: 'alice-narrow-token', session: () => 'narrow session' };
+    const onB = b.acquire(kind, target, narrow);
+    await expect(onB.next()).rejects.toMatchObject({ code: ErrorCode.FORBIDDEN });
+    expect(seenA.end).toBe('open');
+    // The same person's accepted token on B is served, after its own read.
+    const seenB = collect(b.acquire(kind, target, { ...owner, credential: 'alice-other-token' }));
+    await waitUntil(() => seenB.values.length > 0, 'the first value on B');
+    expect(seenB.values).toEqual([1]);
+    target.value = 100;
+    await waitUntil(() => seenA.end !== 'open' && seenB.end !== 'open', 'both ended');
+  });
+
+  it('with the fleet key, ignores a value or a failure someone wrote to Redis, and an older value replayed', async () => {
+    const key = randomBytes(32);
+    const [a, b] = [await replica(key), await replica(key)];
+    const writer = links.at(-1)?.client;
+    if (!writer) throw new Error('no Redis client');
+    const target: Target = { name: 'guarded', value: 1, polls: 0 };
+    const kind = scripted(true);
+    const seenA = collect(a.acquire(kind, target, owner));
+    await waitUntil(() => seenA.values.length > 0, 'the first value on A');
+    const seenB = collect(b.acquire(kind, target, owner));
+    await waitUntil(() => seenB.values.length > 0, 'the first value on B');
+    const base = 'netgraph:poll:scripted:guarded#alice';
+    const old = await writer.get(`${base}:latest`);
+    expect(old).not.toBeNull();
+    target.value = 2;
+    await waitUntil(() => seenB.values.length > 1, 'the change on B');
+
+    for (const forged of [
+      JSON.stringify({ seq: 9e15, type: 'value', value: 42 }),
+      JSON.stringify({ seq: 9e15, type: 'fail', error: { code: 'UNAUTHENTICATED', message: 'forged' } }),
+      old ?? '',
+    ]) {
+      await writer.publish(`${base}:events`, forged);
+    }
+    await writer.set(`${base}:latest`, JSON.stringify({ seq: 9e15, type: 'value', value: 42 }));
+    // A real change after them: B hears it, and nothing of what was written.
+    target.value = 3;
+    await waitUntil(() => seenB.values.length > 2, () => `the next change on B: ${JSON.stringify(seenB)}`);
+    expect(seenB).toEqual({ values: [1, 2, 3], end: 'open' });
+    expect(seenA).toEqual({ values: [1, 2, 3], end: 'open' });
+    target.value = 100;
+    await waitUntil(() => seenA.end !== 'open' && seenB.end !== 'open', 'both ended');
+  });
+
+  it('without the fleet key, puts no value in Redis, and a forged one only makes a listener read for itself', async () => {
+    const [a, b] = [registries[0], registries[1]];
+    if (!a || !b) throw new Error('replicas');
+    const writer = links[0]?.client;
+    if (!writer) throw new Error('no Redis client');
+    const target: Target = { name: 'plain', value: 7, polls: 0 };
+    const [onA, onB] = [counted(scripted(true)), counted(scripted(true))];
+    const seenA = collect(a.acquire(onA.kind, target, owner));
+    await waitUntil(() => seenA.values.length > 0, 'the first value on A');
+    const seenB = collect(b.acquire(onB.kind, target, owner));
+    await waitUntil(() => seenB.values.length > 0, 'the first value on B');
+    const base = 'netgraph:poll:scripted:plain#alice';
+    expect(JSON.parse((await writer.get(`${base}:latest`)) ?? 'null')).toEqual({ seq: expect.any(Number), type: 'value' });
+    const readsBefore = onB.polls();
+    await writer.publish(`${base}:events`, JSON.stringify({ seq: 9e15, type: 'value', value: 42 }));
+    await waitUntil(() => onB.polls() > readsBefore, 'B reading the target itself');
+    expect(seenB).toEqual({ values: [7], end: 'open' });
+    target.value = 100;
+    await waitUntil(() => seenA.end !== 'open' && seenB.end !== 'open', 'both ended');
   });
 
   it('polls a kind without wire on each replica', async () => {

@@ -32,7 +32,7 @@ const kind: PollKind<Script, number, string> = {
 const upstream = (code: ErrorCode, status: number | null): UpstreamError =>
   new UpstreamError(code, `upstream ${status ?? 'no answer'}`, { service: 'rest-v1', method: 'GET', path: '/x', status });
 
-const owner = (name: string): PollOwner<string> => ({ fingerprint: name, session: () => `session of ${name}` });
+const owner = (name: string, token = `${name}-token`): PollOwner<string> => ({ fingerprint: name, credential: token, session: () => `session of ${token}` });
 const script = (name: string, ...steps: Step[]): Script => ({ name, steps, polls: 0 });
 
 const SETTINGS = { intervalMs: 100, maxIntervalMs: 1000, maxErrors: 3, maxPollers: 3 };
