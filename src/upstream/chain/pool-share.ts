@@ -15,12 +15,23 @@
  * breaker (a closed API's calls fail at once, never queue) and before the retry step (an attempt's
  * time in the queue is not in its span, its duration metric nor its slow-call mark).
  */
+import { Gauge, type Registry } from 'prom-client';
 import { onAbort, type CancelSignal } from '../../core/cancellation';
 import type { Interceptor } from './call';
 import { cancelled } from './stopped';
 
-export function poolShare(connections: number): Interceptor {
+export function poolShare(connections: number, registry?: Registry): Interceptor {
   const queues = new Map<string, FairQueue>();
+  new Gauge({
+    name: 'netgraph_upstream_pool_waiting',
+    help: 'Upstream calls waiting for a connection to their origin (served round robin across callers).',
+    registers: registry ? [registry] : [],
+    collect() {
+      let waiting = 0;
+      for (const queue of queues.values()) waiting += queue.stats().waiting;
+      this.set(waiting);
+    },
+  });
   return {
     name: 'pool share',
     wrap: (next) => async (call) => {
