@@ -197,9 +197,9 @@ export interface Config {
   forwardTracestate: boolean;
 }
 
-/** Per upstream API (auth/v1, rest/v1 with identity/v1, core/v2, search). */
+/** Per upstream API (auth/v1, rest/v1, identity/v1, core/v2, search). */
 export interface UpstreamResilience {
-  breaker: { consecutiveFailures: number; failureRatio: number; minimumCalls: number; windowMs: number; openMs: number };
+  breaker: { consecutiveFailures: number; failureRatio: number; minimumCalls: number; windowMs: number; openMs: number; slowCallMs: number };
   retryBudget: { ratio: number; minPerSecond: number; windowMs: number };
 }
 
@@ -380,6 +380,7 @@ function assemble(get: Get): Config {
         minimumCalls: get(resilience.UPSTREAM_BREAKER_MIN_CALLS),
         windowMs: get(resilience.UPSTREAM_BREAKER_WINDOW_MS),
         openMs: get(resilience.UPSTREAM_BREAKER_PROBE_MS),
+        slowCallMs: get(resilience.UPSTREAM_SLOW_CALL_MS),
       },
       retryBudget: {
         ratio: get(resilience.UPSTREAM_RETRY_BUDGET_PERCENT) / 100,

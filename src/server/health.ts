@@ -1,9 +1,13 @@
 /**
- * `/healthz` (the process answers), `/readyz` (what the gateway depends on answers), `/metrics`
- * (Prometheus). Readiness is a set of named checks, run together; the gateway is ready when every
- * one is. The upstream check counts any HTTP answer from an upstream as reachable; the search
- * service is reported but does not decide it (without search only event fields fail). The body
- * says which upstream is served: `"mode": "sandbox"` is the embedded demo, never a platform.
+ * `/healthz` (the process answers), `/readyz` (the gateway can serve), `/metrics` (Prometheus).
+ * Readiness is a set of named checks, run together; the gateway is ready when every one is. A check
+ * may be ready but `degraded`: the platform's trouble is one of those. An unreachable platform API
+ * or an open breaker makes `/readyz` 200 `degraded`, naming the API (`degraded`, `upstreamApis`),
+ * never 503: an orchestrator that took every replica out for one API's outage would take the
+ * other APIs, and the answers the gateway still gives (fast failures with `retryAfter`, stale
+ * reads), with it. 503 is for the gateway itself (the fleet's state not reached yet, a check of
+ * its own failing). The upstream check counts any HTTP answer as reachable. The body says which
+ * upstream is served: `"mode": "sandbox"` is the embedded demo, never a platform.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
@@ -11,9 +15,11 @@ import type { StateCheck } from '../state';
 import type { SharedProbe } from '../upstream/probe';
 import type { ApiHealth } from '../upstream/health';
 
-/** What one readiness check found: ready or not, and what the body shows of it. */
+/** What one readiness check found: ready or not (degraded: serving, with a part of it down), and what the body shows of it. */
 export interface ReadinessResult {
   ready: boolean;
+  /** Ready, but what it checks is partly down (names of what is: the body's `degraded`). */
+  degraded?: readonly string[];
   [detail: string]: unknown;
 }
 
@@ -28,17 +34,21 @@ export interface HealthOptions {
   metrics: Registry;
   /** The shared state (src/state): not ready until Redis was reached once; degraded, but serving, when it is lost later. */
   state?: () => StateCheck;
-  /** Each platform API's breaker (src/upstream/health): one not closed makes the gateway `degraded`, still ready — an outage of one API is no reason to take every replica out of service. */
+  /** Each platform API's breaker (src/upstream/health): one not closed makes the gateway `degraded`, still ready, naming it — an outage of one API is no reason to take every replica out of service. */
   upstreamApis?: () => readonly ApiHealth[];
 }
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => Promise<number>;
 
-/** The upstream origins answer (through the shared probe: a burst of checks costs one round). */
+/**
+ * Which upstream origins answer (through the shared probe: a burst of checks costs one round). One
+ * that does not is the platform's trouble, not the gateway's: ready, degraded, naming the service.
+ */
 export function upstreamReadiness(probe: SharedProbe): ReadinessCheck {
   return async () => {
     const services = await probe.check();
-    return { ready: services.filter((c) => c.service !== 'search').every((c) => c.reachable), services };
+    const unreachable = services.filter((c) => !c.reachable).map((c) => c.service);
+    return { ready: true, ...(unreachable.length > 0 ? { degraded: unreachable } : {}), services };
   };
 }
 
@@ -74,14 +84,20 @@ export function readinessBody(
   apis: readonly ApiHealth[] = [],
 ): Record<string, unknown> & { status: 'ready' | 'degraded' | 'unavailable' } {
   const ready = results.every(([, result]) => result.ready) && state.status !== 'starting';
-  // One platform API struggling is `degraded`, still ready: no reason to take every replica out of service.
-  const struggling = apis.some((api) => api.state !== 'closed');
-  const status = !ready ? 'unavailable' : state.status === 'degraded' || struggling ? 'degraded' : 'ready';
+  // A platform API struggling (breaker not closed, origin not answering) is `degraded`, still ready: no reason to take every replica out of service.
+  const degraded = [
+    ...new Set([
+      ...apis.filter((api) => api.state !== 'closed').map((api) => api.api),
+      ...results.flatMap(([, result]) => (result.ready ? (result.degraded ?? []) : [])),
+      ...(state.status === 'degraded' ? ['state'] : []),
+    ]),
+  ];
+  const status = !ready ? 'unavailable' : degraded.length > 0 ? 'degraded' : 'ready';
   const breakers = Object.fromEntries(apis.map(({ api, state: s, reason, retryAfter }) => [api, s === 'closed' ? { state: s } : { state: s, reason, retryAfter }]));
   const failed = [...results.filter(([, result]) => !result.ready).map(([name]) => name), ...(state.status === 'starting' || state.status === 'degraded' ? ['state'] : [])];
   const checks = Object.fromEntries(results.map(([name, result]) => [name, local ? result : withoutText(result)]));
   const shownState = local ? state : { status: state.status };
-  return { status, mode, ...(failed.length > 0 ? { failed } : {}), checks, ...(apis.length > 0 ? { upstreamApis: breakers } : {}), ...(state.status === 'memory' ? {} : { state: shownState }) };
+  return { status, mode, ...(failed.length > 0 ? { failed } : {}), ...(degraded.length > 0 ? { degraded } : {}), checks, ...(apis.length > 0 ? { upstreamApis: breakers } : {}), ...(state.status === 'memory' ? {} : { state: shownState }) };
 }
 
 /** A check's result without its error text. */

@@ -3,7 +3,7 @@ import { MAX_MS, int, type Area } from './setting';
 
 export const UPSTREAM_BREAKER_FAILURES = int({
   name: 'UPSTREAM_BREAKER_FAILURES',
-  meaning: "failures in a row (5xx, timeouts, connection errors; never a 4xx) that open an API's breaker: its calls then fail fast with `UPSTREAM_UNAVAILABLE` and `retryAfter`",
+  meaning: "failures in a row (5xx, timeouts, connection errors, attempts past `UPSTREAM_SLOW_CALL_MS`; never a 4xx) that open an API's breaker: its calls then fail fast with `UPSTREAM_UNAVAILABLE` and `retryAfter`",
   min: 1,
   max: 100_000,
   fallback: 10,
@@ -30,6 +30,13 @@ export const UPSTREAM_BREAKER_PROBE_MS = int({
   max: MAX_MS,
   fallback: 1000,
 });
+export const UPSTREAM_SLOW_CALL_MS = int({
+  name: 'UPSTREAM_SLOW_CALL_MS',
+  meaning: "an attempt still in flight this long counts as a failure of its API's breaker at once, while it hangs (0: never); a slow outage opens the breaker in seconds, not once its calls time out",
+  min: 0,
+  max: MAX_MS,
+  fallback: 2000,
+});
 export const UPSTREAM_RETRY_BUDGET_PERCENT = int({
   name: 'UPSTREAM_RETRY_BUDGET_PERCENT',
   meaning: "retries of GETs at most this share of an API's first attempts over the window (in percent)",
@@ -47,13 +54,14 @@ export const UPSTREAM_RETRY_BUDGET_MIN_PER_SECOND = int({
 
 export const RESILIENCE: Area = {
   title: 'When the platform struggles',
-  intro: 'Per upstream API (auth/v1, rest/v1 with identity/v1, core/v2, search); see [Operations](operations.md#when-the-platform-struggles).',
+  intro: 'Per upstream API (auth/v1, rest/v1, identity/v1, core/v2, search); see [Operations](operations.md#when-the-platform-struggles).',
   settings: [
     UPSTREAM_BREAKER_FAILURES,
     UPSTREAM_BREAKER_FAILURE_PERCENT,
     UPSTREAM_BREAKER_MIN_CALLS,
     UPSTREAM_BREAKER_WINDOW_MS,
     UPSTREAM_BREAKER_PROBE_MS,
+    UPSTREAM_SLOW_CALL_MS,
     UPSTREAM_RETRY_BUDGET_PERCENT,
     UPSTREAM_RETRY_BUDGET_MIN_PER_SECOND,
   ],

@@ -84,7 +84,7 @@ export const UPSTREAM_RETRY_BASE_MS = int({ name: 'UPSTREAM_RETRY_BASE_MS', mean
 export const UPSTREAM_RETRY_MAX_DELAY_MS = int({ name: 'UPSTREAM_RETRY_MAX_DELAY_MS', meaning: 'upper bound of one backoff delay', min: 0, max: MAX_MS, fallback: 1000 });
 export const UPSTREAM_RETRY_AFTER_MAX_MS = int({
   name: 'UPSTREAM_RETRY_AFTER_MAX_MS',
-  meaning: 'longest window a 429/503 `Retry-After` closes an upstream API for (every request fails fast inside it); a longer one is cut to it',
+  meaning: "longest window a `Retry-After` closes for: a 503's closes the upstream API (every request fails fast inside it), a 429's closes it to the credential that heard it alone; a longer one is cut to it",
   min: 0,
   max: MAX_MS,
   fallback: 60_000,

@@ -71,7 +71,7 @@ export function createFleetState(options: FleetStateOptions): FleetState {
     persistedQueries: (limits) => new RedisPersistedQueries(link, limits, untrusted),
     quota: config.callerUpstreamCallsPerMinute === null ? null : createCallQuota(new RedisMinuteCounter(link), config.callerUpstreamCallsPerMinute),
     verdicts: config.tokenKey === null ? null : new RedisVerdicts(link, config.tokenKey, untrusted),
-    upstreamClosures: new RedisClosureBoard(link),
+    upstreamClosures: new RedisClosureBoard(link, config.tokenKey),
     check: () => link.check(),
     close: () => link.close(),
   };

@@ -1,7 +1,7 @@
 /**
  * The one HTTP layer every upstream client goes through. `forCaller` gives one caller's
  * `HttpClient`: its calls pass the upstream chain (chain/index.ts: target check, quota, budget,
- * trace, cache, sharing, breaker and window, retry, metrics, send), at most
+ * trace, cache, sharing, breaker and window, pool share, retry, metrics, send), at most
  * `maxConcurrentPerRequest` of them at once.
  */
 import { createHmac, randomBytes } from 'node:crypto';
@@ -16,7 +16,7 @@ import type { CallerOptions, CallerScope, UpstreamQuota } from './chain/call';
 import type { CacheVerdicts } from './cache/cache-step';
 import { createUpstreamChain } from './chain';
 import { createSender, DEFAULT_MAX_BODY_BYTES } from './chain/send';
-import { DEFAULT_RESILIENCE, UpstreamHealth, type ClosureBoard, type Clock, type HealthSettings } from './health';
+import { DEFAULT_RESILIENCE, realTimers, UpstreamHealth, type ClosureBoard, type Clock, type HealthSettings, type Timers } from './health';
 import { cancelled, requestInfo } from './chain/stopped';
 
 export type { CallBudget, CallerOptions, UpstreamQuota } from './chain/call';
@@ -45,6 +45,8 @@ export interface HttpLayerConfig {
   closures?: ClosureBoard;
   /** The clock of breakers, windows and budgets (tests move their own). */
   clock?: Clock;
+  /** The timers of slow-call marks (tests fire their own). */
+  timers?: Timers;
   /** Largest upstream body read, in bytes (`UPSTREAM_MAX_BODY_BYTES`). */
   maxBodyBytes?: number;
   /** Pass the caller's `tracestate` on to the platform (`UPSTREAM_FORWARD_TRACESTATE`); off: `traceparent` only. */
@@ -76,10 +78,11 @@ export function createHttpLayer(config: HttpLayerConfig): HttpLayerWithHealth {
     : null;
   const now = config.clock ?? Date.now;
   const sender = createSender({ timeouts: config.timeouts, maxBodyBytes: config.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, forwardTracestate: config.forwardTracestate ?? false, now });
-  const health = new UpstreamHealth({ ...(config.resilience ?? DEFAULT_RESILIENCE), maxWindowMs: config.retry.maxRetryAfterMs }, now, config.metrics, config.closures ?? null);
+  const health = new UpstreamHealth({ ...(config.resilience ?? DEFAULT_RESILIENCE), maxWindowMs: config.retry.maxRetryAfterMs }, now, config.metrics, config.closures ?? null, config.timers ?? realTimers);
   const chain = createUpstreamChain({ retry: config.retry, metrics: config.metrics, health, reads: config.reads, verdicts: config.verdicts }, { bases, searchAuthorization }, sender.send);
-  // Credential keys are keyed hashes under a key that never leaves this process.
-  const credentialKeyOf = credentialKeyer(randomBytes(32));
+  // Credential keys are keyed hashes under a key that never leaves the process: the fleet's
+  // (derived from FLEET_TOKEN_KEY, so a 429's window is the same credential's on every replica), or this process's own.
+  const credentialKeyOf = credentialKeyer(config.closures?.credentialSecret ?? randomBytes(32));
 
   function forCaller(caller: CallerOptions): HttpClient {
     const limit = createLimiter(config.maxConcurrentPerRequest);

@@ -95,6 +95,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     connectTimeoutMs: 2000,
     headersTimeoutMs: 5000,
     bodyTimeoutMs: 5000,
+    // A loaded machine is slow, not failing: no attempt counts as slow against its API's breaker
+    // (UPSTREAM_SLOW_CALL_MS) unless a test asks for it.
+    upstreamResilience: { ...loaded.upstreamResilience, breaker: { ...loaded.upstreamResilience.breaker, slowCallMs: 0 } },
     ...overrides,
   };
 }

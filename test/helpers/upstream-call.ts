@@ -7,7 +7,7 @@ import { Cancellation } from '../../src/core/cancellation';
 import type { UpstreamService } from '../../src/errors/codes';
 import type { AttemptResult, CallerOptions, Send, UpstreamCall } from '../../src/upstream/chain/call';
 import { startCall } from '../../src/upstream/chain/target';
-import { DEFAULT_RESILIENCE, UpstreamHealth, type HealthSettings } from '../../src/upstream/health';
+import { DEFAULT_RESILIENCE, UpstreamHealth, type HealthSettings, type Timers } from '../../src/upstream/health';
 import type { ServiceBase } from '../../src/upstream/link-target';
 import type { UpstreamRequest, UpstreamResponse } from '../../src/upstream/http-types';
 
@@ -16,10 +16,11 @@ const BASES = new Map<UpstreamService, ServiceBase>(
 );
 
 /** A call as the target step makes it, to `http://upstream.test/{service path}{path}`. */
-export function fakeCall(options: { request?: Partial<UpstreamRequest>; caller?: Partial<CallerOptions>; spendQuota?: () => Promise<void> } = {}): UpstreamCall {
+export function fakeCall(options: { request?: Partial<UpstreamRequest>; caller?: Partial<CallerOptions>; spendQuota?: () => Promise<void>; credentialKey?: string } = {}): UpstreamCall {
   const request: UpstreamRequest = { service: 'rest-v1', method: 'GET', path: '/networks', ...options.request };
   const caller: CallerOptions = { signal: new Cancellation(), authorization: 'Bearer t', ...options.caller };
-  return startCall({ bases: BASES, searchAuthorization: null }, request, { options: caller, spendQuota: options.spendQuota ?? null, credentialKey: () => 'k' });
+  const key = options.credentialKey ?? 'k';
+  return startCall({ bases: BASES, searchAuthorization: null }, request, { options: caller, spendQuota: options.spendQuota ?? null, credentialKey: () => key });
 }
 
 /** A send step that answers each attempt from `statuses` in turn (the last one repeats) and records the attempts. */
@@ -56,16 +57,27 @@ export async function rejection(promise: Promise<unknown>): Promise<Error & { co
   throw new Error('expected the call to fail');
 }
 
-/** A manual clock for breakers, windows and budgets. */
+/** A manual clock for breakers, windows and budgets, with timers (slow-call marks) that fire as it advances. */
 export class TestClock {
+  private pending: Array<{ at: number; fn: () => void }> = [];
   constructor(public ms = 1_700_000_000_000) {}
   readonly now = (): number => this.ms;
+  readonly timers: Timers = (fn, ms) => {
+    const timer = { at: this.ms + ms, fn };
+    this.pending.push(timer);
+    return () => {
+      this.pending = this.pending.filter((t) => t !== timer);
+    };
+  };
   advance(ms: number): void {
     this.ms += ms;
+    const due = this.pending.filter((t) => t.at <= this.ms).sort((a, b) => a.at - b.at);
+    this.pending = this.pending.filter((t) => t.at > this.ms);
+    for (const timer of due) timer.fn();
   }
 }
 
 /** Upstream health on `clock` with the default settings, or the given ones. */
 export function testHealth(clock: TestClock = new TestClock(), settings: Partial<HealthSettings> = {}): UpstreamHealth {
-  return new UpstreamHealth({ ...DEFAULT_RESILIENCE, maxWindowMs: 60_000, ...settings }, clock.now);
+  return new UpstreamHealth({ ...DEFAULT_RESILIENCE, maxWindowMs: 60_000, ...settings }, clock.now, undefined, null, clock.timers);
 }

@@ -1,21 +1,58 @@
 /**
  * Openings of platform APIs shared by the fleet: when one replica's breaker opens, or the platform
- * answers it with a `Retry-After`, every replica stops calling that API for the same time. Each
- * opening is published on a channel (heard at once) and kept in a key that expires with it (read
- * by a replica whose link comes up later). What travels is the API's name, a reason and the time
- * left — never a credential. In one process nothing is shared (memory/upstream-closures.ts).
+ * answers it with a 503 and `Retry-After`, every replica stops calling that API for the same time.
+ * Each opening is published on a channel (heard at once) and kept in a key that expires with it
+ * (read by a replica whose link comes up later). What travels is the API's name, a reason and the
+ * time left.
+ *
+ * A 429's window is the credential's: it travels on its own channel as the API, the credential's
+ * keyed hash and the time left — never the credential. The hash key is derived from
+ * `FLEET_TOKEN_KEY` (`credentialSecret`), so every replica keys a credential alike; without it each
+ * replica keys with its own, and its credential windows stay its own. They are not kept in keys: a
+ * replica that was away hears the credential's next 429 itself. In one process nothing is shared
+ * (memory/upstream-closures.ts).
  */
+import { createHmac } from 'node:crypto';
 import { parseJsonObject } from '../../core/parse';
 import type { ClosureBoard, OpenReason, UpstreamApi } from '../../upstream/health';
 import { PREFIX, type RedisLink } from './link';
 
 const CHANNEL = `${PREFIX}upstream-closed`;
+const CREDENTIAL_CHANNEL = `${PREFIX}upstream-credential-closed`;
+/** A credential key as the HTTP layer makes it (hex of a keyed hash); anything else is not heard. */
+const CREDENTIAL_KEY = /^[0-9a-f]{32}$|^search$|^anonymous$/;
 const REASONS: readonly OpenReason[] = ['failures', 'rate-limited', 'unavailable'];
 
 type Heard = (api: UpstreamApi, remainingMs: number, reason: OpenReason) => void;
 
 export class RedisClosureBoard implements ClosureBoard {
-  constructor(private readonly link: RedisLink) {}
+  readonly credentialSecret: Buffer | null;
+
+  constructor(
+    private readonly link: RedisLink,
+    fleetKey: Buffer | null = null,
+  ) {
+    this.credentialSecret = fleetKey === null ? null : createHmac('sha256', fleetKey).update('netgraph upstream credential windows').digest();
+  }
+
+  announceCredential(api: UpstreamApi, credentialKey: string, remainingMs: number): void {
+    const ms = Math.ceil(remainingMs);
+    // Without the fleet's key the replicas' keys for one credential differ: nothing to share.
+    if (this.credentialSecret === null || !this.link.isUp || ms <= 0) return;
+    this.link.client.publish(CREDENTIAL_CHANNEL, JSON.stringify({ api, credential: credentialKey, ms, from: this.link.replicaId })).catch(() => undefined);
+  }
+
+  listenCredentials(apis: readonly UpstreamApi[], heard: (api: UpstreamApi, credentialKey: string, remainingMs: number) => void): void {
+    if (this.credentialSecret === null) return;
+    void this.link.subscribe(CREDENTIAL_CHANNEL, (message) => {
+      const value = parseJsonObject(message);
+      if (value === null) return;
+      const api = apis.find((a) => a === value['api']);
+      const { credential, ms, from } = value;
+      if (api === undefined || typeof credential !== 'string' || !CREDENTIAL_KEY.test(credential) || typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0 || from === this.link.replicaId) return;
+      heard(api, credential, Math.min(ms, 3_600_000));
+    });
+  }
 
   announce(api: UpstreamApi, remainingMs: number, reason: OpenReason): void {
     const ms = Math.ceil(remainingMs);

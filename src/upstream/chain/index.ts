@@ -2,7 +2,7 @@
  * The upstream chain: every upstream call passes these steps, in this order, declared here only.
  *
  *   target ─► caller quota ─► request budget ─► trace span ─► cache ─► in-flight sharing
- *          ─► breaker and window ─► retry ─► metrics ─► send
+ *          ─► breaker and window ─► pool share ─► retry ─► metrics ─► send
  *
  * `target` makes the call (target.ts); each step after it wraps the ones after it
  * (`Interceptor.wrap`); `send` puts one attempt on the wire. Charges (quota, budget) and the trace
@@ -16,7 +16,9 @@ import { callerQuota } from './caller-quota';
 import { compose, type CallerScope, type Interceptor, type Send } from './call';
 import type { ChainDeps } from './deps';
 import { metrics } from './metrics';
+import { poolShare } from './pool-share';
 import { requestBudget } from './request-budget';
+import { POOL_CONNECTIONS } from './send';
 import { retry } from './retry';
 import { sharing } from './sharing';
 import { startCall, type TargetSettings } from './target';
@@ -32,6 +34,7 @@ const STEPS: ReadonlyArray<(deps: ChainDeps) => Interceptor> = [
   cache,
   sharing,
   breaker,
+  (deps) => poolShare(POOL_CONNECTIONS, deps.metrics),
   (deps) => retry(deps.retry, deps.health),
   (deps) => metrics(deps.metrics),
 ];

@@ -27,6 +27,9 @@ export interface SendSettings {
 /** 32 MiB: far above the largest page the contract sends (1,000 records), far below what hurts the process. */
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
+/** Connections kept per origin; the pool-share step (pool-share.ts) hands them out, so undici never queues. */
+export const POOL_CONNECTIONS = 64;
+
 /** undici's code when a body passes the Pool's `maxResponseSize` (it destroys the socket: the read stops). */
 const TOO_LARGE = 'UND_ERR_RES_EXCEEDED_MAX_SIZE';
 
@@ -41,7 +44,7 @@ export function createSender(settings: SendSettings): Sender {
     let pool = pools.get(origin);
     if (!pool) {
       pool = new Pool(origin, {
-        connections: 64,
+        connections: POOL_CONNECTIONS,
         connectTimeout: settings.timeouts.connectMs,
         headersTimeout: settings.timeouts.headersMs,
         bodyTimeout: settings.timeouts.bodyMs,

@@ -2,9 +2,12 @@
  * One API's circuit breaker and Retry-After window (one state machine: a window is an opening
  * whose length the platform chose).
  *
- * - closed: calls pass; each call's outcome is recorded. It opens after `consecutiveFailures`
- *   failures in a row, or when at least `failureRatio` of the calls of the window failed (once the
- *   window holds `minimumCalls`). Failures are 5xx, timeouts and connection errors, never a 4xx.
+ * - closed: calls pass; each attempt's outcome is recorded as it ends (not once its retries are
+ *   done), and an attempt still in flight past `slowCallMs` counts as a failure then (as
+ *   resilience4j's slow calls do: a hanging platform is seen while it hangs). It opens after
+ *   `consecutiveFailures` failures in a row, or when at least `failureRatio` of the calls of the
+ *   window failed (once the window holds `minimumCalls`). Failures are 5xx, timeouts, connection
+ *   errors and slow attempts, never a 4xx.
  * - open: calls fail fast, until `openMs` has passed (the probe interval), or until the end of the
  *   window a 429/503 `Retry-After` asked for.
  * - half-open: one call at a time goes through as a probe; the others fail fast. A probe that
@@ -21,6 +24,8 @@ export interface BreakerSettings {
   readonly windowMs: number;
   /** How long an opened breaker stays open before one probe may go: the probe interval. */
   readonly openMs: number;
+  /** An attempt in flight this long counts as a failure at once (0: never). */
+  readonly slowCallMs: number;
 }
 
 export type GateState = 'closed' | 'open' | 'half-open';
@@ -77,7 +82,7 @@ export class ApiGate {
     return { pass: false, reason: opening?.reason ?? 'failures', retryAfterMs };
   }
 
-  /** The outcome of a call that was admitted. */
+  /** The outcome of an attempt of a call that was admitted (`probe`: the first attempt of the probe). */
   record(result: CallResult, probe: boolean): void {
     const now = this.now();
     if (probe) this.probing = false;
@@ -101,7 +106,7 @@ export class ApiGate {
     if (this.consecutive >= this.settings.consecutiveFailures || ratioTripped) this.open({ until: now + this.settings.openMs, reason: 'failures' });
   }
 
-  /** The platform asked for a pause (`Retry-After` on a 429 or 503): closed to every call until `until`. */
+  /** The API asked for a pause (`Retry-After` on a 503): closed to every call until `until`. A 429's is the credential's (index.ts). */
   pause(until: number, reason: 'rate-limited' | 'unavailable'): void {
     this.open({ until, reason });
   }

@@ -1,7 +1,8 @@
 /**
  * Two gateway processes on one real Redis, the sandbox as their upstream: a 429 with Retry-After
- * heard by one replica closes that API on the other too (one replica learns, all stop), with no
- * call from the second inside the window.
+ * heard by one replica closes that API to that credential on the other too (one replica learns,
+ * all stop sending its calls), with no call of it from the second inside the window, while another
+ * identity's calls go on.
  */
 import { randomBytes } from 'node:crypto';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox';
@@ -12,7 +13,7 @@ import { waitUntil } from '../../helpers/wait';
 
 const describeFleet = redisTestsEnabled() ? describe : describe.skip;
 
-describeFleet('a Retry-After window shared by the fleet', () => {
+describeFleet("a 429's Retry-After window shared by the fleet, for the credential that heard it", () => {
   let redis: TestRedis;
   let sandbox: RunningSandbox;
   const replicas: GatewayProcess[] = [];
@@ -56,12 +57,10 @@ describeFleet('a Retry-After window shared by the fleet', () => {
     sandbox.control.resetCalls();
     const heard = await postGraphQL(a.url, query, undefined, { token });
     expect([code(heard), retryAfter(heard)]).toEqual(['RATE_LIMITED', 30]);
+    // Replica b learns the credential's window (its gauge), not an opening of the API.
     await waitUntil(
-      async () => {
-        const body = (await (await fetch(`${b.origin}/readyz`)).json()) as { upstreamApis?: Record<string, { state: string }> };
-        return body.upstreamApis?.['rest/v1']?.state === 'open';
-      },
-      () => 'replica b to learn the window',
+      async () => /netgraph_upstream_rate_limited_credentials 1\b/.test(await (await fetch(`${b.origin}/metrics`)).text()),
+      () => "replica b to learn the credential's window",
       10_000,
     );
     const answers = await Promise.all(Array.from({ length: 10 }, () => postGraphQL(b.url, query, undefined, { token })));
@@ -71,5 +70,11 @@ describeFleet('a Retry-After window shared by the fleet', () => {
       expect(retryAfter(res)).toBeLessThanOrEqual(30);
     }
     expect(restCalls()).toBe(1);
+    // Another identity is served on both replicas: the API itself is not closed.
+    for (const r of [a, b]) {
+      const other = await postGraphQL(r.url, query, undefined, { token: sandbox.tokens.reader });
+      expect(other.body.errors).toBeUndefined();
+    }
+    expect(restCalls()).toBe(3);
   }, 60_000);
 });

@@ -9,7 +9,7 @@ describe('the upstream chain', () => {
       { bases: new Map(), searchAuthorization: null },
       scriptedSend([200]),
     );
-    expect(chain.names).toEqual(['link target check', 'caller quota', 'request budget', 'trace span', 'cache', 'in-flight sharing', 'breaker and window', 'retry', 'metrics', 'send']);
+    expect(chain.names).toEqual(['link target check', 'caller quota', 'request budget', 'trace span', 'cache', 'in-flight sharing', 'breaker and window', 'pool share', 'retry', 'metrics', 'send']);
   });
 
   it('composes interceptors outermost first', async () => {

@@ -2,7 +2,7 @@
 import { ApiGate, type BreakerSettings, type Opening } from '../../../../src/upstream/health/api-gate';
 import { TestClock } from '../../../helpers/upstream-call';
 
-const SETTINGS: BreakerSettings = { consecutiveFailures: 3, failureRatio: 0.5, minimumCalls: 10, windowMs: 10_000, openMs: 1000 };
+const SETTINGS: BreakerSettings = { consecutiveFailures: 3, failureRatio: 0.5, minimumCalls: 10, windowMs: 10_000, openMs: 1000, slowCallMs: 0 };
 
 function gate(settings: Partial<BreakerSettings> = {}): { gate: ApiGate; clock: TestClock; opened: Opening[] } {
   const clock = new TestClock();
