@@ -25,6 +25,12 @@ export const ErrorCode = {
   /** The request itself is not a GraphQL request the gateway can read (malformed JSON, invalid UTF-8). */
   BAD_REQUEST: 'BAD_REQUEST',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
+  /** The idempotency key was used before with another operation or other variables (HTTP 422): refused, no call. */
+  IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
+  /** The first request with this idempotency key still runs (HTTP 409, `retryAfter`): refused, no call. */
+  IDEMPOTENCY_KEY_IN_PROGRESS: 'IDEMPOTENCY_KEY_IN_PROGRESS',
+  /** The first request with this idempotency key left no result to replay (`outcomeUnknown: true`): check for the object, no call. */
+  IDEMPOTENCY_OUTCOME_UNKNOWN: 'IDEMPOTENCY_OUTCOME_UNKNOWN',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

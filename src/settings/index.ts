@@ -2,7 +2,7 @@
  * Every setting of the gateway, by area. How to add a setting:
  *
  * 1. Declare it once, in its area's file (server, upstream, callers, documents, limits,
- *    transports, subscriptions, provisioning, fleet, mcp, telemetry): `export const MY_SETTING = int({ name,
+ *    transports, subscriptions, provisioning, idempotency, fleet, mcp, telemetry): `export const MY_SETTING = int({ name,
  *    meaning, min, max, fallback })` (or `choice`, `onOff`, `url`, `optionalInt`, `custom`; see
  *    setting.ts), and put it in that area's `settings` list, where its row should appear.
  * 2. Read it where the Config is assembled (src/config.ts): `myField: get(MY_SETTING)`, and add the
@@ -16,6 +16,7 @@ import { CACHE } from './cache';
 import { CALLERS } from './callers';
 import { DOCUMENTS } from './documents';
 import { FLEET } from './fleet';
+import { IDEMPOTENCY } from './idempotency';
 import { LIMITS } from './limits';
 import { MCP } from './mcp';
 import { PROVISIONING } from './provisioning';
@@ -30,7 +31,7 @@ import { UPSTREAM } from './upstream';
 export { ConfigError, type Area, type Setting } from './setting';
 
 /** The areas in the order of docs/configuration.md. */
-export const AREAS: readonly Area[] = [SERVER, UPSTREAM, RESILIENCE, CACHE, CALLERS, DOCUMENTS, LIMITS, TRANSPORTS, SUBSCRIPTIONS, PROVISIONING, FLEET, MCP, TELEMETRY];
+export const AREAS: readonly Area[] = [SERVER, UPSTREAM, RESILIENCE, CACHE, CALLERS, DOCUMENTS, LIMITS, TRANSPORTS, SUBSCRIPTIONS, PROVISIONING, IDEMPOTENCY, FLEET, MCP, TELEMETRY];
 
 export const SETTING_NAMES: ReadonlySet<string> = new Set(AREAS.flatMap((area) => area.settings.map((s) => s.name)));
 

@@ -9,7 +9,7 @@ import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, ti
 const VERSION = 'v1';
 
 /** The purposes a key is derived for: one key never serves two of them. */
-export type SealPurpose = 'token' | 'poll-value' | 'provisioning-entry' | 'verdict';
+export type SealPurpose = 'token' | 'poll-value' | 'provisioning-entry' | 'verdict' | 'idempotency-result' | 'idempotency-name';
 
 /** A sub-key of the fleet key for one purpose (HKDF-SHA256); the fleet key itself seals nothing. */
 export function deriveKey(fleetKey: Buffer, purpose: SealPurpose): Buffer {
