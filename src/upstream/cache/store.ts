@@ -67,7 +67,8 @@ export class UpstreamCache {
   private readonly entries: LRUCache<string, CacheEntry>;
   private readonly Policy: typeof CachePolicy;
   private changeSeq = 0;
-  private readonly changes: Array<{ seq: number; test: StaleTest }> = [];
+  /** The scopes each recent change reached. */
+  private readonly changes: Array<{ seq: number; reach: ReadonlySet<string> }> = [];
   private readonly listeners = new Set<(test: StaleTest) => void>();
   private readonly index = new ScopeIndex();
   /** Entries looked at by changes, since the start (tests: a change visits only what it touched). */
@@ -141,8 +142,9 @@ export class UpstreamCache {
       this.entries.delete(key);
       return null;
     }
-    if (this.changedSince(mark, service, segments)) return null;
-    return this.put(key, entryOf(key, policy, answer, service, segments, scopesOf(service, segments)));
+    const scopes = scopesOf(service, segments);
+    if (this.changedSince(mark, scopes)) return null;
+    return this.put(key, entryOf(key, policy, answer, service, segments, scopes));
   }
 
   /** After a 304: the stored answer with the 304's headers merged in, fresh again. */
@@ -150,7 +152,7 @@ export class UpstreamCache {
     const { policy, modified } = entry.policy.revalidatedPolicy(this.requestOf(request), { status: 304, headers: notModified });
     const answer = modified ? entry.answer : { ...entry.answer, headers: { ...entry.answer.headers, ...without(notModified, ['content-length']) } };
     const updated = entryOf(key, policy, answer, entry.service, entry.segments, entry.scopes);
-    if (!policy.storable() || this.changedSince(mark, entry.service, entry.segments)) {
+    if (!policy.storable() || this.changedSince(mark, entry.scopes)) {
       this.entries.delete(key);
       return updated;
     }
@@ -160,9 +162,8 @@ export class UpstreamCache {
   /** Makes stale, for every credential, what the change touched; tells the listeners (in-flight sharing). */
   invalidate(change: ChangeNotice): number {
     const reach = reachOf(change);
-    const test = staleTestOf(reach);
     this.changeSeq += 1;
-    this.changes.push({ seq: this.changeSeq, test });
+    this.changes.push({ seq: this.changeSeq, reach: new Set(reach) });
     if (this.changes.length > CHANGE_LOG) this.changes.shift();
     // Only the entries filed under a scope the change reaches: each of them is stale.
     let dropped = 0;
@@ -172,7 +173,10 @@ export class UpstreamCache {
         if (this.entries.delete(key)) dropped += 1;
       }
     }
-    for (const listener of this.listeners) listener(test);
+    if (this.listeners.size > 0) {
+      const test = staleTestOf(reach);
+      for (const listener of this.listeners) listener(test);
+    }
     return dropped;
   }
 
@@ -194,12 +198,12 @@ export class UpstreamCache {
     return new this.Policy(this.requestOf(request), { status, headers: { ...headers } }, { shared: false, cacheHeuristic: 0 });
   }
 
-  private changedSince(mark: number, service: UpstreamService, segments: readonly string[]): boolean {
+  private changedSince(mark: number, scopes: readonly string[]): boolean {
     if (mark === this.changeSeq) return false;
     const oldest = this.changes[0];
     // Changes older than the log may have touched it: not kept.
     if (oldest === undefined || oldest.seq > mark + 1) return true;
-    return this.changes.some((c) => c.seq > mark && c.test(service, segments));
+    return this.changes.some((c) => c.seq > mark && scopes.some((scope) => c.reach.has(scope)));
   }
 
   private put(key: string, entry: CacheEntry): CacheEntry {
