@@ -203,10 +203,11 @@ export interface UpstreamResilience {
   retryBudget: { ratio: number; minPerSecond: number; windowMs: number };
 }
 
-/** `UPSTREAM_SHARING`, `UPSTREAM_CACHE_MAX_BYTES`, `UPSTREAM_CACHE_TTLS`, `UPSTREAM_CACHE_STALE_IF_ERROR_SECONDS`. */
+/** `UPSTREAM_SHARING`, `UPSTREAM_CACHE_MAX_BYTES`, `UPSTREAM_CACHE_MAX_ENTRIES`, `UPSTREAM_CACHE_TTLS`, `UPSTREAM_CACHE_STALE_IF_ERROR_SECONDS`. */
 export interface UpstreamCacheConfig {
   sharing: boolean;
   maxBytes: number;
+  maxEntries: number;
   ttls: ReadonlyMap<string, number>;
   staleIfErrorSeconds: number;
 }
@@ -370,6 +371,7 @@ function assemble(get: Get): Config {
     upstreamCache: {
       sharing: get(cache.UPSTREAM_SHARING),
       maxBytes: get(cache.UPSTREAM_CACHE_MAX_BYTES),
+      maxEntries: get(cache.UPSTREAM_CACHE_MAX_ENTRIES),
       ttls: get(cache.UPSTREAM_CACHE_TTLS),
       staleIfErrorSeconds: get(cache.UPSTREAM_CACHE_STALE_IF_ERROR_SECONDS),
     },

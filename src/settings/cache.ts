@@ -14,6 +14,14 @@ export const UPSTREAM_CACHE_MAX_BYTES = int({
   fallback: 64 * 1024 * 1024,
   defaultText: '`67108864` (64 MiB)',
 });
+export const UPSTREAM_CACHE_MAX_ENTRIES = int({
+  name: 'UPSTREAM_CACHE_MAX_ENTRIES',
+  meaning:
+    'entries the private upstream cache may hold on each replica, however small (least recently used go first); a second bound beside `UPSTREAM_CACHE_MAX_BYTES`, whose count includes each entry\'s key, policy and index slots. The cache reserves about 25 bytes per allowed entry up front',
+  min: 1,
+  max: 5_000_000,
+  fallback: 100_000,
+});
 export const UPSTREAM_CACHE_TTLS = custom<ReadonlyMap<string, number>>({
   name: 'UPSTREAM_CACHE_TTLS',
   meaning:
@@ -45,5 +53,5 @@ export const UPSTREAM_CACHE_STALE_IF_ERROR_SECONDS = int({
 export const CACHE: Area = {
   title: 'Upstream cache',
   intro: 'Without settings the gateway answers exactly as fresh as the platform allows: only responses with caching headers are kept, per credential ([Caching](caching.md)).',
-  settings: [UPSTREAM_SHARING, UPSTREAM_CACHE_MAX_BYTES, UPSTREAM_CACHE_TTLS, UPSTREAM_CACHE_STALE_IF_ERROR_SECONDS],
+  settings: [UPSTREAM_SHARING, UPSTREAM_CACHE_MAX_BYTES, UPSTREAM_CACHE_MAX_ENTRIES, UPSTREAM_CACHE_TTLS, UPSTREAM_CACHE_STALE_IF_ERROR_SECONDS],
 };

@@ -48,30 +48,54 @@ export function segmentsOf(path: string): string[] {
 }
 
 /** rest/v1 lists that show networks or what runs on them. */
-const NETWORK_LISTS: ReadonlySet<string> = new Set(['organizations', 'network-groups', 'networkgroups', 'workflow-status', 'network-processes']);
+const NETWORK_LISTS: readonly string[] = ['organizations', 'network-groups', 'networkgroups', 'workflow-status', 'network-processes'];
 
 /** A test of cached reads (service, path segments) against one change. */
 export type StaleTest = (service: UpstreamService, segments: readonly string[]) => boolean;
 
-export function staleTest(change: ChangeNotice): StaleTest {
-  const c = segmentsOf(change.path);
-  const [kind, id] = c;
+/*
+ * The rules above as scopes, so that a change finds what it touched without looking at anything
+ * else: every cached read is filed under the scopes `scopesOf` names, a change reaches the scopes
+ * `reachOf` names, and a read is stale when the two meet. `staleTest` is derived from the same two,
+ * so the cache's index and the in-flight sharing's test cannot disagree. Scopes, per service `s`:
+ *
+ * - `s`: every read of the service;
+ * - `s#x`: reads whose path names the segment `x` (rest/v1 and core/v2);
+ * - `s^x`, `s^x/y`, `s=x`: rest/v1 reads whose path starts with `x`, with `x/y`, or is `x` alone.
+ */
+
+/** The scopes a read of `service` at `segments` is filed under (each once). */
+export function scopesOf(service: UpstreamService, segments: readonly string[]): string[] {
+  const scopes = [service as string];
+  if (service !== 'rest-v1' && service !== 'core-v2') return scopes;
+  for (const segment of segments) {
+    const scope = `${service}#${segment}`;
+    if (!scopes.includes(scope)) scopes.push(scope);
+  }
+  const [first, second] = segments;
+  if (service === 'rest-v1' && first !== undefined) {
+    scopes.push(`rest-v1^${first}`);
+    scopes.push(second === undefined ? `rest-v1=${first}` : `rest-v1^${first}/${second}`);
+  }
+  return scopes;
+}
+
+/** The scopes a change reaches: what it makes stale is every read filed under one of them. */
+export function reachOf(change: ChangeNotice): string[] {
+  const [kind, id] = segmentsOf(change.path);
   switch (change.service) {
     case 'search':
     case 'identity-v1':
-      return () => false;
+      return [];
     case 'auth-v1':
-      return (service) => service === 'auth-v1';
+      return ['auth-v1'];
     case 'rest-v1':
       if (kind === 'networks' || kind === 'organizations') {
         const group = kind === 'organizations';
-        return (service, e) => {
-          if (service === 'identity-v1') return group;
-          if (service !== 'rest-v1') return false;
-          const [eKind, eId] = e;
-          if (eKind === 'networks') return e.length === 1 || (!group && id !== undefined && eId === id);
-          return eKind !== undefined && NETWORK_LISTS.has(eKind);
-        };
+        const reach = ['rest-v1=networks', ...NETWORK_LISTS.map((list) => `rest-v1^${list}`)];
+        if (group) reach.push('identity-v1');
+        else if (id !== undefined) reach.push(`rest-v1^networks/${id}`);
+        return reach;
       }
       return namesKind('rest-v1', kind);
     case 'core-v2':
@@ -79,9 +103,20 @@ export function staleTest(change: ChangeNotice): StaleTest {
   }
 }
 
+export function staleTest(change: ChangeNotice): StaleTest {
+  return staleTestOf(reachOf(change));
+}
+
+/** The test of reads against a change that reaches `scopes`. */
+export function staleTestOf(scopes: readonly string[]): StaleTest {
+  const reach = new Set(scopes);
+  if (reach.size === 0) return () => false;
+  return (service, segments) => scopesOf(service, segments).some((scope) => reach.has(scope));
+}
+
 /** Every read of `service` whose path names the collection `kind` (anything of the service when there is none). */
-function namesKind(service: UpstreamService, kind: string | undefined): StaleTest {
-  return (s, e) => s === service && (kind === undefined || e.includes(kind));
+function namesKind(service: 'rest-v1' | 'core-v2', kind: string | undefined): string[] {
+  return [kind === undefined ? service : `${service}#${kind}`];
 }
 
 /**

@@ -13,6 +13,8 @@ export interface UpstreamReadSettings {
   readonly sharing: boolean;
   /** The private cache's byte bound; 0: no cache (`UPSTREAM_CACHE_MAX_BYTES`). */
   readonly maxBytes: number;
+  /** The private cache's entry cap (`UPSTREAM_CACHE_MAX_ENTRIES`). @default 100_000 */
+  readonly maxEntries?: number;
   /** Freshness of header-less responses per resource kind (`UPSTREAM_CACHE_TTLS`). */
   readonly ttls: ReadonlyMap<string, number>;
   /** How long past freshness an entry may answer while its API's breaker is open; 0: never (`UPSTREAM_CACHE_STALE_IF_ERROR_SECONDS`). @default 0 */
@@ -32,6 +34,6 @@ export interface UpstreamReads {
 
 export function createUpstreamReads(settings: UpstreamReadSettings, bus: ChangeBus | null = null): UpstreamReads {
   const now = settings.now ?? Date.now;
-  const cache = new UpstreamCache({ maxBytes: settings.maxBytes, ttls: settings.ttls, now });
+  const cache = new UpstreamCache({ maxBytes: settings.maxBytes, ...(settings.maxEntries === undefined ? {} : { maxEntries: settings.maxEntries }), ttls: settings.ttls, now });
   return { sharing: settings.sharing, cache, changes: createChangeFeed(cache, bus), now, staleIfErrorSeconds: settings.staleIfErrorSeconds ?? 0 };
 }
