@@ -325,7 +325,9 @@ function genericTools(options: ToolsOptions, followNotes: (data: Record<string, 
     },
     async call(args) {
       const request = requestOf(args);
-      if (!request || checkArguments('validate', args, requestInput)) return refusal('validate', 'BAD_USER_INPUT', 'validate takes query (a string), and optionally variables (an object) and operationName');
+      if (!request) return refusal('validate', 'BAD_USER_INPUT', 'validate takes query (a string), and optionally variables (an object) and operationName');
+      const refused = checkArguments('validate', args, requestInput);
+      if (refused) return refused;
       const checked = runner.validate(request);
       const errors = checked.errors.map((e) => ({ message: e.message, code: typeof e.extensions?.['code'] === 'string' ? e.extensions['code'] : 'GRAPHQL_VALIDATION_FAILED' }));
       const structured = { valid: errors.length === 0, operationType: checked.operationType, errors, cost: checked.cost };
@@ -346,7 +348,9 @@ function genericTools(options: ToolsOptions, followNotes: (data: Record<string, 
     },
     async call(args, call) {
       const request = requestOf(args);
-      if (!request || checkArguments('execute', args, requestInput)) return refusal('execute', 'BAD_USER_INPUT', 'execute takes query (a string), and optionally variables (an object) and operationName');
+      if (!request) return refusal('execute', 'BAD_USER_INPUT', 'execute takes query (a string), and optionally variables (an object) and operationName');
+      const refused = checkArguments('execute', args, requestInput);
+      if (refused) return refused;
       // The door's own policy needs the operation's kind; a document the pipeline refuses is run
       // all the same, so the refusal is the pipeline's, logged and counted like on every door.
       const checked = runner.validate(request);

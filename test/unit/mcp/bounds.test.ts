@@ -53,18 +53,18 @@ describe('the schema index', () => {
     expect(index.search(['no_such_word_anywhere'], 5)).toEqual({ totalCount: 0, matches: [] });
   });
 
-  it('scores each entry against each word at most once: work is words × entries', () => {
+  it('finds exactly the entries holding every word, with the most words allowed', () => {
     const index = new SchemaIndex(schema);
-    const includes = jest.spyOn(String.prototype, 'includes');
-    try {
-      // A word every entry holds is the worst case: no entry stops early.
-      const words = Array.from({ length: MCP_BOUNDS.searchWords }, (_, n) => ['e', 'a', 'o', 'n', 't', 'i', 'r', 's'][n % 8] ?? 'e');
-      index.search(words, 10);
-      // Two lookups (name, description) per entry and word, at most.
-      expect(includes.mock.calls.length).toBeLessThanOrEqual(2 * words.length * index.entries.length);
-    } finally {
-      includes.mockRestore();
-    }
+    const entry = index.entries.find((e) => e.coordinate === 'Query.networks');
+    const words = [...new Set(entry?.text.split(/[^a-z0-9_]+/).filter((w) => w.length > 2))].slice(0, MCP_BOUNDS.searchWords);
+    expect(words).toHaveLength(MCP_BOUNDS.searchWords);
+    const holding = index.entries.filter((e) => words.every((w) => e.names.includes(w) || e.text.includes(w)));
+    const found = index.search(words, 100);
+    expect(found.totalCount).toBe(holding.length);
+    const coordinates = new Set(holding.map((e) => e.coordinate));
+    expect(found.matches.filter((m) => !coordinates.has(m.coordinate))).toEqual([]);
+    expect(found.matches).toHaveLength(Math.min(100, holding.length));
+    expect(found.matches.map((m) => m.coordinate)).toContain('Query.networks');
   });
 });
 
