@@ -83,7 +83,7 @@ export async function composeDoors(parts: DoorParts) {
     version: parts.version,
     warn: (message) => logger.warn(message),
     callerOf,
-    note: (errors, caller) => pipeline.note(errors, caller, { door: 'mcp' }),
+    note: (errors, caller, status) => pipeline.note(errors, caller, { door: 'mcp', ...(status !== undefined ? { statusOf: () => status } : {}) }),
   });
   return { httpDoor, sse, mcp, ide, map, health, metricsRoute };
 }

@@ -13,6 +13,7 @@ import type { GraphQLSchema } from 'graphql';
 import { Cancellation } from '../../core/cancellation';
 import type { Caller, CallerFactory } from '../../core/caller';
 import { foreignRequest } from '../public-hosts';
+import { shown } from './bounds';
 import { buildCatalog, readOperationFolder, type OperationSource } from './catalog';
 import { doorRefusalCode, refusal } from './results';
 import type { McpRunner } from './runner';
@@ -41,14 +42,18 @@ export interface McpHandlerOptions {
   version: string;
   /** `PUBLIC_HOSTS`: the host names a request must name (`Host`) and come from (`Origin`); null: any. */
   publicHosts: ReadonlySet<string> | null;
-  /** `introspect` and `search_schema`: offered when introspection is on; a token needed outside the sandbox. */
+  /** `introspect` and `search_schema`: offered when introspection is on; outside the sandbox, answered to callers the platform accepts only. */
   schemaTools: { offered: boolean; needToken: boolean };
   /** Where start-up notes go (operations left out and why). */
   warn?: (message: string) => void;
   /** The one way every door builds its caller (src/core/caller.ts): token, address, request id, trace context. */
   callerOf: CallerFactory;
-  /** Logs and counts one of the door's own refusals (a policy refusal, a bad argument) like the pipeline's answers. */
-  note?: (errors: ReadonlyArray<{ message: string; extensions: { code: string } }>, caller: Caller) => void;
+  /**
+   * Logs and counts one of the door's own refusals like the pipeline's answers: a foreign host or
+   * page (403), another method (405), a request the transport refuses (its 4xx), an unknown tool,
+   * bad arguments, a policy refusal. `status`: the HTTP status it was answered with, when not 200.
+   */
+  note?: (errors: ReadonlyArray<{ message: string; extensions: { code: string } }>, caller: Caller, status?: number) => void;
 }
 
 export type McpHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -72,27 +77,31 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
   });
   const definitions = [...tools.values()].map((tool) => tool.definition);
 
+  const note = options.note ?? (() => undefined);
+
   return async (req, res) => {
-    // DNS rebinding: a page that took over a host name reaches the gateway as its own origin.
-    const foreign = foreignRequest(req, options.publicHosts);
-    if (foreign) {
-      res.writeHead(403, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: foreign }, id: null }));
-      return;
-    }
-    if (req.method !== 'POST') {
-      // Stateless: no session to resume or delete, no server-initiated stream to open.
-      res.writeHead(405, { allow: 'POST', 'content-type': 'application/json' });
-      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC requests with POST.' }, id: null }));
-      return;
-    }
     const gone = new Cancellation();
     const caller = options.callerOf({ authorization: req.headers.authorization, socketAddress: req.socket.remoteAddress, headers: req.headers, cancellation: gone });
+    /** Answers a refusal at the door's edge, logged and counted like any other answer. */
+    const refuse = (status: number, code: string, message: string, headers: Record<string, string> = {}): void => {
+      note([{ message, extensions: { code } }], caller, status);
+      res.writeHead(status, { ...headers, 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+    };
+    // DNS rebinding: a page that took over a host name reaches the gateway as its own origin.
+    const foreign = foreignRequest(req, options.publicHosts);
+    if (foreign) return refuse(403, 'FORBIDDEN', foreign);
+    // Stateless: no session to resume or delete, no server-initiated stream to open.
+    if (req.method !== 'POST') return refuse(405, 'BAD_REQUEST', 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC requests with POST.', { allow: 'POST' });
     const server = new Server({ name: 'netgraph', version: options.version }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: definitions }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
       const tool: ToolEntry | undefined = tools.get(request.params.name);
-      if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool named ${request.params.name}`);
+      if (!tool) {
+        const message = `no tool named ${shown(request.params.name)}`;
+        note([{ message, extensions: { code: 'BAD_REQUEST' } }], caller);
+        throw new McpError(ErrorCode.InvalidParams, message);
+      }
       const token = extra._meta?.progressToken;
       let result: CallToolResult;
       try {
@@ -105,12 +114,12 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
           },
         });
       } catch (error) {
-        warn(`MCP: ${request.params.name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
+        warn(`MCP: ${tool.definition.name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
         result = refusal(request.params.name, 'INTERNAL_SERVER_ERROR', 'Unexpected error.');
       }
       // The pipeline logs and counts what it answered; the door's own refusals are told here.
       const refused = doorRefusalCode(result);
-      if (refused !== null) options.note?.([{ message: `${request.params.name}: refused by the MCP door`, extensions: { code: refused } }], caller);
+      if (refused !== null) note([{ message: `${tool.definition.name}: refused by the MCP door`, extensions: { code: refused } }], caller);
       return result;
     });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: MAX_BODY_BYTES });
@@ -122,5 +131,7 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
     });
     await server.connect(transport);
     await transport.handleRequest(req, res);
+    // What the SDK's transport refused itself (a body too large, not JSON, no JSON-RPC, the wrong Accept or content type).
+    if (res.statusCode >= 400) note([{ message: `the MCP transport refused the request (${res.statusCode})`, extensions: { code: 'BAD_REQUEST' } }], caller, res.statusCode);
   };
 }

@@ -5,6 +5,7 @@
 import type { PriceLimits } from '../../limits/limits';
 import { isStream, type Pipeline } from '../../pipeline';
 import { Cancellation } from '../../core/cancellation';
+import { GatewayError } from '../../errors/codes';
 import type { McpResult, McpRunner } from './runner';
 
 const QUERIES_AND_MUTATIONS: ReadonlySet<'query' | 'mutation' | 'subscription'> = new Set(['query', 'mutation']);
@@ -50,6 +51,16 @@ export function createPipelineMcpRunner(pipeline: Pipeline, limits: PriceLimits)
       } finally {
         signal.removeEventListener('abort', stop);
         await answer.return();
+      }
+    },
+    async verify(who) {
+      try {
+        if ((await who.verify()) !== null) return null;
+        return { message: 'this gateway answers only callers with a token the platform accepts (Authorization: Bearer …)', extensions: { code: 'UNAUTHENTICATED' } };
+      } catch (error) {
+        // The verifier's refusals and outages, in the words a query gets; anything else is a defect.
+        if (error instanceof GatewayError) return { message: error.message, extensions: { code: error.code } };
+        throw error;
       }
     },
     validate(request) {

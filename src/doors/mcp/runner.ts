@@ -47,4 +47,10 @@ export interface McpRunner {
   subscribe(request: McpOperationRequest, caller: McpCaller, signal: AbortSignal): AsyncIterable<McpResult>;
   /** Validation and the estimated cost, without running (no upstream call). */
   validate(request: McpOperationRequest): McpValidation;
+  /**
+   * The caller as the platform sees it (its token verified, the verdict cached briefly): null when
+   * the platform accepts the token; otherwise the refusal a query gets (no token or a refused
+   * one: UNAUTHENTICATED; FORBIDDEN; UPSTREAM_UNAVAILABLE when the platform cannot say).
+   */
+  verify(caller: McpCaller): Promise<McpError | null>;
 }

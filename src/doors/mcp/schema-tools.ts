@@ -20,6 +20,7 @@ import {
   type GraphQLNamedType,
   type GraphQLSchema,
 } from 'graphql';
+import { MCP_BOUNDS } from './bounds';
 
 export type IntrospectFormat = 'sdl' | 'json';
 
@@ -36,9 +37,10 @@ export function introspect(schema: GraphQLSchema, name: string, format: Introspe
   const [typeName = '', fieldName] = name.split('.', 2);
   const type = schema.getType(typeName);
   if (!type || typeName.startsWith('__')) {
+    const wanted = typeName.toLowerCase();
     const near = visibleTypes(schema)
       .map((t) => t.name)
-      .filter((candidate) => candidate.toLowerCase().includes(typeName.toLowerCase()) || typeName.toLowerCase().includes(candidate.toLowerCase()))
+      .filter((candidate) => candidate.toLowerCase().includes(wanted) || wanted.includes(candidate.toLowerCase()))
       .slice(0, 10);
     return { ok: false, message: `no type named ${typeName}${near.length ? `; similar: ${near.join(', ')}` : ''} (search_schema finds types by words)` };
   }
@@ -117,64 +119,99 @@ export interface SchemaMatch {
   description?: string;
 }
 
-interface Candidate extends SchemaMatch {
-  /** Lower-cased name and description, searched by the words. */
+/** One schema entry as searched: its words lower-cased once, when the index is built. */
+interface Entry extends SchemaMatch {
+  /** The lower-cased name and coordinate, one line each (a word never holds a line break). */
+  names: string;
+  /** The lower-cased name alone (an exact match of the words joined scores more). */
   name: string;
+  /** The lower-cased description. */
   text: string;
   root: boolean;
 }
 
-function candidates(schema: GraphQLSchema): Candidate[] {
-  const roots = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter((t) => t).map((t) => t?.name));
-  const found: Candidate[] = [];
-  const add = (coordinate: string, kind: SchemaMatch['kind'], name: string, type: string, description: string | null | undefined, root: boolean): void => {
-    const cut = description && description.length > DESCRIPTION_CHARS ? `${description.slice(0, DESCRIPTION_CHARS)}…` : description;
-    found.push({ coordinate, kind, type, ...(cut ? { description: cut.replace(/\s+/g, ' ') } : {}), name: name.toLowerCase(), text: (description ?? '').toLowerCase(), root });
-  };
-  for (const type of visibleTypes(schema)) {
-    add(type.name, 'type', type.name, String(typeJson(type)['kind']), type.description, false);
-    const fields = fieldsOf(type);
-    for (const field of Object.values(fields ?? {})) {
-      add(`${type.name}.${field.name}`, isInputObjectType(type) ? 'inputField' : 'field', field.name, String(field.type), field.description, roots.has(type.name));
-    }
-    if (isEnumType(type)) for (const value of type.getValues()) add(`${type.name}.${value.name}`, 'enumValue', value.name, type.name, value.description, false);
-  }
-  return found;
-}
-
-const cache = new WeakMap<GraphQLSchema, Candidate[]>();
+export type SearchWords = { ok: true; words: string[] } | { ok: false; message: string };
 
 /**
- * Types, fields and enum values holding every word (in their name or description), best first:
- * a word in the name counts more than one in the description, and root fields (where queries
- * start) come before others.
+ * The distinct lower-cased words of a search, or why it is refused: its text is measured before
+ * it is split, its words counted before anything is scored (MCP_BOUNDS).
  */
-export function searchSchema(schema: GraphQLSchema, words: string, first: number): { totalCount: number; matches: SchemaMatch[] } {
-  let all = cache.get(schema);
-  if (!all) cache.set(schema, (all = candidates(schema)));
-  const terms = words.toLowerCase().split(/[^a-z0-9_]+/).filter((t) => t !== '');
-  if (terms.length === 0) return { totalCount: 0, matches: [] };
-  const scored: Array<{ candidate: Candidate; score: number }> = [];
-  for (const candidate of all) {
-    let score = 0;
-    for (const term of terms) {
-      const inName = candidate.name.includes(term) || candidate.coordinate.toLowerCase().includes(term);
-      const inText = candidate.text.includes(term);
-      if (!inName && !inText) {
-        score = -1;
-        break;
-      }
-      score += (inName ? 3 : 0) + (inText ? 1 : 0);
-    }
-    if (score < 0) continue;
-    scored.push({ candidate, score: score + (candidate.root ? 2 : 0) + (candidate.name === terms.join('') ? 2 : 0) });
+export function searchWords(text: string): SearchWords {
+  if (text.length > MCP_BOUNDS.searchChars) {
+    return { ok: false, message: `words holds ${text.length} characters; search_schema takes at most ${MCP_BOUNDS.searchChars} (and ${MCP_BOUNDS.searchWords} words)` };
   }
-  scored.sort((a, b) => b.score - a.score || a.candidate.coordinate.length - b.candidate.coordinate.length || a.candidate.coordinate.localeCompare(b.candidate.coordinate));
-  const matches = scored.slice(0, first).map(({ candidate }) => ({
-    coordinate: candidate.coordinate,
-    kind: candidate.kind,
-    type: candidate.type,
-    ...(candidate.description ? { description: candidate.description } : {}),
-  }));
-  return { totalCount: scored.length, matches };
+  const words = text.toLowerCase().split(/[^a-z0-9_]+/).filter((w) => w !== '');
+  if (words.length > MCP_BOUNDS.searchWords) {
+    return { ok: false, message: `words holds ${words.length} words; search_schema takes at most ${MCP_BOUNDS.searchWords}: search with fewer, more telling words` };
+  }
+  return { ok: true, words: [...new Set(words)] };
+}
+
+/**
+ * The schema's types, fields and enum values, each one's text prepared once, searched by words:
+ * a search scores each entry against each word at most once (entries × words, both bounded).
+ */
+export class SchemaIndex {
+  readonly entries: readonly Entry[];
+
+  constructor(schema: GraphQLSchema) {
+    const roots = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter((t) => t).map((t) => t?.name));
+    const found: Entry[] = [];
+    const add = (coordinate: string, kind: SchemaMatch['kind'], name: string, type: string, description: string | null | undefined, root: boolean): void => {
+      const cut = description && description.length > DESCRIPTION_CHARS ? `${description.slice(0, DESCRIPTION_CHARS)}…` : description;
+      const lower = name.toLowerCase();
+      found.push({ coordinate, kind, type, ...(cut ? { description: cut.replace(/\s+/g, ' ') } : {}), names: `${lower}\n${coordinate.toLowerCase()}`, name: lower, text: (description ?? '').toLowerCase(), root });
+    };
+    for (const type of visibleTypes(schema)) {
+      add(type.name, 'type', type.name, String(typeJson(type)['kind']), type.description, false);
+      const fields = fieldsOf(type);
+      for (const field of Object.values(fields ?? {})) {
+        add(`${type.name}.${field.name}`, isInputObjectType(type) ? 'inputField' : 'field', field.name, String(field.type), field.description, roots.has(type.name));
+      }
+      if (isEnumType(type)) for (const value of type.getValues()) add(`${type.name}.${value.name}`, 'enumValue', value.name, type.name, value.description, false);
+    }
+    this.entries = found;
+  }
+
+  /**
+   * Entries holding every word (in their name or description), best first: a word in the name
+   * counts more than one in the description, and root fields (where queries start) come before
+   * others. `words` as searchWords gives them (bounded, distinct).
+   */
+  search(words: readonly string[], first: number): { totalCount: number; matches: SchemaMatch[] } {
+    if (words.length === 0) return { totalCount: 0, matches: [] };
+    const joined = words.join('');
+    const scored: Array<{ entry: Entry; score: number }> = [];
+    for (const entry of this.entries) {
+      let score = 0;
+      for (const word of words) {
+        const inName = entry.names.includes(word);
+        const inText = entry.text.includes(word);
+        if (!inName && !inText) {
+          score = -1;
+          break;
+        }
+        score += (inName ? 3 : 0) + (inText ? 1 : 0);
+      }
+      if (score < 0) continue;
+      scored.push({ entry, score: score + (entry.root ? 2 : 0) + (entry.name === joined ? 2 : 0) });
+    }
+    scored.sort((a, b) => b.score - a.score || a.entry.coordinate.length - b.entry.coordinate.length || a.entry.coordinate.localeCompare(b.entry.coordinate));
+    const matches = scored.slice(0, first).map(({ entry }) => ({
+      coordinate: entry.coordinate,
+      kind: entry.kind,
+      type: entry.type,
+      ...(entry.description ? { description: entry.description } : {}),
+    }));
+    return { totalCount: scored.length, matches };
+  }
+}
+
+const indexes = new WeakMap<GraphQLSchema, SchemaIndex>();
+
+/** The schema's index, built once per schema. */
+export function schemaIndex(schema: GraphQLSchema): SchemaIndex {
+  let index = indexes.get(schema);
+  if (!index) indexes.set(schema, (index = new SchemaIndex(schema)));
+  return index;
 }

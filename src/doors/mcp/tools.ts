@@ -13,7 +13,8 @@ import { dataSchema, variablesSchema, type JsonSchema, type ObjectSchema } from 
 import { isFinal, progressOf, type ProgressReport } from './progress';
 import { dataResult, errorResult, operationResult, refusal } from './results';
 import type { McpCaller, McpOperationRequest, McpResult, McpRunner } from './runner';
-import { introspect, searchSchema, type IntrospectFormat } from './schema-tools';
+import { MCP_BOUNDS, nestsDeeper, shown } from './bounds';
+import { introspect, schemaIndex, searchWords, type IntrospectFormat } from './schema-tools';
 
 /** Which changes MCP clients may make (MCP_MUTATIONS). */
 export type McpMutations = 'none' | 'listed' | 'all';
@@ -40,17 +41,21 @@ export interface ToolsOptions {
   trusted: { only: boolean; has(document: string): boolean } | null;
   /**
    * `introspect` and `search_schema` read the whole schema, as introspection does: offered only when
-   * introspection is on (`INTROSPECTION`), and answered only with a token when `needToken`.
+   * introspection is on (`INTROSPECTION`), and, when `needToken` (outside the sandbox), answered
+   * only to a caller whose token the platform accepts, verified as for a query (`runner.verify`).
    * @default offered, no token needed
    */
   schemaTools?: { offered: boolean; needToken: boolean };
   warn(message: string): void;
 }
 
-/** The refusal of a schema tool called without the token the gateway needs for it; null when it may answer. */
-function schemaToolRefusal(tool: string, options: ToolsOptions, call: ToolCall): CallToolResult | null {
-  if (!options.schemaTools?.needToken || call.caller.authorization !== undefined) return null;
-  return refusal(tool, 'UNAUTHENTICATED', `${tool} reads the schema, which this gateway shows only to callers with a token (Authorization)`);
+/** The refusal of a schema tool to a caller the platform does not accept, when the gateway needs one; null when it may answer. */
+async function schemaToolRefusal(tool: string, options: ToolsOptions, call: ToolCall): Promise<CallToolResult | null> {
+  if (!options.schemaTools?.needToken) return null;
+  const refused = await options.runner.verify(call.caller);
+  if (refused === null) return null;
+  const code = typeof refused.extensions?.['code'] === 'string' ? refused.extensions['code'] : 'UNAUTHENTICATED';
+  return refusal(tool, code, `${tool} reads the schema, which this gateway shows only to callers the platform accepts: ${refused.message}`);
 }
 
 /** How long a follow tool waits for the change to finish, by default and at most. */
@@ -80,13 +85,17 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The arguments a tool accepts, or the refusal naming one it does not. */
+/** The arguments a tool accepts, or the refusal naming one it does not, or the bound they cross. */
 function checkArguments(tool: string, args: Record<string, unknown>, schema: ObjectSchema): CallToolResult | null {
-  const known = Object.keys(schema.properties);
-  const unknown = Object.keys(args).find((key) => !known.includes(key));
-  if (unknown === undefined) return null;
-  return refusal(tool, 'BAD_USER_INPUT', `${tool} has no argument ${unknown}; it takes ${known.length ? known.join(', ') : 'none'}`);
+  const known = new Set(Object.keys(schema.properties));
+  const unknown = Object.keys(args).find((key) => !known.has(key));
+  if (unknown !== undefined) return refusal(tool, 'BAD_USER_INPUT', `${tool} has no argument ${shown(unknown)}; it takes ${known.size ? [...known].join(', ') : 'none'}`);
+  if (nestsDeeper(args, MCP_BOUNDS.argumentDepth)) return refusal(tool, 'BAD_USER_INPUT', `${tool}'s arguments nest deeper than ${MCP_BOUNDS.argumentDepth} objects and lists, this gateway's bound`);
+  return null;
 }
+
+/** A type's name, or a type's and one of its fields' (`Query.networks`). */
+const SCHEMA_NAME = /^[_A-Za-z][_0-9A-Za-z]*(\.[_A-Za-z][_0-9A-Za-z]*)?$/;
 
 export function buildTools(options: ToolsOptions): Map<string, ToolEntry> {
   const { schema, runner } = options;
@@ -234,7 +243,7 @@ function genericTools(options: ToolsOptions, followNotes: (data: Record<string, 
   const introspectInput: ObjectSchema = {
     type: 'object',
     properties: {
-      name: { type: 'string', default: 'Query', description: 'A type (`Network`) or one field of it (`Query.networks`); `Query`, `Mutation` and `Subscription` list where operations start.' },
+      name: { type: 'string', maxLength: MCP_BOUNDS.nameChars, default: 'Query', description: 'A type (`Network`) or one field of it (`Query.networks`); `Query`, `Mutation` and `Subscription` list where operations start.' },
       format: { type: 'string', enum: ['sdl', 'json'], default: 'sdl', description: 'Minified SDL, or compact JSON.' },
       descriptions: { type: 'boolean', default: true, description: "Include the schema's descriptions." },
     },
@@ -249,9 +258,14 @@ function genericTools(options: ToolsOptions, followNotes: (data: Record<string, 
       annotations: { title: 'Introspect', ...READ_ONLY },
     },
     async call(args, call) {
-      const refused = schemaToolRefusal('introspect', options, call) ?? checkArguments('introspect', args, introspectInput);
-      if (refused) return refused;
       const name = typeof args['name'] === 'string' && args['name'] !== '' ? args['name'] : 'Query';
+      const refused =
+        checkArguments('introspect', args, introspectInput) ??
+        (name.length > MCP_BOUNDS.nameChars || !SCHEMA_NAME.test(name)
+          ? refusal('introspect', 'BAD_USER_INPUT', `name must be a type (Network) or a type and one of its fields (Query.networks), at most ${MCP_BOUNDS.nameChars} characters`)
+          : null) ??
+        (await schemaToolRefusal('introspect', options, call));
+      if (refused) return refused;
       const format: IntrospectFormat = args['format'] === 'json' ? 'json' : 'sdl';
       const found = introspect(schema, name, format, args['descriptions'] !== false);
       if (!found.ok) return refusal('introspect', 'NOT_FOUND', found.message);
@@ -262,12 +276,18 @@ function genericTools(options: ToolsOptions, followNotes: (data: Record<string, 
   const searchInput: ObjectSchema = {
     type: 'object',
     properties: {
-      words: { type: 'string', description: 'Words to find in type, field and enum value names and descriptions (all must match), e.g. "endpoint reach service".' },
+      words: {
+        type: 'string',
+        maxLength: MCP_BOUNDS.searchChars,
+        description: `Words to find in type, field and enum value names and descriptions (all must match; at most ${MCP_BOUNDS.searchWords}), e.g. "endpoint reach service".`,
+      },
       first: { type: 'integer', minimum: 1, maximum: SEARCH_RESULTS.max, default: SEARCH_RESULTS.default, description: 'How many matches to return, best first.' },
     },
     required: ['words'],
     additionalProperties: false,
   };
+  // Built at start-up: each entry's text is prepared once, not per search.
+  const index = schemaIndex(schema);
   if (options.schemaTools?.offered !== false) entries.push({
     definition: {
       name: 'search_schema',
@@ -278,11 +298,16 @@ function genericTools(options: ToolsOptions, followNotes: (data: Record<string, 
       annotations: { title: 'Search schema', ...READ_ONLY },
     },
     async call(args, call) {
-      const refused = schemaToolRefusal('search_schema', options, call) ?? checkArguments('search_schema', args, searchInput);
-      if (refused) return refused;
+      // The words are measured and counted before the caller is verified or anything is scored.
+      const checked = checkArguments('search_schema', args, searchInput);
+      if (checked) return checked;
       if (typeof args['words'] !== 'string') return refusal('search_schema', 'BAD_USER_INPUT', 'words must be a string');
+      const words = searchWords(args['words']);
+      if (!words.ok) return refusal('search_schema', 'BAD_USER_INPUT', words.message);
+      const refused = await schemaToolRefusal('search_schema', options, call);
+      if (refused) return refused;
       const first = typeof args['first'] === 'number' ? Math.max(1, Math.min(SEARCH_RESULTS.max, Math.floor(args['first']))) : SEARCH_RESULTS.default;
-      const found = searchSchema(schema, args['words'], first);
+      const found = index.search(words.words, first);
       const lines = found.matches.map((m) => `${m.coordinate}: ${m.type}${m.description ? ` — ${m.description}` : ''}`);
       return { structuredContent: { ...found }, content: [{ type: 'text', text: `${found.totalCount} matches${lines.length ? `\n${lines.join('\n')}` : ''}` }] };
     },
@@ -300,7 +325,9 @@ function genericTools(options: ToolsOptions, followNotes: (data: Record<string, 
     },
     async call(args) {
       const request = requestOf(args);
-      if (!request || checkArguments('validate', args, requestInput)) return refusal('validate', 'BAD_USER_INPUT', 'validate takes query (a string), and optionally variables (an object) and operationName');
+      if (!request) return refusal('validate', 'BAD_USER_INPUT', 'validate takes query (a string), and optionally variables (an object) and operationName');
+      const refused = checkArguments('validate', args, requestInput);
+      if (refused) return refused;
       const checked = runner.validate(request);
       const errors = checked.errors.map((e) => ({ message: e.message, code: typeof e.extensions?.['code'] === 'string' ? e.extensions['code'] : 'GRAPHQL_VALIDATION_FAILED' }));
       const structured = { valid: errors.length === 0, operationType: checked.operationType, errors, cost: checked.cost };
@@ -321,7 +348,9 @@ function genericTools(options: ToolsOptions, followNotes: (data: Record<string, 
     },
     async call(args, call) {
       const request = requestOf(args);
-      if (!request || checkArguments('execute', args, requestInput)) return refusal('execute', 'BAD_USER_INPUT', 'execute takes query (a string), and optionally variables (an object) and operationName');
+      if (!request) return refusal('execute', 'BAD_USER_INPUT', 'execute takes query (a string), and optionally variables (an object) and operationName');
+      const refused = checkArguments('execute', args, requestInput);
+      if (refused) return refused;
       // The door's own policy needs the operation's kind; a document the pipeline refuses is run
       // all the same, so the refusal is the pipeline's, logged and counted like on every door.
       const checked = runner.validate(request);

@@ -35,6 +35,7 @@ const idle: McpRunner = {
     throw new Error('not expected');
   },
   validate: () => ({ errors: [], cost: null, operationType: 'query' }),
+  verify: () => Promise.reject(new Error('not expected')),
 };
 
 describe('shipped operations', () => {
@@ -193,7 +194,16 @@ describe('MCP_MUTATIONS and trusted documents', () => {
 
 describe('the schema tools', () => {
   const operations = buildCatalog(schema, readOperationFolder(folder), () => undefined);
-  const tools = (schemaTools: { offered: boolean; needToken: boolean }): Map<string, ToolEntry> => buildTools({ schema, runner: idle, operations, mutations: 'listed', trusted: null, schemaTools, warn: () => undefined });
+  /** The platform accepts one token; verifications counted. */
+  let verified = 0;
+  const platform: McpRunner = {
+    ...idle,
+    verify(caller) {
+      verified += 1;
+      return Promise.resolve(caller.authorization === 'Bearer good' ? null : { message: 'the platform does not accept this token', extensions: { code: 'UNAUTHENTICATED' } });
+    },
+  };
+  const tools = (schemaTools: { offered: boolean; needToken: boolean }): Map<string, ToolEntry> => buildTools({ schema, runner: platform, operations, mutations: 'listed', trusted: null, schemaTools, warn: () => undefined });
   const call = (authorization: string | undefined): ToolCall => ({ caller: backgroundCaller(authorization, null), signal: new AbortController().signal, progress: async () => undefined });
 
   it('are not offered when introspection is off (INTROSPECTION=off)', () => {
@@ -203,14 +213,33 @@ describe('the schema tools', () => {
     expect(names).toContain('validate');
   });
 
-  it.each(['introspect', 'search_schema'])('%s answers UNAUTHENTICATED without a token when the gateway needs one, and answers with one', async (name) => {
+  it.each(['introspect', 'search_schema'])('%s answers UNAUTHENTICATED without a token or with one the platform refuses when the gateway needs one, and answers an accepted one', async (name) => {
     const tool = tools({ offered: true, needToken: true }).get(name);
     if (!tool) throw new Error(`no ${name}`);
     const args = name === 'introspect' ? { name: 'Network' } : { words: 'endpoint' };
-    const anonymous = await tool.call(args, call(undefined));
-    expect(anonymous.isError).toBe(true);
-    expect(JSON.stringify(anonymous.content)).toContain('UNAUTHENTICATED');
-    const withToken = await tool.call(args, call('Bearer x'));
+    for (const authorization of [undefined, 'Bearer junk']) {
+      const refused = await tool.call(args, call(authorization));
+      expect(refused.isError).toBe(true);
+      expect(JSON.stringify(refused.content)).toContain('UNAUTHENTICATED');
+    }
+    const withToken = await tool.call(args, call('Bearer good'));
     expect(withToken.isError).toBeFalsy();
+  });
+
+  it('checks the arguments before asking the platform: a refused search costs no verification', async () => {
+    const tool = tools({ offered: true, needToken: true }).get('search_schema');
+    if (!tool) throw new Error('no search_schema');
+    verified = 0;
+    const refused = await tool.call({ words: 'a '.repeat(100) }, call('Bearer good'));
+    expect(JSON.stringify(refused.content)).toContain('BAD_USER_INPUT');
+    expect(verified).toBe(0);
+  });
+
+  it('asks nothing of the platform in the sandbox (needToken false)', async () => {
+    const tool = tools({ offered: true, needToken: false }).get('search_schema');
+    if (!tool) throw new Error('no search_schema');
+    verified = 0;
+    expect((await tool.call({ words: 'endpoint' }, call(undefined))).isError).toBeFalsy();
+    expect(verified).toBe(0);
   });
 });
