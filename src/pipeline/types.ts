@@ -2,8 +2,8 @@
 import type { FormattedExecutionResult } from 'graphql';
 import type { Cancellation } from '../core/cancellation';
 
-/** How an operation arrived. */
-export type Door = 'http' | 'ws' | 'sse' | 'mcp';
+import type { Door } from '../core/doors';
+export type { Door };
 
 /** Who sent the operation: built by the one caller factory (src/core/caller.ts) for every door. */
 export type { Caller } from '../core/caller';

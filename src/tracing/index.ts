@@ -10,7 +10,8 @@ import type * as Otel from './otel';
 export type { TracingSettings } from './settings';
 
 /** How an operation reached the gateway. */
-export type Door = 'http' | 'ws' | 'sse' | 'mcp';
+import type { Door } from '../core/doors';
+export type { Door };
 
 /** Request headers as node:http gives them (names lower-case); only `traceparent` and `tracestate` are read. */
 export type IncomingHeaders = Readonly<Record<string, string | readonly string[] | undefined>>;
