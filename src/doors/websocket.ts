@@ -21,7 +21,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { GraphQLError, parse, type ExecutionResult, type FormattedExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { SharedLimit } from '../core/shares';
 import type { CallerFactory } from '../core/caller';
-import { isStream, type AnswerStream, type Caller, type Connection, type Pipeline } from '../pipeline';
+import { isStream, type AnswerStream, type Caller, type Connection, type GraphQLParams, type Pipeline } from '../pipeline';
 import { Cancellation } from '../core/cancellation';
 import { MAX_BODY_BYTES } from './http';
 import { boundSends } from './ws-backpressure';
@@ -217,6 +217,11 @@ export function startWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor
     };
   }
 
+  /** The pipeline's word on the operation's kind, asked only past the bound (a persisted query, not at hand here, counts as not one). */
+  function isSubscription(payload: GraphQLParams): boolean {
+    return typeof payload.query === 'string' && pipeline.checkText(payload.query, payload).type === 'subscription';
+  }
+
   /** A socket closed for reading slowly: its operations end now, not when its close handshake does. */
   function onSlowReader(ws: WebSocket): void {
     closedSlow += 1;
@@ -251,8 +256,9 @@ export function startWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor
       async onSubscribe(ctx, _id, payload) {
         const state = sockets.get(ctx.extra.socket);
         if (!state) return wireErrors([{ message: 'connection not initialised', extensions: { code: 'UNAUTHENTICATED' } }]);
-        // Taken before the first await: a burst of subscribe messages in one chunk counts each one.
-        if (state.running.size >= options.maxOperationsPerConnection) {
+        // Counted before the first await: a burst of subscribe messages in one chunk counts each one.
+        // Past the bound only a subscription goes on (its own bound is the pipeline's, per connection).
+        if (state.running.size >= options.maxOperationsPerConnection && !isSubscription(payload)) {
           const refusal = operationsRefusal(options.maxOperationsPerConnection);
           note(refusal, state.caller);
           return wireErrors([refusal.error]);
