@@ -149,6 +149,7 @@ export interface Config {
    * The doors' own limits. WebSocket: `WS_MAX_CONNECTIONS` (10000) in all and `WS_CONNECTIONS_PER_CLIENT`
    * (a quarter of it) per client address; `WS_ALLOWED_ORIGINS`: comma-separated origins a browser may
    * open a socket from (unset: any). A WebSocket message is at most the HTTP body limit (1 MiB).
+   * `WS_MAX_OPERATIONS_PER_CONNECTION` (100): operations one socket may have in flight.
    * SSE single connection mode: `SSE_MAX_RESERVATIONS` (1000) in all and `SSE_RESERVATIONS_PER_CALLER`
    * (10) per token; `SSE_RESERVATION_TTL_MS` (10000): an unopened reservation's life;
    * `SSE_MAX_BUFFERED_BYTES` (4 MiB): event bytes a stream may hold unread.
@@ -263,6 +264,7 @@ export interface TransportLimits {
   wsConnectionsPerClient: number;
   wsAllowedOrigins: ReadonlySet<string> | null;
   wsMaxBufferedBytes: number;
+  wsMaxOperationsPerConnection: number;
   sseMaxReservations: number;
   sseReservationsPerCaller: number;
   sseReservationTtlMs: number;
@@ -347,6 +349,7 @@ function assemble(get: Get): Config {
       wsConnectionsPerClient: get(transports.WS_CONNECTIONS_PER_CLIENT),
       wsAllowedOrigins: get(transports.WS_ALLOWED_ORIGINS),
       wsMaxBufferedBytes: get(transports.WS_MAX_BUFFERED_BYTES),
+      wsMaxOperationsPerConnection: get(transports.WS_MAX_OPERATIONS_PER_CONNECTION),
       sseMaxReservations: get(transports.SSE_MAX_RESERVATIONS),
       sseReservationsPerCaller: get(transports.SSE_RESERVATIONS_PER_CALLER),
       sseReservationTtlMs: get(transports.SSE_RESERVATION_TTL_MS),

@@ -271,11 +271,15 @@ export function createSseDoor(options: SseDoorOptions): SseDoor {
       reservation.expiry = null;
     }
     open.add(res);
-    res.once('close', () => {
+    const closed = (): void => {
       open.delete(res);
       void body.return(undefined);
       if (token !== null) drop(token);
-    });
+    };
+    // A client gone while graphql-sse made its answer has closed already: no 'close' is coming,
+    // and its reservation and stream would be held for ever.
+    if (res.closed || res.destroyed) closed();
+    else res.once('close', closed);
     try {
       for await (const chunk of body) {
         if (!res.writable) break;

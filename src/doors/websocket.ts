@@ -6,9 +6,13 @@
  * each a `next`. The door's own limits: a message is at most the HTTP body limit (larger closes
  * the socket, 1009), connections in all and per client address (through the trusted proxies, IPv6
  * by /64), an optional Origin allowlist, and the bytes a socket may hold unsent (past them it
- * closes, 1013: ws-backpressure.ts); its refusals (403, 429) are logged and counted like the
- * pipeline's. A subscription's slots (per socket, per verified identity) are taken by the
- * pipeline before its first await, so a burst of subscribe messages in one chunk counts each one.
+ * closes, 1013: ws-backpressure.ts), and the operations one socket has in flight (past them the
+ * operation is refused, the socket stays). Every edge refusal (403, 429, a handshake `ws` refuses,
+ * a protocol close such as 4401 or 4403: ws-refusals.ts) is logged and counted like the
+ * pipeline's. A connection's slot is given back when its TCP socket closes, whether or not the
+ * upgrade completed: `ws` never calls the upgrade callback for a handshake it refuses. A
+ * subscription's slots (per socket, per verified identity) are taken by the pipeline before its
+ * first await, so a burst of subscribe messages in one chunk counts each one.
  */
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -17,10 +21,11 @@ import { useServer } from 'graphql-ws/use/ws';
 import { GraphQLError, parse, type ExecutionResult, type FormattedExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { SharedLimit } from '../core/shares';
 import type { CallerFactory } from '../core/caller';
-import { isStream, type AnswerStream, type Caller, type Connection, type Pipeline } from '../pipeline';
+import { isStream, type AnswerStream, type Caller, type Connection, type GraphQLParams, type Pipeline } from '../pipeline';
 import { Cancellation } from '../core/cancellation';
 import { MAX_BODY_BYTES } from './http';
 import { boundSends } from './ws-backpressure';
+import { closeRefusal, handshakeRefusal, LEFT_BEFORE_HANDSHAKE, operationsRefusal, type EdgeRefusal } from './ws-refusals';
 import { SerializedOnce } from './serialized-once';
 import { SharedFrames, sharedPayloadReplacer } from './ws-shared-frames';
 
@@ -37,6 +42,8 @@ export interface WebSocketDoorOptions {
   callerOf: CallerFactory;
   /** `WS_MAX_BUFFERED_BYTES`: bytes a socket may hold unsent; a message past them closes it (1013). */
   maxBufferedBytes: number;
+  /** `WS_MAX_OPERATIONS_PER_CONNECTION`: operations one socket may have in flight; past it one is refused (RATE_LIMITED). */
+  maxOperationsPerConnection: number;
 }
 
 export interface WebSocketDoor {
@@ -59,11 +66,19 @@ export function tokenFromConnectionParams(params: unknown): string | undefined |
   return typeof value === 'string' && /^\S+\s+\S+$/.test(value.trim()) ? value.trim() : null;
 }
 
+/** An upgrade in progress: its caller (for the log line) and whether `ws` took or refused it. */
+interface Upgrade {
+  caller: Caller;
+  settled: boolean;
+}
+
 interface SocketState {
   caller: Caller;
   connection: Connection;
-  /** Queries and mutations running on it: aborted when the socket closes. */
+  /** Operations in flight on it (from `subscribe` to the pipeline's answer): aborted when the socket closes. */
   running: Set<Cancellation>;
+  /** Its subscriptions' event streams, ended at once when it is closed for reading slowly. */
+  streams: Set<AnswerStream>;
 }
 
 /** What `onSubscribe` hands graphql-ws to "execute": the pipeline's answer, already made. */
@@ -93,6 +108,32 @@ function isAnswerStream(answer: Precomputed['answer']): answer is AnswerStream {
   return Symbol.asyncIterator in answer;
 }
 
+/** `stream`, calling `ended` once when it ends however it ends. */
+function endsWith(stream: AnswerStream, ended: () => void): AnswerStream {
+  const wrapped: AnswerStream = {
+    async next() {
+      const step = await stream.next().catch((error: unknown) => {
+        ended();
+        throw error;
+      });
+      if (step.done === true) ended();
+      return step;
+    },
+    async return() {
+      ended();
+      return stream.return(undefined);
+    },
+    async throw(error: unknown) {
+      ended();
+      return stream.throw(error);
+    },
+    [Symbol.asyncIterator]() {
+      return wrapped;
+    },
+  };
+  return wrapped;
+}
+
 function refuseUpgrade(socket: Duplex, status: number, reason: string, headers: Record<string, string> = {}): void {
   const lines = [`HTTP/1.1 ${status} ${reason}`, 'Connection: close', 'Content-Type: text/plain; charset=utf-8', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
   socket.end(`${lines.join('\r\n')}\r\n\r\n${reason}\n`);
@@ -104,10 +145,16 @@ export function startWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES });
   const sockets = new WeakMap<object, SocketState>();
   const open = new Set<WebSocket>();
+  const upgrades = new WeakMap<Duplex, Upgrade>();
   let closedSlow = 0;
   // A result shared by many subscriptions (one event, one execution) is serialized once for all their sockets.
   const serialized = new SerializedOnce();
   const frames = new SharedFrames();
+
+  /** An edge refusal, logged and counted like the pipeline's. */
+  function note(refusal: EdgeRefusal, caller: Caller): void {
+    pipeline.note([refusal.error], caller, { door: 'ws', statusOf: () => refusal.status });
+  }
 
   function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const path = (req.url ?? '/').split('?')[0];
@@ -125,15 +172,63 @@ export function startWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor
       return refuseUpgrade(socket, 429, 'Too Many Requests', { 'Retry-After': String(refused.retryAfter) });
     }
     const hold = options.connections.take(caller.addressKey);
+    // Given back when the TCP socket closes, on every path: an open WebSocket's close, a handshake
+    // `ws` refuses (it answers and destroys the socket, never calling back), a client gone already.
+    if (socket.destroyed) hold.release();
+    else socket.once('close', () => hold.release());
+    const upgrade: Upgrade = { caller, settled: false };
+    upgrades.set(socket, upgrade);
+    socket.once('close', () => {
+      // `ws` destroys a half-closed socket without a word: still a refused handshake.
+      if (!upgrade.settled) note(LEFT_BEFORE_HANDSHAKE, caller);
+    });
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
-      boundSends(ws, options.maxBufferedBytes, () => (closedSlow += 1), (data) => frames.fragmentsOf(ws, data));
+      upgrade.settled = true;
+      boundSends(ws, options.maxBufferedBytes, () => onSlowReader(ws), (data) => frames.fragmentsOf(ws, data));
+      noteCloses(ws, caller);
       open.add(ws);
-      ws.once('close', () => {
-        open.delete(ws);
-        hold.release();
-      });
+      ws.once('close', () => open.delete(ws));
       wss.emit('connection', ws, req);
     });
+  }
+  // A handshake `ws` refuses (no or a bad Sec-WebSocket-Key, a bad version, a bad subprotocol
+  // header…): answered here as `ws` would, and noted; the slot goes back when the socket closes.
+  wss.on('wsClientError', (error: Error, socket: Duplex) => {
+    const refusal = handshakeRefusal(error.message);
+    const upgrade = upgrades.get(socket);
+    if (upgrade) {
+      upgrade.settled = true;
+      note(refusal, upgrade.caller);
+    }
+    refuseUpgrade(socket, refusal.status, error.message, refusal.headers);
+  });
+
+  /** Every close the server makes for a reason (a graphql-ws 44xx, 1009, 1013) is noted once. */
+  function noteCloses(ws: WebSocket, upgradeCaller: Caller): void {
+    const close = ws.close.bind(ws);
+    let noted = false;
+    ws.close = (code?: number, reason?: string | Buffer): void => {
+      const refusal = code === undefined || noted ? undefined : closeRefusal(code, reason === undefined ? '' : reason.toString());
+      if (refusal) {
+        noted = true;
+        note(refusal, sockets.get(ws)?.caller ?? upgradeCaller);
+      }
+      close(code, reason);
+    };
+  }
+
+  /** The pipeline's word on the operation's kind, asked only past the bound (a persisted query, not at hand here, counts as not one). */
+  function isSubscription(payload: GraphQLParams): boolean {
+    return typeof payload.query === 'string' && pipeline.checkText(payload.query, payload).type === 'subscription';
+  }
+
+  /** A socket closed for reading slowly: its operations end now, not when its close handshake does. */
+  function onSlowReader(ws: WebSocket): void {
+    closedSlow += 1;
+    const state = sockets.get(ws);
+    if (!state) return;
+    for (const cancellation of state.running) cancellation.abort();
+    for (const stream of state.streams) void stream.return(undefined);
   }
   options.httpServer.on('upgrade', onUpgrade);
 
@@ -149,6 +244,7 @@ export function startWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor
           caller: options.callerOf({ authorization: token, socketAddress: req.socket.remoteAddress, headers: req.headers, cancellation: gone }),
           connection: { subscriptions: 0 },
           running: new Set(),
+          streams: new Set(),
         };
         sockets.set(ctx.extra.socket, state);
         ctx.extra.socket.once('close', () => {
@@ -160,11 +256,21 @@ export function startWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor
       async onSubscribe(ctx, _id, payload) {
         const state = sockets.get(ctx.extra.socket);
         if (!state) return wireErrors([{ message: 'connection not initialised', extensions: { code: 'UNAUTHENTICATED' } }]);
+        // Counted before the first await: a burst of subscribe messages in one chunk counts each one.
+        // Past the bound only a subscription goes on (its own bound is the pipeline's, per connection).
+        if (state.running.size >= options.maxOperationsPerConnection && !isSubscription(payload)) {
+          const refusal = operationsRefusal(options.maxOperationsPerConnection);
+          note(refusal, state.caller);
+          return wireErrors([refusal.error]);
+        }
         const cancellation = new Cancellation();
         state.running.add(cancellation);
         try {
           const answer = await pipeline.handle(payload, state.caller, { door: 'ws', cancellation, connection: state.connection });
-          if (isStream(answer)) return { schema: options.schema, document: AS_SUBSCRIPTION, contextValue: { answer } satisfies Precomputed };
+          if (isStream(answer)) {
+            state.streams.add(answer);
+            return { schema: options.schema, document: AS_SUBSCRIPTION, contextValue: { answer: endsWith(answer, () => state.streams.delete(answer)) } satisfies Precomputed };
+          }
           // A document refused before anything ran is the protocol's `error` message; any other answer is a `next`.
           if (answer.documentRefused) return wireErrors(answer.result.errors ?? []);
           return { schema: options.schema, document: AS_QUERY, contextValue: { answer: answer.result } satisfies Precomputed };

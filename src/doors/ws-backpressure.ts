@@ -11,6 +11,12 @@
  * then one synchronous step, so subscriptions of one socket sending at once cannot all pass it.
  * A message the door sends as fragments (`fragmentsOf`: ws-shared-frames.ts) is checked whole,
  * and its fragments are written in that same step.
+ *
+ * A send's callback is called once the message is queued on the socket, not once the kernel has
+ * taken it: graphql-ws awaits each `next`'s callback before it takes a subscription's next event,
+ * so a callback that waited for a client that does not read would leave that client's events
+ * queued where no bound sees them (its poller's subscriber queue, growing with every change).
+ * Answered at once, the events come here, count in `bufferedAmount`, and close the socket at the bound.
  */
 import type { WebSocket } from 'ws';
 
@@ -54,12 +60,11 @@ export function boundSends(socket: WebSocket, maxBytes: number, onOverflow: () =
       socket.close(SLOW_READER_CLOSE_CODE, SLOW_READER_REASON);
       return cb?.();
     }
-    if (fragments === null) return send(data, options, cb);
+    if (fragments === null) send(data, options);
     // One text message: the first fragment says text, the last ends it (fin); nothing comes between.
-    fragments.forEach((fragment, i) => {
-      const last = i === fragments.length - 1;
-      send(fragment, { binary: false, fin: last }, last ? cb : undefined);
-    });
+    else fragments.forEach((fragment, i) => send(fragment, { binary: false, fin: i === fragments.length - 1 }));
+    // Queued: the bound above, not the kernel, paces the next send (a failed write closes the socket).
+    cb?.();
   };
   socket.send = bounded as Send;
   return socket;

@@ -1,9 +1,23 @@
 /**
  * One subscriber of a shared poller: a small queue the poller pushes values into, read as an
  * async iterator. Values are queued, not dropped: the poller emits only on change, so a queue
- * holds at most the few changes a slow reader has not taken yet.
+ * holds the few changes a slow reader has not taken yet. A door bounds its slow readers in bytes
+ * where it writes (its readers keep taking values); `MAX_QUEUED_VALUES` is the bound for a reader
+ * that stops taking them at all: past it the subscriber fails (OPERATION_BUDGET_EXCEEDED) and
+ * leaves the poller, which the other subscribers never wait for.
  */
+import { ErrorCode, GatewayError } from '../errors/codes';
 import type { PollStream } from './types';
+
+/** Values one subscriber may leave untaken before it is ended. */
+export const MAX_QUEUED_VALUES = 256;
+
+/** The error a subscriber that stopped taking values ends with. */
+export class SubscriberBacklogError extends GatewayError {
+  constructor(max: number) {
+    super(ErrorCode.OPERATION_BUDGET_EXCEEDED, `this subscription left ${max} changes unread; it ends (a reader slower than its target's changes)`);
+  }
+}
 
 type Waiter<V> = { resolve(result: IteratorResult<V>): void; reject(error: unknown): void };
 
@@ -24,6 +38,7 @@ export class SubscriberStream<V> implements PollStream<V> {
   constructor(
     private readonly leave: (stream: SubscriberStream<V>) => void,
     private readonly signal?: AbortSignal,
+    private readonly maxQueued = MAX_QUEUED_VALUES,
   ) {
     if (signal?.aborted) queueMicrotask(this.onAbort);
     else signal?.addEventListener('abort', this.onAbort, { once: true });
@@ -35,7 +50,13 @@ export class SubscriberStream<V> implements PollStream<V> {
     const waiter = this.waiter;
     this.waiter = null;
     if (waiter) waiter.resolve({ done: false, value });
-    else this.queue.push({ value });
+    else if (this.queue.length < this.maxQueued) this.queue.push({ value });
+    else {
+      // What it holds goes at once; its next read is the error, and the poller stops waiting on it.
+      this.queue.length = 0;
+      this.finish({ error: new SubscriberBacklogError(this.maxQueued) });
+      this.release();
+    }
   }
 
   /** No more values: the reader gets what is queued, then done. */

@@ -85,6 +85,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     allowedOrigins: config.transport.wsAllowedOrigins,
     callerOf,
     maxBufferedBytes: config.transport.wsMaxBufferedBytes,
+    maxOperationsPerConnection: config.transport.wsMaxOperationsPerConnection,
   });
 
   await new Promise<void>((resolve, reject) => {

@@ -53,7 +53,15 @@ export const WS_MAX_BUFFERED_BYTES = int({
   fallback: 4 * 1024 * 1024,
 });
 
+export const WS_MAX_OPERATIONS_PER_CONNECTION = int({
+  name: 'WS_MAX_OPERATIONS_PER_CONNECTION',
+  meaning: 'operations one WebSocket may have in flight (from its `subscribe` message to its answer, or to its subscription started); past it one is refused with an `error` message (RATE_LIMITED, limit `operationsPerConnection`), the socket stays open',
+  min: 1,
+  max: 100_000,
+  fallback: 100,
+});
+
 export const TRANSPORTS: Area = {
   title: 'Transports',
-  settings: [WS_MAX_CONNECTIONS, WS_CONNECTIONS_PER_CLIENT, WS_ALLOWED_ORIGINS, WS_MAX_BUFFERED_BYTES, SSE_MAX_RESERVATIONS, SSE_RESERVATIONS_PER_CALLER, SSE_RESERVATION_TTL_MS, SSE_MAX_BUFFERED_BYTES],
+  settings: [WS_MAX_CONNECTIONS, WS_CONNECTIONS_PER_CLIENT, WS_ALLOWED_ORIGINS, WS_MAX_BUFFERED_BYTES, WS_MAX_OPERATIONS_PER_CONNECTION, SSE_MAX_RESERVATIONS, SSE_RESERVATIONS_PER_CALLER, SSE_RESERVATION_TTL_MS, SSE_MAX_BUFFERED_BYTES],
 };
