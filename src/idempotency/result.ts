@@ -4,26 +4,20 @@
  * again.
  */
 import type { FormattedExecutionResult } from 'graphql';
+import { isObject, parseJsonObject } from '../core/parse';
 
 export function resultText(result: FormattedExecutionResult): string {
   return JSON.stringify(result);
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** The stored result, or null when the text is not a formatted GraphQL result. */
 export function readResult(text: string): FormattedExecutionResult | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (!isRecord(value)) return null;
+  const value = parseJsonObject(text);
+  if (value === null) return null;
   const { data, errors, extensions } = value;
-  if (data !== undefined && data !== null && !isRecord(data)) return null;
-  if (extensions !== undefined && !isRecord(extensions)) return null;
-  if (errors !== undefined && !(Array.isArray(errors) && errors.every((e) => isRecord(e) && typeof e['message'] === 'string'))) return null;
+  if (data !== undefined && data !== null && !isObject(data)) return null;
+  if (extensions !== undefined && !isObject(extensions)) return null;
+  if (errors !== undefined && !(Array.isArray(errors) && errors.every((e) => isObject(e) && typeof e['message'] === 'string'))) return null;
   // Shape checked above: an object whose data, errors and extensions have the formatted result's forms.
   return value as FormattedExecutionResult;
 }
