@@ -91,7 +91,7 @@ export interface Config {
    * `NETGRAPH_EXECUTOR`: `jit` or `graphql-js`. `jit` runs queries and mutations through
    * graphql-jit (compiled once per document and operation, graphql-js when a document does not
    * compile); `graphql-js` runs everything through graphql-js. Subscriptions always use graphql-js.
-   * Both give identical results (src/server/executor.ts).
+   * Both give identical results (src/pipeline/execute.ts).
    * @default 'jit'
    */
   executor: ExecutorKind;

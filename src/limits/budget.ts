@@ -99,7 +99,7 @@ export class OperationBudget {
 
   /**
    * Forgets what was produced since `mark`: an executor that discards a run's answer and runs the
-   * same operation again (src/server/executor.ts) counts the items and bytes of the answer it
+   * same operation again (src/pipeline/execute.ts) counts the items and bytes of the answer it
    * keeps, once. Upstream calls stay counted (they were sent). Nothing changes once a budget was crossed.
    */
   rewindProduced(mark: ProducedMark): void {

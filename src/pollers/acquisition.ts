@@ -9,7 +9,7 @@
  */
 import { GatewayError } from '../errors/codes';
 import { defaultShare, SharedLimit } from '../core/shares';
-import { ANONYMOUS } from './fingerprint';
+import { ANONYMOUS_KEY as ANONYMOUS } from '../core/caller';
 import type { CallerPollers, PollerRegistry, PollerSettings, PollKind, PollOwner, PollStream, PollWake } from './types';
 
 /** One placed poller: subscribers join it; it calls the `stopped` it was given once it has stopped. */

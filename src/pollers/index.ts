@@ -6,6 +6,5 @@ export { admissionRead } from './admission';
 export { Subscribers, type SubscriberHooks } from './subscribers';
 export { createPollerMetrics, NO_POLLER_METRICS, type PollerMetrics, type PollOutcome } from './metrics';
 export { classifyPollError, errorCodeOf, isTransient } from './errors';
-export { ANONYMOUS } from './fingerprint';
 export { mapStream, sharedPayload } from './map-stream';
 export { PollAbandonedError, untilTerminal } from './wait';
