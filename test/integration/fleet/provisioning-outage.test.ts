@@ -52,12 +52,12 @@ describeFleet('a provisioning that ends while Redis is away', () => {
     await redis.start();
     const other = replica(controlledRuns().run);
     await waitUntil(() => one.link.isUp && other.link.isUp, () => 'both links up', 10_000);
-    let seen: string | null = null;
     // Read on the other replica until the record there says it finished.
-    for (let i = 0; i < 200 && seen !== 'SUCCEEDED'; i++) {
-      seen = (await other.jobs.get(started.id, 'alice').catch(() => null))?.state ?? null;
-      if (seen !== 'SUCCEEDED') await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(seen).toBe('SUCCEEDED');
+    let seen: string | null = null;
+    await waitUntil(
+      async () => (seen = (await other.jobs.get(started.id, 'alice').catch(() => null))?.state ?? null) === 'SUCCEEDED',
+      () => `the run to be SUCCEEDED on the other replica (last seen: ${String(seen)})`,
+      { timeoutMs: 10_000, intervalMs: 50 },
+    );
   }, 30_000);
 });

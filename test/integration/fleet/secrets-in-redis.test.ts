@@ -131,13 +131,17 @@ describeFleet.each([
       networkId: string | null;
       steps: Array<{ task: string; resourceId: string | null }>;
     }
-    let done: Provisioning | null = null;
-    for (let i = 0; i < 400 && done?.state !== 'SUCCEEDED'; i++) {
-      const result = await postGraphQL(b.url, PROVISIONING, { id }, { token });
-      done = (result.body.data?.['provisioning'] as Provisioning | undefined) ?? null;
-      if (done?.state !== 'SUCCEEDED') await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(done?.state).toBe('SUCCEEDED');
+    let last: string | undefined;
+    const done = await waitUntil(
+      async () => {
+        const result = await postGraphQL(b.url, PROVISIONING, { id }, { token });
+        const seen = result.body.data?.['provisioning'] as Provisioning | undefined;
+        last = seen?.state;
+        return seen?.state === 'SUCCEEDED' ? seen : null;
+      },
+      () => `the provisioning to succeed (last state: ${String(last)})`,
+      { timeoutMs: 20_000, intervalMs: 50 },
+    );
     const networkId = done?.networkId ?? null;
     const clientId = done?.steps.find((s) => s.task === 'client')?.resourceId ?? null;
     if (networkId === null || clientId === null) throw new Error(JSON.stringify(done));

@@ -91,8 +91,7 @@ describeFleet('a provisioning entry changed in Redis', () => {
     expect(await client.sismember('netgraph:prov:running', victim)).toBe(0);
 
     // The untouched run was resumed on the second replica (it holds its lease; it still runs).
-    for (let i = 0; i < 200 && (await client.exists(`netgraph:prov:${untouched}:run`)) === 0; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(await client.exists(`netgraph:prov:${untouched}:run`)).toBe(1);
+    await waitUntil(async () => (await client.exists(`netgraph:prov:${untouched}:run`)) === 1, 'the untouched run to be resumed (its run lease held)', { timeoutMs: 10_000, intervalMs: 50 });
     const other = await postGraphQL(second.url, READ, { id: untouched }, { token });
     expect(other.body.data?.['provisioning']).toMatchObject({ state: 'RUNNING' });
 
