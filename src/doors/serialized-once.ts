@@ -1,6 +1,6 @@
 /**
  * A result's JSON bytes, made once per result object: followers of one event with one document
- * and credential share one result object (src/pipeline/shared-events.ts), so a door that sends
+ * and credential share one result object (src/pipeline/event-executions.ts), so a door that sends
  * it to two thousand of them serializes it once and hands every connection the same bytes.
  * Held by the result object (a WeakMap): when the event is gone, so are its bytes.
  */

@@ -8,7 +8,7 @@ import type { PollStream } from './types';
 /**
  * `map` made once per value for every subscriber: a poller hands the same value object to all its
  * subscribers, so they get the same payload object too — and the pipeline runs one execution per
- * payload, operation and credential (src/pipeline/shared-events.ts) instead of one per subscriber.
+ * payload, operation and credential (src/pipeline/event-executions.ts) instead of one per subscriber.
  */
 export function sharedPayload<V extends object, P>(map: (value: V) => P): (value: V) => P {
   const made = new WeakMap<V, P>();

@@ -4,7 +4,7 @@
  */
 import type { FormattedExecutionResult } from 'graphql';
 import { Cancellation } from '../../src/core/cancellation';
-import { SharedEventExecutions } from '../../src/pipeline/shared-events';
+import { SharedEventExecutions } from '../../src/pipeline/event-executions';
 
 /** An execution that waits until told, and remembers the cancellation it ran under. */
 function heldExecution(): { execute: (c: Cancellation) => Promise<FormattedExecutionResult>; finish: () => void; runs: Cancellation[] } {

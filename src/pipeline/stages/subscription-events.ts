@@ -1,12 +1,12 @@
 /**
  * A subscription's events: each executed with a fresh context (loaders, budget, deadline), once
- * for every subscriber with the same operation, variables and credential (../shared-events.ts);
+ * for every subscriber with the same operation, variables and credential (../event-executions.ts);
  * `return()` stops the source at once, and an error of the source ends the stream with that
  * error as its last result.
  */
 import { execute, type FormattedExecutionResult } from 'graphql';
 import type { Cancellation } from '../../core/cancellation';
-import { SharedEventExecutions } from '../shared-events';
+import { SharedEventExecutions } from '../event-executions';
 import type { PreparedOperation } from '../prepare';
 import type { AnswerStream } from '../types';
 import type { SubscribeDeps } from './subscribe';

@@ -12,7 +12,7 @@ import { networkChangesPoll } from './poll';
 import { networkResourceTypename, type NetworkState } from './state';
 
 // Subscribers at the same point (the same previous state) get the same payload object, so the
-// pipeline runs one execution per event for all of them (src/pipeline/shared-events.ts).
+// pipeline runs one execution per event for all of them (src/pipeline/event-executions.ts).
 const snapshotPayload = sharedPayload((state: NetworkState) => ({ networkChanges: snapshotEvent(state) }));
 const deltasFrom = new WeakMap<NetworkState, (state: NetworkState) => { networkChanges: ReturnType<typeof deltaEvent> }>();
 function deltaPayload(previous: NetworkState): (state: NetworkState) => { networkChanges: ReturnType<typeof deltaEvent> } {
