@@ -7,7 +7,9 @@
  * `Accept`). Apollo Server 5 is the front for everything else: it answers, in its words, a request
  * a page could have forged (its CSRF prevention), a malformed body or parameter, a batch, another
  * method; it has no persisted queries and runs no operation, and the errors it words are logged
- * as it formats them (the pipeline's formatter), never read back from its answer.
+ * as it formats them (the pipeline's formatter), never read back from its answer. The
+ * `Idempotency-Key` header is handed on as `extensions.idempotencyKey` (the pipeline's idempotency
+ * stage decides; a replayed answer carries `Idempotent-Replayed: true` among its headers).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AsyncLocalStorage } from 'node:async_hooks';
