@@ -5,6 +5,7 @@
  * `Config` the rest of the code reads. A bad value throws ConfigError with a one-line message
  * naming it.
  */
+import type { IdempotencyLimits } from './idempotency/store';
 import type { Limits } from './limits/limits';
 import type { TracingSettings } from './tracing/settings';
 import { ConfigError, readSettings, refuseMisspelt, type Setting } from './settings';
@@ -12,6 +13,7 @@ import * as cache from './settings/cache';
 import * as callers from './settings/callers';
 import * as documents from './settings/documents';
 import * as fleet from './settings/fleet';
+import * as idempotency from './settings/idempotency';
 import * as limits from './settings/limits';
 import * as mcp from './settings/mcp';
 import * as provisioning from './settings/provisioning';
@@ -134,6 +136,8 @@ export interface Config {
   provisioningStepTimeoutMs: number;
   /** `MAX_PROVISIONINGS`: `provisionAppWan` runs the gateway carries at once, all callers together (1..10000). @default 100 */
   maxProvisionings: number;
+  /** `IDEMPOTENCY_*`: how long keys are kept, the first run's lease, a repeat's wait, and the bounds (src/settings/idempotency.ts). */
+  idempotency: IdempotencySettings;
   /**
    * Operation limits (src/limits/README.md). Refused before running, with COST_ESTIMATED_TOO_EXPENSIVE:
    * `MAX_DOCUMENT_BYTES` (65536), `MAX_DOCUMENT_TOKENS` (5000), `MAX_DEPTH` (15), `MAX_ALIASES` (50),
@@ -230,6 +234,13 @@ export interface CallerSettings {
   eventsAllowedOrganizations: ReadonlySet<string>;
 }
 
+export interface IdempotencySettings {
+  ttlMs: number;
+  leaseMs: number;
+  waitMs: number;
+  limits: IdempotencyLimits;
+}
+
 export interface FleetConfig {
   /**
    * `REDIS_URL`: `redis://` or `rediss://` (TLS), with credentials and a database number
@@ -323,6 +334,18 @@ function assemble(get: Get): Config {
     maxPollers: get(subscriptions.MAX_POLLERS),
     provisioningStepTimeoutMs: get(provisioning.PROVISIONING_STEP_TIMEOUT_MS),
     maxProvisionings: get(provisioning.MAX_PROVISIONINGS),
+    idempotency: {
+      ttlMs: get(idempotency.IDEMPOTENCY_TTL_MS),
+      leaseMs: get(idempotency.IDEMPOTENCY_LEASE_MS),
+      waitMs: get(idempotency.IDEMPOTENCY_WAIT_MS),
+      limits: {
+        maxKeys: get(idempotency.IDEMPOTENCY_MAX_KEYS),
+        maxKeysPerIdentity: get(idempotency.IDEMPOTENCY_MAX_KEYS_PER_CALLER),
+        maxBytes: get(idempotency.IDEMPOTENCY_MAX_BYTES),
+        maxBytesPerIdentity: get(idempotency.IDEMPOTENCY_MAX_BYTES_PER_CALLER),
+        maxResultBytes: get(idempotency.IDEMPOTENCY_MAX_RESULT_BYTES),
+      },
+    },
     limits: {
       price: {
         maxDocumentBytes: get(limits.MAX_DOCUMENT_BYTES),

@@ -74,6 +74,8 @@ export function createPollSession(http: HttpClient, options: LoaderOptions, call
 /** Counts the upstream calls of one request, for the request log line and tests. */
 export interface CallCounter {
   count: number;
+  /** Of `count`, the changes (POST, PUT, DELETE) sent (the idempotency stage lets a key go only when none was). */
+  changes?: number;
   /** Reads answered by the upstream cache or another request's call in flight (src/upstream/cache). */
   reads?: { hit: number; shared: number; revalidated: number };
   /** Reads answered past their freshness while the platform API's breaker was open (the answer says so). */

@@ -7,7 +7,9 @@
  * `Accept`). Apollo Server 5 is the front for everything else: it answers, in its words, a request
  * a page could have forged (its CSRF prevention), a malformed body or parameter, a batch, another
  * method; it has no persisted queries and runs no operation, and the errors it words are logged
- * as it formats them (the pipeline's formatter), never read back from its answer.
+ * as it formats them (the pipeline's formatter), never read back from its answer. The
+ * `Idempotency-Key` header is handed on as `extensions.idempotencyKey` (the pipeline's idempotency
+ * stage decides; a replayed answer carries `Idempotent-Replayed: true` among its headers).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -15,7 +17,7 @@ import { ApolloServer, HeaderMap, type ApolloServerPlugin, type BaseContext, typ
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { ErrorCode } from '../errors/codes';
-import { isStream, type Answer, type AnswerStream, type Caller, type Pipeline, type RunOptions } from '../pipeline';
+import { isStream, type Answer, type AnswerStream, type Caller, type GraphQLParams, type Pipeline, type RunOptions } from '../pipeline';
 import type { ErrorFormatter } from '../pipeline/format';
 import Negotiator from 'negotiator';
 import { Cancellation } from '../core/cancellation';
@@ -26,6 +28,9 @@ import { getParams, postParams } from './http-params';
 
 /** Largest request body accepted (queries plus variables); WebSocket messages share it. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Header of a mutation's idempotency key (src/idempotency; a replay answers `Idempotent-Replayed: true`). */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 
 /** Header a client sets to get `extensions.cost` (the IDE sets it). */
 export const COST_HEADER = 'netgraph-cost';
@@ -230,7 +235,10 @@ export async function createHttpDoor(options: HttpDoorOptions): Promise<HttpDoor
     // A well-formed request (a JSON POST, which browsers always preflight, or a GET a page could not
     // have sent: the CSRF rule) goes to the pipeline, which resolves its document (persisted queries
     // included), runs it, and is framed here. Apollo answers everything else, in its words.
-    const params = req.method === 'POST' ? (typeof parsed.body === 'object' ? postParams(parsed.body) : null) : req.method === 'GET' && csrfRefusal(req.headers) === null ? getParams(searchOf(req.url), req.headers['content-type']) : null;
+    const read = req.method === 'POST' ? (typeof parsed.body === 'object' ? postParams(parsed.body) : null) : req.method === 'GET' && csrfRefusal(req.headers) === null ? getParams(searchOf(req.url), req.headers['content-type']) : null;
+    const key = read ? idempotencyKeyOf(req, read) : null;
+    if (key instanceof GraphQLError) return refuse(key, 400);
+    const params = read && key !== null ? { ...read, extensions: { ...read.extensions, idempotencyKey: key } } : read;
     if (params) {
       const type = contentTypeFor(accept);
       if (type === null) return refuse(notAcceptable(), 406);
@@ -277,6 +285,25 @@ function single(answer: Answer | AnswerStream): Answer {
 
 function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * The `Idempotency-Key` header, which the pipeline reads as `extensions.idempotencyKey` (checked
+ * there, for mutations only): null when absent. Sent twice, or with another key in the body's
+ * extension, it is refused (BAD_USER_INPUT): which key protects the create must never be a guess.
+ */
+function idempotencyKeyOf(req: IncomingMessage, params: GraphQLParams): string | null | GraphQLError {
+  const sent = req.headersDistinct[IDEMPOTENCY_KEY_HEADER];
+  if (sent === undefined) return null;
+  const [value] = sent;
+  if (sent.length !== 1 || value === undefined) return badUserInput('Idempotency-Key was sent more than once: send one key');
+  const inBody = params.extensions?.['idempotencyKey'];
+  if (inBody !== undefined && inBody !== null && inBody !== value) return badUserInput('Idempotency-Key and extensions.idempotencyKey differ: send the key once (either is enough)');
+  return value;
+}
+
+function badUserInput(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: ErrorCode.BAD_USER_INPUT, field: 'Idempotency-Key' } });
 }
 
 function badRequest(message: string): GraphQLError {

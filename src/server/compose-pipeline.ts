@@ -2,7 +2,7 @@
  * The one pipeline every door hands its operations to (src/pipeline), with what it is built from:
  * the executable schema (every field counts what it produces on its operation's budget), the
  * trusted documents when configured, persisted queries in the fleet's store, the shares of
- * subscriptions per identity and for anonymous callers, and the operation metrics labelled by the
+ * subscriptions per identity and for anonymous callers, idempotency keys in the fleet's store, and the operation metrics labelled by the
  * names the gateway knows (trusted operations, its own clients', the MCP tools'), never callers'.
  */
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import type { Config } from '../config';
 import { releaseContext } from '../context';
 import { defaultShare, SharedLimit } from '../core/shares';
 import { readOperationFolder } from '../doors/mcp/catalog';
+import { createIdempotency } from '../idempotency/idempotency';
 import type { HeavyOperationGate } from '../limits/admission';
 import { instrumentSchema } from '../limits/instrument';
 import { introspectionRules } from '../limits/introspection';
@@ -72,6 +73,7 @@ export function composePipeline(parts: PipelineParts) {
     tracer: parts.tracer,
     maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection,
     onSubscriptionCount: (door, delta) => metrics.subscriptionCount(door, delta),
+    idempotency: createIdempotency({ store: parts.fleet.idempotency(), ...config.idempotency, warn: (message) => parts.logger.warn(message) }),
   });
   return { schema, trusted, mcpOperationsDir, formatErrors, pipeline };
 }

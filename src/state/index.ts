@@ -9,14 +9,17 @@ import type { FleetConfig } from '../config';
 import { createPollerRegistry, type PollerMetrics, type PollerRegistry, type PollerSettings } from '../pollers';
 import type { ProvisioningJobs, ProvisioningLimits, ProvisioningOwner, ProvisioningRun } from '../provisioning/jobs';
 import type { VerdictStore } from '../core/verify';
+import type { IdempotencyStore } from '../idempotency/store';
 import type { ClosureBoard } from '../upstream/health';
 import { createCallQuota, type CallQuota } from './call-quota';
 import { MemoryMinuteCounter } from './memory/call-quota';
 import { MemoryPersistedQueries, type PersistedQueryLimits, type PersistedQueryStore } from './memory/persisted-queries';
 import { createProvisioningJobs } from './memory/provisionings';
+import { MemoryIdempotencyStore } from './memory/idempotency';
 import { MemoryClosureBoard } from './memory/upstream-closures';
 import { RedisMinuteCounter } from './redis/call-quota';
 import { RedisLink } from './redis/link';
+import { RedisIdempotencyStore } from './redis/idempotency';
 import { createFleetMetrics } from './redis/metrics';
 import { RedisPersistedQueries } from './redis/persisted-queries';
 import { createFleetPollers } from './redis/pollers';
@@ -37,6 +40,8 @@ export interface FleetState {
   pollers<S>(settings: PollerSettings, metrics: PollerMetrics): PollerRegistry<S>;
   provisionings<O extends ProvisioningOwner>(limits: ProvisioningLimits, run: ProvisioningRun<O>, ownerFor: (authorization: string, ownerKey: string) => O): ProvisioningJobs<O>;
   persistedQueries(limits: PersistedQueryLimits): PersistedQueryStore;
+  /** Where idempotency keys are kept (src/idempotency): this process's memory, or Redis (results sealed with `FLEET_TOKEN_KEY`). */
+  idempotency(): IdempotencyStore;
   /** The `CALLER_UPSTREAM_CALLS_PER_MINUTE` counter; null when no quota is set. */
   readonly quota: CallQuota | null;
   /**
@@ -69,6 +74,7 @@ export function createFleetState(options: FleetStateOptions): FleetState {
     pollers: (settings, metrics) => createFleetPollers(link, settings, metrics, fleet, config.tokenKey),
     provisionings: (limits, run, ownerFor) => createFleetProvisionings({ link, limits, run, ownerFor, tokenKey: config.tokenKey, metrics: fleet, warn: options.warn, untrusted }),
     persistedQueries: (limits) => new RedisPersistedQueries(link, limits, untrusted),
+    idempotency: () => new RedisIdempotencyStore({ link, tokenKey: config.tokenKey }),
     quota: config.callerUpstreamCallsPerMinute === null ? null : createCallQuota(new RedisMinuteCounter(link), config.callerUpstreamCallsPerMinute),
     verdicts: config.tokenKey === null ? null : new RedisVerdicts(link, config.tokenKey, untrusted),
     upstreamClosures: new RedisClosureBoard(link, config.tokenKey),
@@ -92,6 +98,7 @@ function createMemoryState(config: FleetConfig): FleetState {
     pollers: (settings, metrics) => createPollerRegistry(settings, metrics),
     provisionings: (limits, run) => createProvisioningJobs(limits, run),
     persistedQueries: (limits) => new MemoryPersistedQueries(limits),
+    idempotency: () => new MemoryIdempotencyStore(),
     quota: config.callerUpstreamCallsPerMinute === null ? null : createCallQuota(new MemoryMinuteCounter(), config.callerUpstreamCallsPerMinute),
     verdicts: null,
     upstreamClosures: new MemoryClosureBoard(),

@@ -9,6 +9,8 @@ export interface McpOperationRequest {
   query: string;
   operationName?: string;
   variables?: Record<string, unknown>;
+  /** Request extensions: `idempotencyKey` of a mutation tool's call. */
+  extensions?: Record<string, unknown>;
 }
 
 import type { Caller } from '../../core/caller';

@@ -63,6 +63,25 @@ const WAIT_SECONDS = { default: 600, max: 3600 };
 /** The extra argument of follow tools (not a variable of their operation). */
 const WAIT_ARGUMENT = 'waitSeconds';
 const SEARCH_RESULTS = { default: 20, max: 100 };
+/** The extra argument of mutation tools and `execute`: the mutation's idempotency key (not a variable). */
+const KEY_ARGUMENT = 'idempotencyKey';
+const KEY_PROPERTY: JsonSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 255,
+  description:
+    'Optional. A key of your own (a UUID) for this change: calling again with the same key and the same arguments (a retry) returns the first result, marked replayed, and never changes twice. Use a new key for a new change.',
+};
+
+/** The note a replayed change's result carries, so an assistant knows nothing was sent again. */
+function replayNotes(result: McpResult): string[] {
+  return result.extensions?.['idempotentReplayed'] === true ? [`replayed: the result of the first call with this ${KEY_ARGUMENT}; nothing was changed again`] : [];
+}
+
+/** The request's extensions carrying the key, when one was given. */
+function keyExtensions(key: unknown): { extensions?: Record<string, unknown> } {
+  return key === undefined ? {} : { extensions: { idempotencyKey: key } };
+}
 
 /** Mutation root fields that only add or check (the rest may change or delete what exists). */
 const ADDITIVE = /^(create|add|provision|import|verify|check|download)/;
@@ -153,6 +172,9 @@ export function buildTools(options: ToolsOptions): Map<string, ToolEntry> {
     const following = operation.type === 'subscription';
     // A follow tool takes how long to wait, unless its operation has a variable of that name.
     const waits = following && !(WAIT_ARGUMENT in input.properties);
+    // A mutation tool takes an idempotency key, unless its operation has a variable of that name.
+    const keyed = operation.type === 'mutation' && !(KEY_ARGUMENT in input.properties);
+    if (keyed) input.properties[KEY_ARGUMENT] = KEY_PROPERTY;
     if (waits) {
       input.properties[WAIT_ARGUMENT] = {
         type: 'integer',
@@ -176,11 +198,12 @@ export function buildTools(options: ToolsOptions): Map<string, ToolEntry> {
         const refused = checkArguments(operation.tool, args, input);
         if (refused) return refused;
         const { [WAIT_ARGUMENT]: wait, ...rest } = args;
-        const variables = waits ? rest : args;
-        const request: McpOperationRequest = { query: operation.query, operationName: operation.operationName, variables };
+        const { [KEY_ARGUMENT]: key, ...variablesOf } = args;
+        const variables = waits ? rest : keyed ? variablesOf : args;
+        const request: McpOperationRequest = { query: operation.query, operationName: operation.operationName, variables, ...(keyed ? keyExtensions(key) : {}) };
         if (following) return follow(operation.tool, request, waits && typeof wait === 'number' && wait >= 1 ? Math.min(wait, WAIT_SECONDS.max) : WAIT_SECONDS.default, call);
         const result = await runner.execute(request, call.caller, call.signal);
-        return operationResult(operation.tool, result, operation.type === 'mutation' ? followNotes(result.data) : []);
+        return operationResult(operation.tool, result, operation.type === 'mutation' ? [...replayNotes(result), ...followNotes(result.data)] : []);
       },
     });
   }
@@ -200,11 +223,12 @@ const requestProperties: Record<string, JsonSchema> = {
 };
 
 function requestOf(args: Record<string, unknown>): McpOperationRequest | null {
-  const { query, variables, operationName } = args;
+  const { query, variables, operationName, [KEY_ARGUMENT]: key } = args;
   if (typeof query !== 'string') return null;
   if (variables !== undefined && !isRecord(variables)) return null;
   if (operationName !== undefined && typeof operationName !== 'string') return null;
-  return { query, ...(variables ? { variables } : {}), ...(operationName !== undefined ? { operationName } : {}) };
+  // The key's own check (printable, at most 255) is the pipeline's, the same on every door.
+  return { query, ...(variables ? { variables } : {}), ...(operationName !== undefined ? { operationName } : {}), ...keyExtensions(key) };
 }
 
 const VALIDATE_OUTPUT: ObjectSchema = {
@@ -338,18 +362,19 @@ function genericTools(options: ToolsOptions, followNotes: (data: Record<string, 
 
   if (options.trusted?.only) return entries;
   const changes = options.mutations === 'all';
+  const executeInput: ObjectSchema = changes ? { ...requestInput, properties: { ...requestProperties, [KEY_ARGUMENT]: KEY_PROPERTY } } : requestInput;
   entries.push({
     definition: {
       name: 'execute',
       title: 'Execute',
       description: `Runs any GraphQL ${changes ? 'query or mutation' : 'query'} against the platform with your token, under the same limits as /graphql. Use introspect and search_schema to write it, validate to check its cost first.${changes ? '' : ' Mutations run only through the dedicated tools.'}`,
-      inputSchema: requestInput,
+      inputSchema: executeInput,
       annotations: changes ? { title: 'Execute', readOnlyHint: false, destructiveHint: true, idempotentHint: false } : { title: 'Execute', readOnlyHint: true },
     },
     async call(args, call) {
       const request = requestOf(args);
-      if (!request) return refusal('execute', 'BAD_USER_INPUT', 'execute takes query (a string), and optionally variables (an object) and operationName');
-      const refused = checkArguments('execute', args, requestInput);
+      if (!request) return refusal('execute', 'BAD_USER_INPUT', `execute takes query (a string), and optionally variables (an object), operationName${changes ? ` and ${KEY_ARGUMENT} (a mutation's idempotency key)` : ''}`);
+      const refused = checkArguments('execute', args, executeInput);
       if (refused) return refused;
       // The door's own policy needs the operation's kind; a document the pipeline refuses is run
       // all the same, so the refusal is the pipeline's, logged and counted like on every door.
@@ -361,7 +386,7 @@ function genericTools(options: ToolsOptions, followNotes: (data: Record<string, 
         return refusal('execute', 'FORBIDDEN', `this gateway runs mutations over MCP only through its mutation tools (MCP_MUTATIONS=${options.mutations}); nothing was sent`);
       }
       const result: McpResult = await runner.execute(request, call.caller, call.signal);
-      return operationResult('execute', result, checked.operationType === 'mutation' ? followNotes(result.data) : []);
+      return operationResult('execute', result, checked.operationType === 'mutation' ? [...replayNotes(result), ...followNotes(result.data)] : []);
     },
   });
   return entries;

@@ -1,15 +1,17 @@
 /**
  * The operation pipeline's stages: every operation passes these, in this order, declared here only.
  *
- *   account ─► operation ─► door kinds ─► price ─► subscribe ─► context ─► heavy turn ─► execute
+ *   account ─► operation ─► door kinds ─► price ─► subscribe ─► idempotency ─► context ─► heavy turn ─► execute
  *
  * `admit` stages (operation, door kinds, price) check before anything runs, and `check()` runs
  * exactly those; `wrap` stages surround the ones after them. A subscription leaves at `subscribe`;
- * queries and mutations end at `execute`. A new operation-level concern is a stage file and one
+ * queries and mutations end at `execute`. `idempotency` comes after the refusals of price and
+ * subscription (they answer first) and before `context` (a replay makes none). A new operation-level concern is a stage file and one
  * line below.
  */
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
+import type { Idempotency } from '../../idempotency/idempotency';
 import type { HeavyOperationGate } from '../../limits/admission';
 import type { PriceLimits } from '../../limits/limits';
 import type { Tracer } from '../../tracing';
@@ -22,6 +24,7 @@ import { operationContext } from './context';
 import { doorKinds } from './door-kinds';
 import { execute } from './execute';
 import { heavyTurn } from './heavy-turn';
+import { idempotency } from './idempotency';
 import { pickOperation } from './operation';
 import { price } from './price';
 import { compose, type Next, type Stage } from './stage';
@@ -42,6 +45,8 @@ export interface StageDeps extends SubscribeDeps {
   logger: Logger;
   metrics: OperationMetrics;
   tracer: Tracer | null;
+  /** Idempotency keys of mutations (src/idempotency over this process's or the fleet's store). */
+  idempotency: Idempotency;
 }
 
 /** The stages before execution, outermost first. */
@@ -51,6 +56,7 @@ const STAGES: ReadonlyArray<(deps: StageDeps) => Stage> = [
   () => doorKinds,
   (deps) => price(deps.schema, deps.priceLimits),
   subscribe,
+  (deps) => idempotency(deps.idempotency, deps.logger),
   operationContext,
   (deps) => heavyTurn(deps.gate),
 ];

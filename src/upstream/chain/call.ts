@@ -33,6 +33,8 @@ export interface CallerOptions {
  */
 export interface CallTally {
   count: number;
+  /** Of `count`, the changes (POST, PUT, DELETE) sent: none means the platform was asked to change nothing. */
+  changes?: number;
   reads?: { hit: number; shared: number; revalidated: number };
   /** Reads answered from a cached copy past its freshness while the API's breaker was open (`extensions.staleUpstream`). */
   stale?: { reads: number; maxAgeSeconds: number };

@@ -1,7 +1,8 @@
 /**
  * "Request budget": leaves the operation's charge on the call: each attempt that leaves spends
  * one call of the operation's budget (src/limits/budget.ts; refused unsent when none is left) and
- * counts in the request's `calls` (its log line). Answers that need no request cost nothing.
+ * counts in the request's `calls` (its log line; a change also in `calls.changes`, which tells the
+ * idempotency stage whether the platform may have been changed). Answers that need no request cost nothing.
  */
 import type { Interceptor } from './call';
 
@@ -12,7 +13,10 @@ export const requestBudget: Interceptor = {
     if (budget !== undefined || calls !== undefined) {
       call.charges.push(() => {
         budget?.spendCall();
-        if (calls) calls.count += 1;
+        if (calls) {
+          calls.count += 1;
+          if (call.request.change) calls.changes = (calls.changes ?? 0) + 1;
+        }
       });
     }
     return next(call);
