@@ -22,8 +22,10 @@ import type { ErrorFormatter } from '../pipeline/format';
 import Negotiator from 'negotiator';
 import { Cancellation } from '../core/cancellation';
 import type { CallerFactory } from '../core/caller';
+import { requestIdFrom } from '../core/caller';
 import { endWith } from './answer-body';
 import { csrfRefusal } from './csrf';
+import type { GatewayDoor } from './door';
 import { getParams, postParams } from './http-params';
 
 /** Largest request body accepted (queries plus variables); WebSocket messages share it. */
@@ -136,17 +138,19 @@ function statusOf(answer: Answer, accept: string | undefined): number {
 }
 
 export interface HttpDoorOptions {
+  /** Where it answers (`/graphql`). */
+  path: string;
   schema: GraphQLSchema;
   pipeline: Pipeline;
   formatErrors: ErrorFormatter;
   /** The one way every door builds its caller (src/core/caller.ts). */
   callerOf: CallerFactory;
+  /** Told each answer's status and duration in seconds (the gateway's request-duration histogram). */
+  observe?(status: number, seconds: number): void;
 }
 
-export interface HttpDoor {
-  serve(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void>;
-  stop(): Promise<void>;
-}
+/** The HTTP door's stats: the refusals it answered at its edge (a body it cannot read, an `Accept` with no JSON, Apollo's answers). */
+export type HttpDoor = GatewayDoor<{ refused: number }>;
 
 function headerMap(req: IncomingMessage): HeaderMap {
   const headers = new HeaderMap();
@@ -201,6 +205,7 @@ export async function createHttpDoor(options: HttpDoorOptions): Promise<HttpDoor
   });
   await apollo.start();
   const contentTypeFor = createContentTypes();
+  let refused = 0;
 
   async function serve(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
     const cancellation = new Cancellation();
@@ -214,12 +219,12 @@ export async function createHttpDoor(options: HttpDoorOptions): Promise<HttpDoor
       door: 'http',
       requestId,
       cancellation,
-      wantsCost: /^(1|true)$/i.test(header(req.headers[COST_HEADER]) ?? ''),
       accepts: HTTP_ACCEPTS,
       viaGet: req.method === 'GET',
       statusOf: (answer: Answer) => statusOf(answer, accept),
     };
     const refuse = (error: GraphQLError, status: number): void => {
+      refused += 1;
       const answer = pipeline.refuse([error], caller, { ...runOptions, statusOf: () => status });
       send(res, answer, status, contentTypeFor(accept) ?? NO_ACCEPT_TYPE);
     };
@@ -242,7 +247,9 @@ export async function createHttpDoor(options: HttpDoorOptions): Promise<HttpDoor
     if (params) {
       const type = contentTypeFor(accept);
       if (type === null) return refuse(notAcceptable(), 406);
-      const answer = single(await pipeline.handle(params, caller, runOptions));
+      // The IDE's (or a client's) `netgraph-cost` header is this door's spelling of the request extension `"cost": true`.
+      const wantsCost = /^(1|true)$/i.test(header(req.headers[COST_HEADER]) ?? '');
+      const answer = single(await pipeline.handle(wantsCost ? withCost(params) : params, caller, runOptions));
       send(res, answer, statusOf(answer, accept), type);
       return;
     }
@@ -254,14 +261,33 @@ export async function createHttpDoor(options: HttpDoorOptions): Promise<HttpDoor
       }),
     );
     // Apollo refused the request (malformed, CSRF, a batch, another method): logged and counted like any refusal.
+    refused += 1;
     pipeline.note(refusals, caller, { ...runOptions, statusOf: () => response.status ?? 200 });
     await writeResponse(res, response, contentTypeFor(accept));
   }
 
   return {
-    serve,
-    stop: () => apollo.stop(),
+    name: 'http',
+    mount: {
+      path: options.path,
+      async request(req, res) {
+        const started = performance.now();
+        const requestId = requestIdFrom(req.headers);
+        res.setHeader('x-request-id', requestId);
+        await serve(req, res, requestId);
+        options.observe?.(res.statusCode, (performance.now() - started) / 1000);
+      },
+    },
+    // Nothing of its own outlives a request; Apollo goes once the requests in flight have drained.
+    stop: () => undefined,
+    release: () => apollo.stop(),
+    stats: () => ({ refused }),
   };
+}
+
+/** The parameters with the request extension `"cost": true` (the pipeline's one way to ask for the cost report). */
+function withCost(params: GraphQLParams): GraphQLParams {
+  return { ...params, extensions: { ...params.extensions, cost: true } };
 }
 
 /**

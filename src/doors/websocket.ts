@@ -14,7 +14,7 @@
  * subscription's slots (per socket, per verified identity) are taken by the pipeline before its
  * first await, so a burst of subscribe messages in one chunk counts each one.
  */
-import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -23,6 +23,7 @@ import type { SharedLimit } from '../core/shares';
 import type { CallerFactory } from '../core/caller';
 import { isStream, type AnswerStream, type Caller, type Connection, type GraphQLParams, type Pipeline } from '../pipeline';
 import { Cancellation } from '../core/cancellation';
+import { edgeNotes, type GatewayDoor } from './door';
 import { MAX_BODY_BYTES } from './http';
 import { boundSends } from './ws-backpressure';
 import { closeRefusal, handshakeRefusal, LEFT_BEFORE_HANDSHAKE, operationsRefusal, type EdgeRefusal } from './ws-refusals';
@@ -30,7 +31,7 @@ import { SerializedOnce } from './serialized-once';
 import { SharedFrames, sharedPayloadReplacer } from './ws-shared-frames';
 
 export interface WebSocketDoorOptions {
-  httpServer: HttpServer;
+  /** Where it takes upgrades (`/graphql`). */
   path: string;
   schema: GraphQLSchema;
   pipeline: Pipeline;
@@ -46,15 +47,13 @@ export interface WebSocketDoorOptions {
   maxOperationsPerConnection: number;
 }
 
-export interface WebSocketDoor {
-  /** Close every socket (1001 going away) and stop accepting upgrades. */
-  close(): Promise<void>;
-  /**
-   * Open sockets, the bytes they hold unsent, how many were closed for reading too slowly, and
-   * the results serialized for `next` messages (one per result object, however many sockets it went to).
-   */
-  stats(): { sockets: number; bufferedBytes: number; maxBufferedBytes: number; closedSlow: number; serializations: number };
-}
+/**
+ * Its stop closes every socket (1001 going away) and takes no more upgrades. Its stats: open
+ * sockets, the bytes they hold unsent, how many were closed for reading too slowly, the results
+ * serialized for `next` messages (one per result object, however many sockets it went to), and
+ * the refusals noted at its edge.
+ */
+export type WebSocketDoor = GatewayDoor<{ sockets: number; bufferedBytes: number; maxBufferedBytes: number; closedSlow: number; serializations: number; refused: number }>;
 
 /** The token from `connection_init`; `null` means the payload is unusable (reject), undefined means none. */
 export function tokenFromConnectionParams(params: unknown): string | undefined | null {
@@ -139,7 +138,7 @@ function refuseUpgrade(socket: Duplex, status: number, reason: string, headers: 
   socket.end(`${lines.join('\r\n')}\r\n\r\n${reason}\n`);
 }
 
-export function startWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor {
+export function createWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor {
   const { pipeline } = options;
   // A message over the HTTP body limit closes the socket (1009): no larger document arrives another way.
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES });
@@ -147,28 +146,30 @@ export function startWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor
   const open = new Set<WebSocket>();
   const upgrades = new WeakMap<Duplex, Upgrade>();
   let closedSlow = 0;
+  let stopped = false;
+  const edge = edgeNotes(pipeline, 'ws');
   // A result shared by many subscriptions (one event, one execution) is serialized once for all their sockets.
   const serialized = new SerializedOnce();
   const frames = new SharedFrames();
 
   /** An edge refusal, logged and counted like the pipeline's. */
   function note(refusal: EdgeRefusal, caller: Caller): void {
-    pipeline.note([refusal.error], caller, { door: 'ws', statusOf: () => refusal.status });
+    edge.note([refusal.error], caller, refusal.status);
   }
 
   function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const path = (req.url ?? '/').split('?')[0];
-    if (path !== options.path) return void socket.destroy();
+    // Stopped: no new socket while the open ones are closing.
+    if (stopped) return void socket.destroy();
     // The upgrade's caller: its address (and request id) for the connection cap and the log line.
     const caller = options.callerOf({ authorization: undefined, socketAddress: req.socket.remoteAddress, headers: req.headers });
     const origin = req.headers.origin;
     if (options.allowedOrigins && origin !== undefined && !options.allowedOrigins.has(origin)) {
-      pipeline.note([{ message: 'this origin may not open a WebSocket here (WS_ALLOWED_ORIGINS)', extensions: { code: 'FORBIDDEN' } }], caller, { door: 'ws', statusOf: () => 403 });
+      edge.note([{ message: 'this origin may not open a WebSocket here (WS_ALLOWED_ORIGINS)', extensions: { code: 'FORBIDDEN' } }], caller, 403);
       return refuseUpgrade(socket, 403, 'Forbidden');
     }
     const refused = options.connections.wouldRefuse(caller.addressKey);
     if (refused) {
-      pipeline.note([{ message: refused.message, extensions: { code: refused.code, limit: refused.limit, scope: refused.scope, retryAfter: refused.retryAfter } }], caller, { door: 'ws', statusOf: () => 429 });
+      edge.note([{ message: refused.message, extensions: { code: refused.code, limit: refused.limit, scope: refused.scope, retryAfter: refused.retryAfter } }], caller, 429);
       return refuseUpgrade(socket, 429, 'Too Many Requests', { 'Retry-After': String(refused.retryAfter) });
     }
     const hold = options.connections.take(caller.addressKey);
@@ -230,7 +231,6 @@ export function startWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor
     for (const cancellation of state.running) cancellation.abort();
     for (const stream of state.streams) void stream.return(undefined);
   }
-  options.httpServer.on('upgrade', onUpgrade);
 
   const disposable = useServer<Record<string, unknown> | undefined>(
     {
@@ -255,7 +255,11 @@ export function startWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor
       },
       async onSubscribe(ctx, _id, payload) {
         const state = sockets.get(ctx.extra.socket);
-        if (!state) return wireErrors([{ message: 'connection not initialised', extensions: { code: 'UNAUTHENTICATED' } }]);
+        if (!state) {
+          const refusal: EdgeRefusal = { status: 401, error: { message: 'connection not initialised', extensions: { code: 'UNAUTHENTICATED' } } };
+          note(refusal, options.callerOf({ authorization: undefined, socketAddress: ctx.extra.request.socket.remoteAddress, headers: ctx.extra.request.headers }));
+          return wireErrors([refusal.error]);
+        }
         // Counted before the first await: a burst of subscribe messages in one chunk counts each one.
         // Past the bound only a subscription goes on (its own bound is the pipeline's, per connection).
         if (state.running.size >= options.maxOperationsPerConnection && !isSubscription(payload)) {
@@ -291,8 +295,10 @@ export function startWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor
   );
 
   return {
-    async close() {
-      options.httpServer.off('upgrade', onUpgrade);
+    name: 'ws',
+    mount: { path: options.path, upgrade: onUpgrade },
+    async stop() {
+      stopped = true;
       await disposable.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
@@ -303,7 +309,7 @@ export function startWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor
         bufferedBytes += ws.bufferedAmount;
         maxBufferedBytes = Math.max(maxBufferedBytes, ws.bufferedAmount);
       }
-      return { sockets: open.size, bufferedBytes, maxBufferedBytes, closedSlow, serializations: serialized.serializations };
+      return { sockets: open.size, bufferedBytes, maxBufferedBytes, closedSlow, serializations: serialized.serializations, refused: edge.refused() };
     },
   };
 }

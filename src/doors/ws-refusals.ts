@@ -32,6 +32,8 @@ export function closeRefusal(code: number, reason: string): EdgeRefusal | undefi
   const why = reason === '' ? `closed with ${code}` : `closed with ${code}: ${reason}`;
   switch (code) {
     case 1002:
+    case 1007:
+      // A protocol error; a text message that is not UTF-8.
       return refusal(400, ErrorCode.BAD_REQUEST, why);
     case 1009:
       return refusal(413, ErrorCode.BAD_REQUEST, why);

@@ -29,15 +29,17 @@ export interface RunOptions {
   requestId?: string;
   /** Aborted when the client goes away; the pipeline makes one when the door has none. */
   cancellation?: Cancellation;
-  /** The client asked for `extensions.cost` by other means than the request extension (HTTP's `netgraph-cost` header). */
-  wantsCost?: boolean;
   /** The connection the operation runs on, for the per-connection subscription bound. */
   connection?: Connection;
   /** What kinds of operation the door accepts; others are refused before anything runs. @default every kind */
   accepts?: ReadonlySet<'query' | 'mutation' | 'subscription'>;
   /** The request came by HTTP GET: a mutation is refused (405), whatever the door. */
   viaGet?: boolean;
-  /** The status the door will answer with (HTTP), for the log line. */
+  /**
+   * The door's framing of an answer as a status, for the log line and the trace (what its wire
+   * answers: an HTTP status, or the status-like number a door gives a refusal it has no status
+   * for). The pipeline records it and never decides by it. @default none in the log line
+   */
   statusOf?(answer: Answer): number;
 }
 

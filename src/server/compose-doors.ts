@@ -1,17 +1,20 @@
 /**
- * What stands in front of the one pipeline (composeGateway's last part): the HTTP door, the SSE
- * door, MCP, the two pages (IDE, map) and the health routes. The WebSocket door is attached to the
- * server's upgrades by index.ts. Each door gets the same Caller factory.
+ * What stands in front of the one pipeline (composeGateway's last part): the list of doors (HTTP,
+ * WebSocket, SSE, MCP: each one `GatewayDoor`, src/doors/door.ts), the two pages (IDE, map) and
+ * the health routes. The server walks the list to route requests and upgrades (routes.ts), to stop
+ * the doors (lifecycle.ts) and to report their stats. Each door gets the same Caller factory.
  */
 import type { GraphQLSchema } from 'graphql';
 import type { Registry } from 'prom-client';
 import type { Config } from '../config';
 import type { CallerFactory } from '../core/caller';
 import { SharedLimit } from '../core/shares';
+import { edgeNotes, type GatewayDoor } from '../doors/door';
 import { COST_HEADER, createHttpDoor } from '../doors/http';
-import { createMcpHandler } from '../doors/mcp/handler';
+import { createMcpDoor } from '../doors/mcp/handler';
 import { createPipelineMcpRunner } from '../doors/mcp/pipeline-runner';
 import { createSseDoor } from '../doors/sse';
+import { createWebSocketDoor } from '../doors/websocket';
 import type { TrustedDocuments } from '../persisted/trusted-documents';
 import type { Pipeline } from '../pipeline';
 import type { ErrorFormatter } from '../pipeline/format';
@@ -19,7 +22,8 @@ import type { Logger } from '../pipeline/request-log';
 import type { FleetState } from '../state';
 import type { UpstreamHealth } from '../upstream/health';
 import type { SharedProbe } from '../upstream/probe';
-import { GRAPHQL_PATH } from './paths';
+import type { GatewayMetrics } from './metrics';
+import { GRAPHQL_PATH, STREAM_PATH } from './paths';
 import { createHealthRoutes, upstreamReadiness, type RouteHandler } from './health';
 import { createIdeHandler } from './ide';
 import { createMapHandler } from './map';
@@ -41,12 +45,14 @@ export interface DoorParts {
   readonly probe: SharedProbe;
   readonly fleet: FleetState;
   readonly upstreamHealth: UpstreamHealth;
+  /** The gateway's request-duration histogram (GraphQL over HTTP). */
+  readonly metrics: Pick<GatewayMetrics, 'observeRequest'>;
 }
 
 export async function composeDoors(parts: DoorParts) {
   const { config, schema, pipeline, formatErrors, callerOf, trusted, sandboxToken, logger } = parts;
   const sandboxMode = config.upstreamBaseUrl === null;
-  const httpDoor = await createHttpDoor({ schema, pipeline, formatErrors, callerOf });
+  const httpDoor = await createHttpDoor({ path: GRAPHQL_PATH, schema, pipeline, formatErrors, callerOf, observe: (status, seconds) => parts.metrics.observeRequest(status, seconds) });
   const ide = createIdeHandler({
     graphqlPath: GRAPHQL_PATH,
     // Every answer in the IDE shows its estimated and actual cost (`extensions.cost`, src/limits/README.md).
@@ -65,14 +71,25 @@ export async function composeDoors(parts: DoorParts) {
   const { '/metrics': metricsRoute, ...probeRoutes } = routes;
   if (metricsRoute === undefined) throw new Error('health routes without /metrics');
   const health: Record<string, RouteHandler | undefined> = config.metricsPort === null ? routes : probeRoutes;
+  const ws = createWebSocketDoor({
+    path: GRAPHQL_PATH,
+    schema,
+    pipeline,
+    connections: new SharedLimit('wsConnections', { total: config.transport.wsMaxConnections, perCaller: config.transport.wsConnectionsPerClient, setting: 'WS_MAX_CONNECTIONS' }),
+    allowedOrigins: config.transport.wsAllowedOrigins,
+    callerOf,
+    maxBufferedBytes: config.transport.wsMaxBufferedBytes,
+    maxOperationsPerConnection: config.transport.wsMaxOperationsPerConnection,
+  });
   const sse = createSseDoor({
+    path: STREAM_PATH,
     pipeline,
     reservations: new SharedLimit('sseReservations', { total: config.transport.sseMaxReservations, perCaller: config.transport.sseReservationsPerCaller, setting: 'SSE_MAX_RESERVATIONS' }),
     limits: { reservationTtlMs: config.transport.sseReservationTtlMs, maxBufferedBytes: config.transport.sseMaxBufferedBytes },
     callerOf,
   });
   // MCP at /mcp (src/doors/mcp): the shipped operations as tools for AI assistants, with the caller's token.
-  const mcp = createMcpHandler({
+  const mcp = createMcpDoor({
     schema,
     runner: createPipelineMcpRunner(pipeline, config.limits.price),
     operationsDir: parts.mcpOperationsDir,
@@ -83,7 +100,9 @@ export async function composeDoors(parts: DoorParts) {
     version: parts.version,
     warn: (message) => logger.warn(message),
     callerOf,
-    note: (errors, caller, status) => pipeline.note(errors, caller, { door: 'mcp', ...(status !== undefined ? { statusOf: () => status } : {}) }),
+    edge: edgeNotes(pipeline, 'mcp'),
   });
-  return { httpDoor, sse, mcp, ide, map, health, metricsRoute };
+  // The one list of doors: routed by path, stopped in this order, their stats reported by name.
+  const doors: readonly GatewayDoor[] = [httpDoor, ws, sse, mcp];
+  return { doors, ws, sse, ide, map, health, metricsRoute };
 }

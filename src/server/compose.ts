@@ -169,7 +169,7 @@ export async function composeGateway(config: Config, options: StartGatewayOption
 
   // Every door hands its operations to this one pipeline (compose-pipeline.ts, src/pipeline).
   const { schema, trusted, mcpOperationsDir, formatErrors, pipeline } = composePipeline({ config, fleet, gate, makeContext, logger, tracer, metrics });
-  // The doors in front of it and the pages (compose-doors.ts); the WebSocket door is index.ts's.
+  // The doors in front of it and the pages (compose-doors.ts).
   const doors = await composeDoors({
     config,
     schema,
@@ -185,6 +185,7 @@ export async function composeGateway(config: Config, options: StartGatewayOption
     probe,
     fleet,
     upstreamHealth: httpLayer.health,
+    metrics,
   });
 
   return { logger, metrics, tracer, fleet, httpLayer, pollers, provisionings, schema, pipeline, ...doors, verifier: callers.verifier, callerOf: callers.callerOf, changeBus };

@@ -1,23 +1,24 @@
 /**
- * startGateway: one node:http server carrying GraphQL over HTTP (Apollo Server 5), the IDE for
- * browsers, subscriptions over WebSocket, and the health/metrics paths. The services come from
- * compose.ts, the paths from routes.ts, the order of closing from lifecycle.ts; this module
- * listens and hands back the running gateway.
+ * startGateway: one node:http server carrying the doors (GraphQL over HTTP, WebSocket, SSE, MCP:
+ * one list, compose-doors.ts), the IDE and map pages, and the health/metrics paths. The services
+ * come from compose.ts, the paths and upgrades from routes.ts, the order of closing from
+ * lifecycle.ts; this module listens and hands back the running gateway.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Config } from '../config';
-import { SharedLimit } from '../core/shares';
+import type { Door } from '../core/doors';
+import type { DoorStats } from '../doors/door';
 import type { SseDoor } from '../doors/sse';
-import { startWebSocketDoor, type WebSocketDoor } from '../doors/websocket';
+import type { WebSocketDoor } from '../doors/websocket';
 import type { CallerVerifier } from '../core/verify';
 import type { Pipeline } from '../pipeline';
 import type { ExecutorStats } from '../pipeline/execute';
 import { composeGateway, GRAPHQL_PATH, STREAM_PATH, type StartGatewayOptions } from './compose';
 import { sendJson } from './health';
-import { closer, drain } from './lifecycle';
+import { closer, doorReleases, doorStops, drain } from './lifecycle';
 import { startMetricsServer } from './metrics-server';
-import { createRoutes } from './routes';
+import { createRoutes, createUpgrades } from './routes';
 
 export { composeGateway, GRAPHQL_PATH, STREAM_PATH, type GatewayParts, type SandboxUpstream, type StartGatewayOptions } from './compose';
 
@@ -42,6 +43,8 @@ export interface RunningGateway {
   verifier: CallerVerifier;
   /** Open WebSockets, the bytes they hold unsent, and how many closed for reading too slowly. */
   wsStats(): ReturnType<WebSocketDoor['stats']>;
+  /** Every door's stats, by its name: one entry per door the server carries. */
+  doorStats(): Partial<Record<Door, DoorStats>>;
   close(): Promise<void>;
 }
 
@@ -50,8 +53,9 @@ const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 export async function startGateway(config: Config, options: StartGatewayOptions = {}): Promise<RunningGateway> {
   const parts = await composeGateway(config, options);
-  const { logger, pipeline, pollers, provisionings, sse, httpDoor, httpLayer, fleet, tracer, schema, verifier, callerOf, metricsRoute, changeBus } = parts;
+  const { logger, pipeline, pollers, provisionings, doors, sse, ws, httpLayer, fleet, tracer, verifier, metricsRoute, changeBus } = parts;
   const handle = createRoutes(parts);
+  const upgrade = createUpgrades(doors);
 
   const sockets = new Set<Socket>();
   // A count, not a Set of responses: a Set that every request adds to and deletes from leaves its
@@ -76,17 +80,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  const subscriptions = startWebSocketDoor({
-    httpServer: server,
-    path: GRAPHQL_PATH,
-    schema,
-    pipeline,
-    connections: new SharedLimit('wsConnections', { total: config.transport.wsMaxConnections, perCaller: config.transport.wsConnectionsPerClient, setting: 'WS_MAX_CONNECTIONS' }),
-    allowedOrigins: config.transport.wsAllowedOrigins,
-    callerOf,
-    maxBufferedBytes: config.transport.wsMaxBufferedBytes,
-    maxOperationsPerConnection: config.transport.wsMaxOperationsPerConnection,
-  });
+  server.on('upgrade', upgrade);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -111,9 +105,10 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
         server.closeIdleConnections();
       },
     },
-    { name: 'WebSocket subscriptions', close: () => subscriptions.close() },
-    // Event streams never finish by themselves: end them before draining the other requests.
-    { name: 'SSE streams', close: () => sse.close() },
+    // No upgrade is taken once the doors stop.
+    { name: 'upgrades', close: () => void server.off('upgrade', upgrade) },
+    // WebSockets and event streams never finish by themselves: each door ends its own before the drain.
+    ...doorStops(doors),
     // Provisionings stop first (their steps wait on pollers), and say so on their records.
     { name: 'provisionings', close: () => provisionings.close() },
     // Whatever still follows a poller (e.g. a reserved SSE stream nobody opened) ends here, with every timer.
@@ -129,7 +124,7 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
       },
     },
     { name: 'metrics port', close: () => metricsServer?.close() },
-    { name: 'HTTP door', close: () => httpDoor.stop() },
+    ...doorReleases(doors),
     { name: 'upstream pools', close: () => httpLayer.close() },
     { name: 'change bus', close: () => changeBus?.close() },
     { name: 'shared state', close: () => fleet.close() },
@@ -146,7 +141,8 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
     pipelineStats: () => pipeline.stats(),
     sseStats: () => sse.stats(),
     verifier,
-    wsStats: () => subscriptions.stats(),
+    wsStats: () => ws.stats(),
+    doorStats: () => Object.fromEntries(doors.map((door) => [door.name, door.stats()])),
     close,
   };
 }

@@ -12,6 +12,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, typ
 import type { GraphQLSchema } from 'graphql';
 import { Cancellation } from '../../core/cancellation';
 import type { Caller, CallerFactory } from '../../core/caller';
+import type { EdgeNotes, GatewayDoor } from '../door';
 import { foreignRequest } from '../public-hosts';
 import { shown } from './bounds';
 import { buildCatalog, readOperationFolder, type OperationSource } from './catalog';
@@ -58,6 +59,16 @@ export interface McpHandlerOptions {
 
 export type McpHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
+/** The MCP door: stateless, so nothing of its own to end on stop (its requests drain as any request does). Its stats: the refusals noted at its edge. */
+export type McpDoor = GatewayDoor<{ refused: number }>;
+
+/** The handler at `MCP_PATH` as a door, its edge refusals through `edge` (the pipeline's `note`). */
+export function createMcpDoor(options: Omit<McpHandlerOptions, 'note'> & { edge: EdgeNotes }): McpDoor {
+  const { edge, ...handlerOptions } = options;
+  const request = createMcpHandler({ ...handlerOptions, note: edge.note });
+  return { name: 'mcp', mount: { path: MCP_PATH, request }, stop: () => undefined, stats: () => ({ refused: edge.refused() }) };
+}
+
 export function createMcpHandler(options: McpHandlerOptions): McpHandler {
   const warn = options.warn ?? (() => undefined);
   const shipped = readOperationFolder(options.operationsDir);
@@ -97,11 +108,8 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: definitions }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
       const tool: ToolEntry | undefined = tools.get(request.params.name);
-      if (!tool) {
-        const message = `no tool named ${shown(request.params.name)}`;
-        note([{ message, extensions: { code: 'BAD_REQUEST' } }], caller);
-        throw new McpError(ErrorCode.InvalidParams, message);
-      }
+      // Noted as the JSON-RPC error it becomes (below).
+      if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool named ${shown(request.params.name)}`);
       const token = extra._meta?.progressToken;
       let result: CallToolResult;
       try {
@@ -123,6 +131,13 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
       return result;
     });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: MAX_BODY_BYTES });
+    // Every JSON-RPC error the SDK's server answers (an unknown method or tool, parameters its
+    // schemas refuse, an internal error) is a refusal at this door's edge too.
+    const send = transport.send.bind(transport);
+    transport.send = async (message, sendOptions) => {
+      if ('error' in message) note([{ message: message.error.message, extensions: { code: message.error.code === ErrorCode.InternalError ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST' } }], caller);
+      return send(message, sendOptions);
+    };
     // Answered or gone: close both, which aborts a tool still running (its subscription, its upstream calls).
     res.on('close', () => {
       gone.abort();

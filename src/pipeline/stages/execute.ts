@@ -2,7 +2,7 @@
  * "Execute", the terminal stage of queries and mutations: the operation run by the executor
  * (graphql-jit or graphql-js, ../execute.ts) in the context the `context` stage made; errors
  * formatted; the cost report when the client asked for it (the request extension `"cost": true`,
- * or its door's own way); stale reads said.
+ * into which a door translates its own way of asking); stale reads said.
  */
 import type { ExecutionResult, FormattedExecutionResult } from 'graphql';
 import type { GatewayContext } from '../../context';
@@ -31,7 +31,7 @@ export function execute(executor: Executor, limits: PriceLimits): Next {
     const result: ExecutionResult = await executor.execute(operation, context, params.variables ?? undefined);
     context.budget.finish();
     const errors = result.errors && result.errors.length > 0 ? record.format(result.errors) : null;
-    const wantsCost = run.options.wantsCost === true || params.extensions?.['cost'] === true;
+    const wantsCost = params.extensions?.['cost'] === true;
     const answer: FormattedExecutionResult = {};
     if (errors) answer.errors = errors.formatted;
     if (result.data !== undefined) answer.data = result.data;
