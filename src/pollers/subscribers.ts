@@ -12,6 +12,7 @@
  * polls with; when the lead is refused later (an expired token), `drop` ends only its streams and
  * the next member leads.
  */
+import { GatewayError } from '../errors/codes';
 import type { PollerMetrics } from './metrics';
 import { SubscriberStream } from './stream';
 import type { PollStream } from './types';
@@ -25,7 +26,18 @@ export interface SubscriberHooks<V, O> {
   admitted(value: V): void;
 }
 
-export class Subscribers<V, O extends { readonly credential: string }> {
+/** What a member is to the subscribers: its credential, and how its token is verified again (cached for the verdict's lifetime). */
+export interface Member {
+  readonly credential: string;
+  verify?(): Promise<void>;
+}
+
+/** The platform's refusal of a token (not an outage, which is no verdict). */
+function isRefusal(error: unknown): boolean {
+  return error instanceof GatewayError && (error.code === 'UNAUTHENTICATED' || error.code === 'FORBIDDEN');
+}
+
+export class Subscribers<V, O extends Member> {
   /** Members' streams, with their credential. */
   private readonly streams = new Map<SubscriberStream<V>, string>();
   /** Streams whose credential's own read has not answered yet. */
@@ -95,7 +107,19 @@ export class Subscribers<V, O extends { readonly credential: string }> {
     if (this.last !== null && this.last.fingerprint === fingerprint) return false;
     this.last = { value, fingerprint };
     for (const stream of this.streams.keys()) stream.push(value);
+    // A member that does not lead is served what the lead's token reads: hold it to its own
+    // verdict's lifetime too (a revoked token is dropped once its verdict runs out).
+    const lead = this.lead;
+    for (const [credential, owner] of this.members) if (owner !== lead) void this.recheck(credential, owner);
     return true;
+  }
+
+  private async recheck(credential: string, owner: O): Promise<void> {
+    try {
+      await owner.verify?.();
+    } catch (error) {
+      if (isRefusal(error) && this.members.get(credential) === owner) this.drop(credential, error);
+    }
   }
 
   /** Ends the streams of `credential` with `error` and forgets it (the platform refused it); the others stay. */
