@@ -86,11 +86,6 @@ export function isUpstreamService(value: unknown): value is UpstreamService {
   return typeof value === 'string' && UPSTREAM_SERVICES.some((name) => name === value);
 }
 
-/** Whether `value` names a gate of the table. */
-export function isUpstreamApi(value: unknown): value is UpstreamApi {
-  return typeof value === 'string' && API_GATES.some((gate) => gate === value);
-}
-
 /** Whether `service` gets the caller's token (else the gateway's own credentials for it). */
 export function forwardsToken(service: UpstreamService): service is TokenService {
   return FORWARDS_TOKEN[service];
