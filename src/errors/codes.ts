@@ -1,7 +1,9 @@
 /**
  * The error codes a client can rely on (`extensions.code`); README.md "Errors" lists them for clients.
- * This file is a leaf: it imports nothing from the rest of src/.
+ * It imports from src/ only the table of upstream APIs (itself a leaf), for the services' names.
  */
+import type { UpstreamService } from '../core/upstream-apis';
+
 export const ErrorCode = {
   BAD_USER_INPUT: 'BAD_USER_INPUT',
   UNAUTHENTICATED: 'UNAUTHENTICATED',
@@ -34,8 +36,8 @@ export const ErrorCode = {
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
-/** The upstreams the gateway talks to; used in `extensions.upstream.service`. */
-export type UpstreamService = 'auth-v1' | 'rest-v1' | 'identity-v1' | 'core-v2' | 'search';
+/** The upstreams the gateway talks to (src/core/upstream-apis.ts); used in `extensions.upstream.service`. */
+export type { UpstreamService };
 
 /** Where a failed call went: safe to show to clients (no token, no query secrets). */
 export interface UpstreamCallInfo {

@@ -6,7 +6,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Registry } from 'prom-client';
-import type { UpstreamService } from '../errors/codes';
+import { UPSTREAM_APIS, type OwnAddressService, type UpstreamService } from '../core/upstream-apis';
 import type { HttpClient } from './http-types';
 import { onAbort, type CancelSignal } from '../core/cancellation';
 import type { ServiceBase } from './link-target';
@@ -60,13 +60,10 @@ export interface HttpLayer {
   close(): Promise<void>;
 }
 
-/** Where each platform service lives below `{base_url}` (search has its own URL). */
-const SERVICE_PATHS: ReadonlyArray<readonly [Exclude<UpstreamService, 'search'>, string]> = [
-  ['auth-v1', '/auth/v1'],
-  ['rest-v1', '/rest/v1'],
-  ['identity-v1', '/identity/v1'],
-  ['core-v2', '/core/v2'],
-];
+/** The address of each service not at the platform's `{base_url}` (a row without a `path`); null: not configured. */
+function ownAddresses(config: HttpLayerConfig): Record<OwnAddressService, string | null> {
+  return { search: config.searchUrl };
+}
 
 /** The layer, and each platform API's breaker, window and retry budget (for /readyz, the map, the metrics). */
 export type HttpLayerWithHealth = HttpLayer & { readonly health: UpstreamHealth };
@@ -122,10 +119,16 @@ function serviceBases(config: HttpLayerConfig): Map<UpstreamService, ServiceBase
   const bases = new Map<UpstreamService, ServiceBase>();
   const upstream = new URL(config.upstreamBaseUrl);
   const prefix = upstream.pathname.replace(/\/+$/, '');
-  for (const [service, path] of SERVICE_PATHS) bases.set(service, { origin: upstream.origin, basePath: `${prefix}${path}`, servicePath: path });
-  if (config.searchUrl !== null) {
-    const search = new URL(config.searchUrl);
-    bases.set('search', { origin: search.origin, basePath: search.pathname.replace(/\/+$/, ''), servicePath: null });
+  const own = ownAddresses(config);
+  for (const api of UPSTREAM_APIS) {
+    if (api.path !== null) {
+      bases.set(api.name, { origin: upstream.origin, basePath: `${prefix}${api.path}`, servicePath: api.path });
+      continue;
+    }
+    const address = own[api.name];
+    if (address === null) continue;
+    const url = new URL(address);
+    bases.set(api.name, { origin: url.origin, basePath: url.pathname.replace(/\/+$/, ''), servicePath: null });
   }
   return bases;
 }

@@ -1,15 +1,16 @@
 /**
- * The one sender of changes (POST, PUT, DELETE) to auth/v1, rest/v1 and core/v2. Each change is
+ * The one sender of changes (POST, PUT, DELETE) to the writable APIs (auth/v1, rest/v1, core/v2). Each change is
  * sent once (the HTTP layer retries GETs only); when it may have been applied without an answer,
  * its error says so (`outcomeUnknown`) and how to check before trying again; and, answered or
  * maybe applied, the request's loaders forget the cached reads it touched, so fields read after
  * it in the same operation see the new state.
  */
+import type { WriteService } from '../core/upstream-apis';
 import { UpstreamError } from '../errors/codes';
 import type { HttpClient, HttpMethod, UpstreamRequest } from './http-types';
 
-/** The services that take changes. */
-export type WriteService = 'auth-v1' | 'rest-v1' | 'core-v2';
+/** The services that take changes: the rows marked `writable` (src/core/upstream-apis.ts). */
+export type { WriteService };
 
 /** One change: method, path below the service, and a JSON or raw (CSV, YAML) body. */
 export interface WriteRequest {

@@ -3,17 +3,16 @@
  * publishes the changes it sent and hears the others', so every replica's upstream cache forgets
  * what a change touched and its followers poll at once (src/upstream/cache/changes.ts). A message
  * is the service and the changed path (resource ids, never a credential) and the sender's replica
- * id, so a replica skips its own. While Redis is away the changes stay on their replica.
+ * id, so a replica skips its own; a service not in the table of upstream APIs
+ * (src/core/upstream-apis.ts) is not heard. While Redis is away the changes stay on their replica.
  */
-import type { UpstreamService } from '../../errors/codes';
+import { isUpstreamService } from '../../core/upstream-apis';
 import { parseJsonObject } from '../../core/parse';
 import type { ChangeBus } from '../../upstream/cache/changes';
 import type { ChangeNotice } from '../../upstream/cache/change-scope';
 import { PREFIX, RedisLink } from './link';
 
 const CHANNEL = `${PREFIX}changes`;
-const SERVICES: readonly UpstreamService[] = ['auth-v1', 'rest-v1', 'identity-v1', 'core-v2', 'search'];
-const isService = (value: unknown): value is UpstreamService => SERVICES.some((s) => s === value);
 
 export interface RedisChangeBus extends ChangeBus {
   close(): Promise<void>;
@@ -38,12 +37,13 @@ export function createRedisChangeBus(redisUrl: string, warn: (message: string, f
   };
 }
 
-function parseNotice(message: string, self: string): ChangeNotice | null {
+/** A message of the channel as a change, or null: one of `self`'s own, or off the format (a service the table does not name). */
+export function parseNotice(message: string, self: string): ChangeNotice | null {
   const value = parseJsonObject(message);
   if (value === null) return null;
   const fields = new Map(Object.entries(value));
   const service = fields.get('service');
   const path = fields.get('path');
-  if (fields.get('from') === self || !isService(service) || typeof path !== 'string') return null;
+  if (fields.get('from') === self || !isUpstreamService(service) || typeof path !== 'string') return null;
   return fields.get('seen') === true ? { service, path, seen: true } : { service, path };
 }

@@ -14,13 +14,16 @@
  */
 import { createHmac } from 'node:crypto';
 import { parseJsonObject } from '../../core/parse';
+import { UPSTREAM_APIS } from '../../core/upstream-apis';
 import type { ClosureBoard, OpenReason, UpstreamApi } from '../../upstream/health';
 import { PREFIX, type RedisLink } from './link';
 
 const CHANNEL = `${PREFIX}upstream-closed`;
 const CREDENTIAL_CHANNEL = `${PREFIX}upstream-credential-closed`;
-/** A credential key as the HTTP layer makes it (hex of a keyed hash); anything else is not heard. */
-const CREDENTIAL_KEY = /^[0-9a-f]{32}$|^search$|^anonymous$/;
+/** A credential key as the HTTP layer makes it (hex of a keyed hash, `anonymous`, or the name of an API that gets the gateway's own credentials); anything else is not heard. */
+const HASHED_KEY = /^[0-9a-f]{32}$/;
+const NAMED_KEYS: readonly string[] = ['anonymous', ...UPSTREAM_APIS.filter((api) => !api.forwardsToken).map((api) => api.name)];
+const isCredentialKey = (value: unknown): value is string => typeof value === 'string' && (HASHED_KEY.test(value) || NAMED_KEYS.includes(value));
 const REASONS: readonly OpenReason[] = ['failures', 'rate-limited', 'unavailable'];
 
 type Heard = (api: UpstreamApi, remainingMs: number, reason: OpenReason) => void;
@@ -45,12 +48,8 @@ export class RedisClosureBoard implements ClosureBoard {
   listenCredentials(apis: readonly UpstreamApi[], heard: (api: UpstreamApi, credentialKey: string, remainingMs: number) => void): void {
     if (this.credentialSecret === null) return;
     void this.link.subscribe(CREDENTIAL_CHANNEL, (message) => {
-      const value = parseJsonObject(message);
-      if (value === null) return;
-      const api = apis.find((a) => a === value['api']);
-      const { credential, ms, from } = value;
-      if (api === undefined || typeof credential !== 'string' || !CREDENTIAL_KEY.test(credential) || typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0 || from === this.link.replicaId) return;
-      heard(api, credential, Math.min(ms, 3_600_000));
+      const window = parseCredentialWindow(message, apis);
+      if (window !== null && window.from !== this.link.replicaId) heard(window.api, window.credential, window.ms);
     });
   }
 
@@ -97,7 +96,8 @@ function isReason(value: unknown): value is OpenReason {
   return typeof value === 'string' && (REASONS as readonly string[]).includes(value);
 }
 
-function parseOpening(message: string, apis: readonly UpstreamApi[]): { api: UpstreamApi; reason: OpenReason; ms: number; from: string } | null {
+/** A message of the openings' channel, or null when off the format (an API not among `apis`, the table's gates). */
+export function parseOpening(message: string, apis: readonly UpstreamApi[]): { api: UpstreamApi; reason: OpenReason; ms: number; from: string } | null {
   const value = parseJsonObject(message);
   if (value === null) return null;
   const api = apis.find((a) => a === value['api']);
@@ -105,4 +105,14 @@ function parseOpening(message: string, apis: readonly UpstreamApi[]): { api: Ups
   if (api === undefined || !isReason(reason) || typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0 || typeof from !== 'string') return null;
   // A message cannot close an API for longer than an hour, whatever it says.
   return { api, reason, ms: Math.min(ms, 3_600_000), from };
+}
+
+/** A message of the credential windows' channel, or null when off the format (an API not among `apis`, a key the HTTP layer does not make). */
+export function parseCredentialWindow(message: string, apis: readonly UpstreamApi[]): { api: UpstreamApi; credential: string; ms: number; from: unknown } | null {
+  const value = parseJsonObject(message);
+  if (value === null) return null;
+  const api = apis.find((a) => a === value['api']);
+  const { credential, ms, from } = value;
+  if (api === undefined || !isCredentialKey(credential) || typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0) return null;
+  return { api, credential, ms: Math.min(ms, 3_600_000), from };
 }

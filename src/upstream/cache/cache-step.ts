@@ -15,7 +15,8 @@
  * platform no longer accepts goes to the network, where the platform answers for itself.
  */
 import { Counter, type Registry } from 'prom-client';
-import { UpstreamError, type UpstreamService } from '../../errors/codes';
+import { forwardsToken, perService, type UpstreamService } from '../../core/upstream-apis';
+import { UpstreamError } from '../../errors/codes';
 import type { UpstreamRequest, UpstreamResponse } from '../http-types';
 import type { CallOutcome, Interceptor, Send, UpstreamCall } from '../chain/call';
 import { answerFrom } from './answer';
@@ -46,6 +47,8 @@ export interface CacheVerdicts {
 }
 
 const CONDITIONALS = ['if-none-match', 'if-modified-since'] as const;
+/** Whether a service's reads may be kept and answered here (not the identity check's: src/core/upstream-apis.ts `cached`). */
+const CACHED = perService((api) => api.cached);
 
 export function cacheStep(deps: CacheStepDeps): Interceptor {
   const { cache, changes, verdicts } = deps;
@@ -67,8 +70,8 @@ export function cacheStep(deps: CacheStepDeps): Interceptor {
     }
   };
 
-  /** The caller's token as sent to a platform API (search's basic credentials are the gateway's own). */
-  const tokenOf = (call: UpstreamCall): string | undefined => (call.request.service === 'search' ? undefined : call.caller.authorization);
+  /** The caller's token as sent to a platform API (none to an API that gets the gateway's own credentials, as search does). */
+  const tokenOf = (call: UpstreamCall): string | undefined => (forwardsToken(call.request.service) ? call.caller.authorization : undefined);
 
   /**
    * Whether a cached copy may answer this call's token: no token, no verifier, or an acceptance
@@ -184,7 +187,7 @@ export function cacheStep(deps: CacheStepDeps): Interceptor {
       // A GET with a body (the search service's query DSL) is not known by its URL alone, and the
       // identity check is the platform's word on a token now: neither is ever answered from a copy.
       if (call.request.method === 'GET') {
-        const cached = cache.enabled && !hasBody(call) && call.request.service !== 'identity-v1';
+        const cached = cache.enabled && !hasBody(call) && CACHED[call.request.service];
         return cached ? read(next, call) : next(call).then((response) => (counted(call, call.outcome === 'shared' ? 'shared' : 'network'), response));
       }
       return call.request.change === true ? change(next, call) : next(call);

@@ -2,20 +2,22 @@
  * What a change makes stale, in URL terms: a change sent to `service` at `path` touches a cached
  * read when the rule below says so. The rules follow what the platform's resources share:
  *
- * - rest/v1, inside a network (`/networks/{id}/…`): everything read under that network (its
- *   records, lists, member lists and relations all show the changed resource), the network lists
- *   (`/networks`, a group's `/organizations/{id}/networks`, `/networkgroups/{id}/…`) and the
- *   process lists (a change may start a process).
- * - rest/v1, a network created, or a network group changed (or given a network from a blueprint):
- *   the network lists, group lists and process lists; a group's change also identity/v1's `/organization`.
- * - rest/v1 and core/v2, any other kind: every read whose path names the kind's collection
- *   (`/networkConfigMetadata`, `/networks/{id}/networkConfigMetadata`, `/endpoints?networkId=…`).
- * - auth/v1: everything read from auth/v1 (grants cut across domains, types and actions).
- * - search: nothing (its POSTs are queries).
+ * - `network-tree` (rest/v1), inside a network (`/networks/{id}/…`): everything read under that
+ *   network (its records, lists, member lists and relations all show the changed resource), the
+ *   network lists (`/networks`, a group's `/organizations/{id}/networks`, `/networkgroups/{id}/…`)
+ *   and the process lists (a change may start a process).
+ * - `network-tree`, a network created, or a network group changed (or given a network from a
+ *   blueprint): the network lists, group lists and process lists; a group's change also
+ *   identity/v1's `/organization`.
+ * - `network-tree` and `kind` (core/v2), any other kind: every read whose path names the kind's
+ *   collection (`/networkConfigMetadata`, `/networks/{id}/networkConfigMetadata`, `/endpoints?networkId=…`).
+ * - `whole-api` (auth/v1): everything read from the API (grants cut across domains, types and actions).
+ * - `none` (identity/v1, search): nothing (identity/v1 takes no change, search's POSTs are queries).
  *
  * Paths are relative to the service's base (`/networks/…`, not `/rest/v1/networks/…`), query left out.
+ * Which rule an API follows is its row's `changes` column (src/core/upstream-apis.ts).
  */
-import type { UpstreamService } from '../../errors/codes';
+import { perService, type ChangeScoping, type UpstreamService } from '../../core/upstream-apis';
 
 /** A change as every replica hears of it: where it was sent. */
 export interface ChangeNotice {
@@ -26,14 +28,9 @@ export interface ChangeNotice {
   readonly seen?: true;
 }
 
-/** Where each service's paths start below `{base_url}` (search: at its own root). */
-const SERVICE_MARKERS: Readonly<Record<UpstreamService, string | null>> = {
-  'auth-v1': '/auth/v1',
-  'rest-v1': '/rest/v1',
-  'identity-v1': '/identity/v1',
-  'core-v2': '/core/v2',
-  search: null,
-};
+/** Where each service's paths start below `{base_url}` (null: at its own address's root). */
+const SERVICE_MARKERS = perService((api) => api.path);
+const SCOPING = perService((api): ChangeScoping => api.changes);
 
 /** `pathname` (as sent, the base's prefix included) below its service's base. */
 export function servicePath(service: UpstreamService, pathname: string): string {
@@ -60,47 +57,52 @@ export type StaleTest = (service: UpstreamService, segments: readonly string[]) 
  * so the cache's index and the in-flight sharing's test cannot disagree. Scopes, per service `s`:
  *
  * - `s`: every read of the service;
- * - `s#x`: reads whose path names the segment `x` (rest/v1 and core/v2);
- * - `s^x`, `s^x/y`, `s=x`: rest/v1 reads whose path starts with `x`, with `x/y`, or is `x` alone.
+ * - `s#x`: reads whose path names the segment `x` (APIs scoped by kind or network tree: rest/v1, core/v2);
+ * - `s^x`, `s^x/y`, `s=x`: reads whose path starts with `x`, with `x/y`, or is `x` alone (network tree: rest/v1).
  */
 
 /** The scopes a read of `service` at `segments` is filed under (each once). */
 export function scopesOf(service: UpstreamService, segments: readonly string[]): string[] {
-  const scopes = [service as string];
-  if (service !== 'rest-v1' && service !== 'core-v2') return scopes;
+  const scopes: string[] = [service];
+  const scoping = SCOPING[service];
+  if (scoping !== 'kind' && scoping !== 'network-tree') return scopes;
   for (const segment of segments) {
     const scope = `${service}#${segment}`;
     if (!scopes.includes(scope)) scopes.push(scope);
   }
   const [first, second] = segments;
-  if (service === 'rest-v1' && first !== undefined) {
-    scopes.push(`rest-v1^${first}`);
-    scopes.push(second === undefined ? `rest-v1=${first}` : `rest-v1^${first}/${second}`);
+  if (scoping === 'network-tree' && first !== undefined) {
+    scopes.push(`${service}^${first}`);
+    scopes.push(second === undefined ? `${service}=${first}` : `${service}^${first}/${second}`);
   }
   return scopes;
 }
 
+/** The identity check's API: a group's change reaches its `/organization`. */
+const IDENTITY: UpstreamService = 'identity-v1';
+
+/** What a change reaches, per scoping rule (a rule without its entry does not compile). */
+const REACH: Readonly<Record<ChangeScoping, (service: UpstreamService, kind: string | undefined, id: string | undefined) => string[]>> = {
+  none: () => [],
+  'whole-api': (service) => [service],
+  kind: namesKind,
+  'network-tree': (service, kind, id) => {
+    if (kind === 'networks' || kind === 'organizations') {
+      const group = kind === 'organizations';
+      const reach = [`${service}=networks`, ...NETWORK_LISTS.map((list) => `${service}^${list}`)];
+      // A group's change shows in the caller's organization (identity/v1's `/organization`).
+      if (group) reach.push(IDENTITY);
+      else if (id !== undefined) reach.push(`${service}^networks/${id}`);
+      return reach;
+    }
+    return namesKind(service, kind);
+  },
+};
+
 /** The scopes a change reaches: what it makes stale is every read filed under one of them. */
 export function reachOf(change: ChangeNotice): string[] {
   const [kind, id] = segmentsOf(change.path);
-  switch (change.service) {
-    case 'search':
-    case 'identity-v1':
-      return [];
-    case 'auth-v1':
-      return ['auth-v1'];
-    case 'rest-v1':
-      if (kind === 'networks' || kind === 'organizations') {
-        const group = kind === 'organizations';
-        const reach = ['rest-v1=networks', ...NETWORK_LISTS.map((list) => `rest-v1^${list}`)];
-        if (group) reach.push('identity-v1');
-        else if (id !== undefined) reach.push(`rest-v1^networks/${id}`);
-        return reach;
-      }
-      return namesKind('rest-v1', kind);
-    case 'core-v2':
-      return namesKind('core-v2', kind);
-  }
+  return REACH[SCOPING[change.service]](change.service, kind, id);
 }
 
 export function staleTest(change: ChangeNotice): StaleTest {
@@ -115,7 +117,7 @@ export function staleTestOf(scopes: readonly string[]): StaleTest {
 }
 
 /** Every read of `service` whose path names the collection `kind` (anything of the service when there is none). */
-function namesKind(service: 'rest-v1' | 'core-v2', kind: string | undefined): string[] {
+function namesKind(service: UpstreamService, kind: string | undefined): string[] {
   return [kind === undefined ? service : `${service}#${kind}`];
 }
 

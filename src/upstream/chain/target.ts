@@ -2,9 +2,11 @@
  * The chain's first step, "link target check": it makes the call. Where the request goes is
  * resolved once here (normalized and held under the service's base path on its origin,
  * ../link-target.ts) or refused unsent; the credential that will be sent is chosen here too
- * (the caller's, verbatim, except for search, which gets the configured basic credentials).
+ * (the caller's, verbatim, to an API whose row forwards it; the gateway's own to the others:
+ * search's configured basic credentials).
  */
-import { ErrorCode, UpstreamError, type UpstreamService } from '../../errors/codes';
+import { forwardsToken, type OwnCredentialService, type UpstreamService } from '../../core/upstream-apis';
+import { ErrorCode, UpstreamError } from '../../errors/codes';
 import type { UpstreamRequest } from '../http-types';
 import { linkTarget, type ServiceBase } from '../link-target';
 import type { CallerScope, Target, UpstreamCall } from './call';
@@ -21,14 +23,15 @@ export function startCall(settings: TargetSettings, request: UpstreamRequest, sc
   const base = settings.bases.get(request.service);
   if (!base) throw new UpstreamError(ErrorCode.NOT_CONFIGURED, `${request.service} is not configured on this gateway`, requestInfo(request));
   const target = resolveTarget(request, base);
-  const search = request.service === 'search';
+  const service = request.service;
   const caller = scope.options;
+  const forwarded = forwardsToken(service);
   return {
     request,
     target,
-    authorization: search ? settings.searchAuthorization : (caller.authorization ?? null),
-    // Hashed once per caller (the scope keeps it), not per call.
-    credentialKey: search ? 'search' : scope.credentialKey(),
+    authorization: forwarded ? (caller.authorization ?? null) : ownAuthorization(settings, service),
+    // Hashed once per caller (the scope keeps it), not per call; the gateway's own credentials go by the service's name.
+    credentialKey: forwarded ? scope.credentialKey() : service,
     caller,
     scope,
     signal: request.method === 'GET' && caller.budget ? caller.budget.signal : caller.signal,
@@ -40,6 +43,14 @@ export function startCall(settings: TargetSettings, request: UpstreamRequest, sc
     attemptHeaders: undefined,
     lastAttempt: null,
   };
+}
+
+/** The gateway's own credentials for an API that does not take the caller's token (a new such row needs its case). */
+function ownAuthorization(settings: TargetSettings, service: OwnCredentialService): string | null {
+  switch (service) {
+    case 'search':
+      return settings.searchAuthorization;
+  }
 }
 
 /** Where a request goes: normalized and held under the service's base path on its origin, or refused unsent. */

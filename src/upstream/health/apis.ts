@@ -1,22 +1,16 @@
 /**
  * The platform's APIs as the resilience policies see them: one breaker, one Retry-After window and
- * one retry budget each. identity/v1 (the gateway's check of who a token belongs to) is its own
- * gate: a stream of refused or rate-limited tokens there never closes rest/v1, nor rest/v1's
- * trouble the identity checks.
+ * one retry budget per gate, named by the table of upstream APIs (src/core/upstream-apis.ts).
+ * identity/v1 (the gateway's check of who a token belongs to) is its own gate: a stream of refused
+ * or rate-limited tokens there never closes rest/v1, nor rest/v1's trouble the identity checks.
  */
-import type { UpstreamService } from '../../errors/codes';
+import { API_GATES, perService, type UpstreamApi, type UpstreamService } from '../../core/upstream-apis';
 
-export const UPSTREAM_APIS = ['auth/v1', 'rest/v1', 'identity/v1', 'core/v2', 'search'] as const;
-export type UpstreamApi = (typeof UPSTREAM_APIS)[number];
+export { API_GATES, type UpstreamApi };
 
-const API_OF: Readonly<Record<UpstreamService, UpstreamApi>> = {
-  'auth-v1': 'auth/v1',
-  'rest-v1': 'rest/v1',
-  'identity-v1': 'identity/v1',
-  'core-v2': 'core/v2',
-  search: 'search',
-};
+const API_OF = perService((api) => api.gate);
 
+/** The gate `service`'s calls pass. */
 export function apiOf(service: UpstreamService): UpstreamApi {
   return API_OF[service];
 }

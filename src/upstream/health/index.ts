@@ -6,11 +6,11 @@
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { ApiGate, type BreakerSettings, type GateState, type Opening, type OpenReason } from './api-gate';
-import { realTimers, UPSTREAM_APIS, type Clock, type Timers, type UpstreamApi } from './apis';
+import { realTimers, API_GATES, type Clock, type Timers, type UpstreamApi } from './apis';
 import { CredentialWindows } from './credential-windows';
 import { RetryBudget, type RetryBudgetSettings } from './retry-budget';
 
-export { apiOf, realTimers, UPSTREAM_APIS, type UpstreamApi, type Clock, type Timers } from './apis';
+export { apiOf, realTimers, API_GATES, type UpstreamApi, type Clock, type Timers } from './apis';
 export type { Admission, ApiGate, BreakerSettings, CallResult, GateState, Opening, OpenReason } from './api-gate';
 export type { RetryBudgetSettings } from './retry-budget';
 
@@ -70,13 +70,13 @@ export class UpstreamHealth {
     readonly timers: Timers = realTimers,
   ) {
     this.credentials = new CredentialWindows(now);
-    for (const api of UPSTREAM_APIS) {
+    for (const api of API_GATES) {
       const announce = (opening: Opening): void => board?.announce(api, opening.until - this.now(), opening.reason);
       this.gates.set(api, new ApiGate(settings.breaker, now, announce));
       this.budgets.set(api, new RetryBudget(settings.retryBudget, now));
     }
-    board?.listen(UPSTREAM_APIS, (api, remainingMs, reason) => this.gate(api).adopt({ until: this.now() + remainingMs, reason }));
-    board?.listenCredentials(UPSTREAM_APIS, (api, credentialKey, remainingMs) => this.credentials.close(api, credentialKey, this.now() + remainingMs));
+    board?.listen(API_GATES, (api, remainingMs, reason) => this.gate(api).adopt({ until: this.now() + remainingMs, reason }));
+    board?.listenCredentials(API_GATES, (api, credentialKey, remainingMs) => this.credentials.close(api, credentialKey, this.now() + remainingMs));
     const registers = registry ? [registry] : [];
     this.fastFailures = new Counter({ name: 'netgraph_upstream_fast_failures_total', help: 'Upstream calls answered at once, without a request, because their API was closed (reason: failures, rate-limited, unavailable).', labelNames: ['api', 'reason'], registers });
     this.retries = new Counter({ name: 'netgraph_upstream_retries_total', help: 'Upstream GETs sent again after a failed attempt.', labelNames: ['api'], registers });
@@ -153,7 +153,7 @@ export class UpstreamHealth {
   /** Every API's state now (for /readyz, the map and the metrics). */
   view(): ApiHealth[] {
     const now = this.now();
-    return UPSTREAM_APIS.map((api) => {
+    return API_GATES.map((api) => {
       const { state, opening } = this.gate(api).current();
       const retryAfter = state === 'open' && opening !== null ? Math.max(1, Math.ceil((opening.until - now) / 1000)) : 0;
       return { api, state, reason: state === 'closed' ? null : (opening?.reason ?? null), retryAfter };
