@@ -4,6 +4,7 @@ export { createPollerRegistry } from './registry';
 export { createAcquisition, type Placed, type Placement } from './acquisition';
 export { admissionRead } from './admission';
 export { Subscribers, type SubscriberHooks } from './subscribers';
+export { PollerLife } from './life';
 export { createPollerMetrics, NO_POLLER_METRICS, type PollerMetrics, type PollOutcome } from './metrics';
 export { classifyPollError, errorCodeOf, isTransient } from './errors';
 export { mapStream, sharedPayload } from './map-stream';

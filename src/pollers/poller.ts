@@ -7,9 +7,10 @@
  * next member polls at once, and the poller stops when none is left.
  */
 import { ErrorCode } from '../errors/codes';
-import { nextPause, type PauseReason } from './backoff';
+import { Pacer, type PauseReason } from './backoff';
 import { admissionRead } from './admission';
 import { classifyPollError, errorCodeOf } from './errors';
+import { PollerLife } from './life';
 import type { PollerMetrics, PollOutcome } from './metrics';
 import { Subscribers } from './subscribers';
 import type { PollerSettings, PollKind, PollOwner, PollStream, PollWake } from './types';
@@ -24,17 +25,14 @@ type PollResult<V> = { ok: true; value: V } | { ok: false; error: unknown };
 
 export class Poller<T, V, S> {
   private readonly subscribers: Subscribers<V, PollOwner<S>>;
-  private readonly controller = new AbortController();
+  private readonly life: PollerLife;
   private readonly startedAt = Date.now();
-  private changedAt = this.startedAt;
+  private readonly pacer: Pacer<T, V>;
   private polls = 0;
   private errorsInARow = 0;
-  private pause: number;
-  private timer: NodeJS.Timeout | null = null;
   /** Woken while a poll was in flight: the next one goes at once. */
   private again = false;
   private current: Promise<void> = Promise.resolve();
-  private stopped = false;
 
   constructor(
     private readonly kind: PollKind<T, V, S>,
@@ -43,12 +41,13 @@ export class Poller<T, V, S> {
     private readonly settings: PollerSettings,
     private readonly hooks: PollerHooks,
   ) {
-    this.pause = settings.intervalMs;
+    this.pacer = new Pacer(kind, target, settings, this.startedAt);
     this.subscribers = new Subscribers<V, PollOwner<S>>(kind.name, hooks.metrics, {
-      lastLeft: () => this.stop(),
-      admit: (owner, signal) => admissionRead(kind, target, owner, settings, AbortSignal.any([signal, this.controller.signal])),
+      lastLeft: () => this.life.stop(),
+      admit: (owner, signal) => admissionRead(kind, target, owner, settings, AbortSignal.any([signal, this.life.signal])),
       admitted: (value) => this.admitted(value),
     });
+    this.life = new PollerLife(this.subscribers, () => hooks.stopped());
     // The credential it starts with is its first poll's: its own read.
     this.subscribers.trust(first);
   }
@@ -67,12 +66,12 @@ export class Poller<T, V, S> {
    * as soon as it settles. Returns whether it was woken.
    */
   wakeFor(change: PollWake): boolean {
-    if (this.stopped || this.kind.wakes?.(this.target, change) !== true) return false;
-    if (this.timer === null) {
+    if (this.life.stopped || this.kind.wakes?.(this.target, change) !== true) return false;
+    if (!this.life.waiting) {
       this.again = true;
       return true;
     }
-    clearTimeout(this.timer);
+    this.life.clearTimer();
     this.run();
     return true;
   }
@@ -84,13 +83,12 @@ export class Poller<T, V, S> {
 
   /** Stop now; every subscriber ends (done). Resolves once a poll in flight has settled. */
   close(): Promise<void> {
-    this.finish(null);
+    this.life.finish(null);
     return this.current;
   }
 
   private run(): void {
-    this.timer = null;
-    if (this.stopped) return;
+    if (this.life.stopped) return;
     this.current = this.tick();
   }
 
@@ -98,55 +96,41 @@ export class Poller<T, V, S> {
     const lead = this.subscribers.lead;
     if (lead === undefined) {
       // Every member left or was refused; others still wait for their own read: poll once one is in.
-      this.timer = setTimeout(() => this.run(), this.pause);
+      this.life.after(this.pacer.ms, () => this.run());
       return;
     }
     this.polls += 1;
-    const result = await this.pollOnce(lead);
-    if (this.stopped) return; // stopped meanwhile: the answer has no reader
+    const result = await pollOnce(this.kind, this.target, lead, this.life.signal);
+    if (this.life.stopped) return; // stopped meanwhile: the answer has no reader
     try {
       if (result.ok) this.observe(result.value);
       else this.failed(result.error, lead);
     } catch (error) {
       // The kind's own code threw (fingerprint, isTerminal, classifyError): a bug, not an upstream state.
-      this.finish({ error });
+      this.life.finish({ error });
     }
-    if (this.stopped) return;
-    this.timer = setTimeout(() => this.run(), this.again ? 0 : this.pause);
+    if (this.life.stopped) return;
+    this.life.after(this.again ? 0 : this.pacer.ms, () => this.run());
     this.again = false;
-  }
-
-  private async pollOnce(lead: PollOwner<S>): Promise<PollResult<V>> {
-    try {
-      // A fresh session per poll: nothing cached in one poll may hide a change from the next.
-      return { ok: true, value: await this.kind.poll(this.target, lead.session(this.controller.signal), this.controller.signal) };
-    } catch (error) {
-      return { ok: false, error };
-    }
   }
 
   /** A credential's own read admitted it: a poll like any other (not paced: the timer runs as it was). */
   private admitted(value: V): void {
-    if (this.stopped) return;
+    if (this.life.stopped) return;
     try {
-      if (this.subscribers.deliver(value, this.kind.fingerprint(value))) this.changedAt = Date.now();
-      if (this.kind.isTerminal(value)) this.finish(null);
+      if (this.subscribers.deliver(value, this.kind.fingerprint(value))) this.pacer.changed();
+      if (this.kind.isTerminal(value)) this.life.finish(null);
     } catch (error) {
-      this.finish({ error });
+      this.life.finish({ error });
     }
   }
 
   private observe(value: V): void {
     this.errorsInARow = 0;
-    if (this.subscribers.deliver(value, this.kind.fingerprint(value))) {
-      this.changedAt = Date.now();
-      this.count('changed');
-      this.pace('changed');
-    } else {
-      this.count('unchanged');
-      this.pace('unchanged');
-    }
-    if (this.kind.isTerminal(value)) this.finish(null);
+    const changed = this.subscribers.deliver(value, this.kind.fingerprint(value));
+    if (changed) this.pacer.changed();
+    this.step(changed ? 'changed' : 'unchanged', changed ? 'changed' : 'unchanged');
+    if (this.kind.isTerminal(value)) this.life.finish(null);
   }
 
   private failed(error: unknown, lead: PollOwner<S>): void {
@@ -157,21 +141,14 @@ export class Poller<T, V, S> {
         this.observe(decision.value);
         return;
       case 'wait':
-        this.count('pending');
-        this.pace('unchanged');
-        return;
+        return this.step('pending', 'unchanged');
       case 'retry':
         this.errorsInARow += 1;
-        if (this.errorsInARow >= this.settings.maxErrors) {
-          this.count('failed');
-          this.finish({ error });
-          return;
-        }
-        this.count('error');
-        this.pace('error');
-        return;
+        if (this.errorsInARow < this.settings.maxErrors) return this.step('error', 'error');
+        this.hooks.metrics.polled(this.kind.name, 'failed');
+        return this.life.finish({ error });
       case 'fail':
-        this.count(errorCodeOf(decision.error) === ErrorCode.UNAUTHENTICATED ? 'unauthenticated' : 'failed');
+        this.hooks.metrics.polled(this.kind.name, errorCodeOf(decision.error) === ErrorCode.UNAUTHENTICATED ? 'unauthenticated' : 'failed');
         this.handOver(lead, decision.error);
         return;
     }
@@ -183,34 +160,23 @@ export class Poller<T, V, S> {
    */
   private handOver(lead: PollOwner<S>, error: unknown): void {
     this.subscribers.drop(lead.credential, error);
-    if (this.subscribers.count === 0) return this.stop();
+    if (this.subscribers.count === 0) return this.life.stop();
     this.errorsInARow = 0;
     this.again = true;
   }
 
-  /** The next pause: the registry's rule, or the kind's own when it paces itself (`nextPauseMs`). */
-  private pace(outcome: PauseReason): void {
-    const proposedMs = nextPause(this.pause, outcome, this.settings);
-    const own = this.kind.nextPauseMs?.({ outcome, pauseMs: this.pause, proposedMs, last: this.subscribers.latest?.value ?? null, sinceChangeMs: Date.now() - this.changedAt }, this.target);
-    this.pause = own !== undefined && Number.isFinite(own) && own >= 0 ? own : proposedMs;
-  }
-
-  /** End every subscriber (with `failure`'s error, or done) and stop. */
-  private finish(failure: { error: unknown } | null): void {
-    this.subscribers.endAll(failure);
-    this.stop();
-  }
-
-  private stop(): void {
-    if (this.stopped) return;
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.controller.abort();
-    this.hooks.stopped();
-  }
-
-  private count(outcome: PollOutcome): void {
+  /** A poll counted, and the pause after it. */
+  private step(outcome: PollOutcome, pause: PauseReason): void {
     this.hooks.metrics.polled(this.kind.name, outcome);
+    this.pacer.pace(pause, this.subscribers.latest?.value ?? null);
+  }
+}
+
+async function pollOnce<T, V, S>(kind: PollKind<T, V, S>, target: T, lead: PollOwner<S>, signal: AbortSignal): Promise<PollResult<V>> {
+  try {
+    // A fresh session per poll: nothing cached in one poll may hide a change from the next.
+    return { ok: true, value: await kind.poll(target, lead.session(signal), signal) };
+  } catch (error) {
+    return { ok: false, error };
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The subscribers of one poller, whether it polls in this process (poller.ts) or follows the
- * fleet's holder (src/state/redis/pollers.ts): the latest value and its fingerprint; a newcomer
+ * fleet's holder (src/state/redis/fleet-entry.ts): the latest value and its fingerprint; a newcomer
  * hears it at once; a value whose fingerprint differs goes to every subscriber; the owner hears
  * when the last one leaves.
  *

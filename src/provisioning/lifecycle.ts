@@ -11,18 +11,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, GatewayError } from '../errors/codes';
-import { markCrashed, notFound, snapshot, type ProvisioningJobs, type ProvisioningOwner, type ProvisioningRun } from './jobs';
+import { markCrashed, snapshot, type ProvisioningJobs, type ProvisioningOwner, type ProvisioningRun } from './jobs';
 import { ProvisioningLedger, refusalOf, type ProvisioningLimits } from './limits';
+import type { LocalRun } from './local-run';
 import type { ProvisioningRecord } from './records';
 import { HANDOVER, type RunHandle } from './runner';
-import type { ProvisioningStore, StoredChange, StoredEntry } from './store';
+import type { ProvisioningStore, StoredEntry } from './store';
+import { createTakeovers } from './takeovers';
+import { watchRecord } from './watch';
 
 /** How long a run's lease lasts without a heartbeat (renewed every third of it). */
 export const RUN_LEASE_MS = 5000;
 /** After the store comes back, how long to leave runs to the processes that carried them before taking lapsed ones. */
 const REJOIN_GRACE_MS = RUN_LEASE_MS + 2000;
-/** A watcher also reads the record this often, in case a change message was lost. */
-const WATCH_REREAD_MS = 2000;
 
 export interface LifecycleOptions<O> {
   limits: ProvisioningLimits;
@@ -33,19 +34,6 @@ export interface LifecycleOptions<O> {
   /** Leases held and takeovers (a shared store's metrics). */
   metrics?: { takeover(): void; watchLeases(count: () => number): void };
   warn?(message: string, fields?: Record<string, unknown>): void;
-}
-
-/** A run this process carries. */
-interface LocalRun {
-  entry: StoredEntry;
-  sealed: string;
-  controller: AbortController;
-  listeners: Set<() => void>;
-  /** Writes go one after another; `checkpoint` waits for the chain. */
-  writing: Promise<void>;
-  /** A change could not be written (store unreachable): written again when it is back. */
-  dirty: boolean;
-  done: Promise<void>;
 }
 
 export function createProvisionings<O extends ProvisioningOwner>(store: ProvisioningStore, options: LifecycleOptions<O>): ProvisioningJobs<O> {
@@ -119,66 +107,17 @@ export function createProvisionings<O extends ProvisioningOwner>(store: Provisio
     return local;
   }
 
-  // --- heartbeats and takeovers (a shared store) ---
-
-  async function heartbeat(): Promise<void> {
-    if (!store.isUp()) return;
-    for (const local of unwritten.values()) void write(local);
-    for (const local of runs.values()) {
-      if (local.dirty) {
-        void write(local);
-        continue;
-      }
-      try {
-        if (!(await store.renew(local.entry.record.id))) handOver(local, 'its lease is held by another replica');
-      } catch {
-        // Unreachable: written again when it is back.
-      }
-    }
-  }
-
-  async function takeOver(): Promise<void> {
-    if (!store.isUp() || closing || Date.now() - rejoinedAt < REJOIN_GRACE_MS) return;
-    let ids: string[];
-    try {
-      ids = await store.running();
-    } catch {
-      return;
-    }
-    for (const id of ids) {
-      if (runs.has(id) || closing) continue;
-      try {
-        if (await store.take(id)) await resume(id);
-      } catch (error) {
-        warn('could not resume a provisioning', { id, error: error instanceof Error ? error.message : String(error) });
-      }
-    }
-  }
-
-  /** A lapsed run, now leased to this process: resumed with its owner's token, or ended saying why not. */
-  async function resume(id: string): Promise<void> {
-    const claimed = await store.claim(id);
-    if (claimed.kind === 'gone') return;
-    const { entry } = claimed;
-    if (claimed.kind === 'altered') {
-      // Changed in the store (or written without the key): never run with the owner's token. Nothing is sent.
-      options.metrics?.takeover();
-      warn('a provisioning entry in Redis failed its integrity check (FLEET_TOKEN_KEY): not resumed, ended FAILED', { id });
-      endUnresumable(entry.record, ALTERED);
-    } else if (claimed.token !== null && options.ownerFor !== undefined) {
-      warn('resuming a provisioning whose replica stopped', { id });
-      carry(entry, claimed.sealed, options.ownerFor(claimed.token, entry.owner), true);
-      return;
-    } else {
-      // No token to go on with: the run ends here, and says so.
-      options.metrics?.takeover();
-      warn('a provisioning whose replica stopped ends FAILED: no token to resume it with (FLEET_TOKEN_KEY)', { id });
-      endUnresumable(entry.record, NO_TOKEN);
-    }
-    entry.version += 1;
-    await store.finish(entry, limits);
-  }
-
+  const { heartbeat, takeOver } = createTakeovers<O>({
+    store,
+    options,
+    runs,
+    unwritten,
+    write,
+    handOver,
+    carry,
+    closing: () => closing,
+    inGrace: () => Date.now() - rejoinedAt < REJOIN_GRACE_MS,
+  });
   const timers = store.shared ? [setInterval(() => void heartbeat(), RUN_LEASE_MS / 3), setInterval(() => void takeOver(), RUN_LEASE_MS / 2)] : [];
   for (const timer of timers) timer.unref();
   let joined = false;
@@ -221,61 +160,7 @@ export function createProvisionings<O extends ProvisioningOwner>(store: Provisio
 
     get: (id, owner) => read(id, owner),
 
-    async *watch(id, owner, signal) {
-      let seen = -1;
-      let latest: StoredChange | null = null;
-      let wake: (() => void) | null = null;
-      const poke = (): void => wake?.();
-      const onChange = (change: StoredChange): void => {
-        if (latest !== null && change.version > latest.version) latest = change;
-        poke();
-      };
-      const rereadNow = (): void => {
-        void read(id, owner)
-          .then((record) => {
-            if (record !== null && latest !== null && JSON.stringify(record) !== JSON.stringify(latest.record)) {
-              latest = { version: latest.version + 1, record };
-              poke();
-            }
-          })
-          .catch(() => undefined);
-      };
-      // Only a shared store can lose a change message; one in this process tells every change.
-      const reread = store.shared ? setInterval(rereadNow, WATCH_REREAD_MS).unref() : undefined;
-      // This process's own run also wakes its watchers directly (the store may be away).
-      const local = runs.get(id);
-      const onLocal = (): void => {
-        const run = runs.get(id);
-        if (run !== undefined && latest !== null && run.entry.version > latest.version) latest = { version: run.entry.version, record: snapshot(run.entry.record) };
-        poke();
-      };
-      local?.listeners.add(onLocal);
-      signal.addEventListener('abort', poke);
-      // Listening before the first read: no change falls between the two.
-      const stop = await store.changes(id, onChange);
-      try {
-        const first = await read(id, owner);
-        if (first === null) throw notFound(id);
-        latest ??= { version: 0, record: first };
-        while (!signal.aborted) {
-          if (latest.version !== seen) {
-            seen = latest.version;
-            const current = snapshot(latest.record);
-            yield current;
-            // The state of what was sent decides: the record may have finished meanwhile, and that is one more event.
-            if (current.state !== 'RUNNING') return;
-            continue;
-          }
-          await new Promise<void>((resolve) => (wake = resolve));
-          wake = null;
-        }
-      } finally {
-        clearInterval(reread);
-        local?.listeners.delete(onLocal);
-        stop();
-        signal.removeEventListener('abort', poke);
-      }
-    },
+    watch: (id, owner, signal) => watchRecord({ store, read, runs }, id, owner, signal),
 
     running: () => runs.size,
 
@@ -296,20 +181,4 @@ export function createProvisionings<O extends ProvisioningOwner>(store: Provisio
       await Promise.allSettled(carried.map((r) => r.done));
     },
   };
-}
-
-const NO_TOKEN =
-  'the gateway replica running this provisioning stopped, and no other could resume it with your token (FLEET_TOKEN_KEY is not set, or is not the key it was kept with): check the resources it created, then start again';
-const ALTERED =
-  "the gateway replica running this provisioning stopped, and its record in the gateways' shared state (Redis) had been changed by something other than a gateway of this fleet, so it was not resumed and nothing more was sent: check the resources it created, then start again";
-
-/** Ends a run that cannot go on: the step it was in failed (its change may have been sent), the record says why. */
-function endUnresumable(record: ProvisioningRecord, message: string): void {
-  const now = new Date().toISOString();
-  const error = { code: ErrorCode.INTERNAL_SERVER_ERROR, message, outcomeUnknown: true };
-  const step = record.steps.find((s) => s.state === 'RUNNING') ?? record.steps.find((s) => s.state === 'PENDING');
-  if (step !== undefined) Object.assign(step, { state: 'FAILED', finishedAt: now, error: { ...error, outcomeUnknown: step.changeSent } });
-  record.error = error;
-  record.state = 'FAILED';
-  record.finishedAt = now;
 }

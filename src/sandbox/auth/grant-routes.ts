@@ -1,25 +1,25 @@
 /**
- * auth/v1 grants: the abstract Grant list (no permission needed), super users (soft delete) and
- * public grants. The `path` query filter is a comma-separated list of resource ids; a grant
+ * auth/v1 grants: the abstract Grant list (no permission needed) and super users (soft delete);
+ * public grants are in public-grant-routes.ts. The `path` query filter is a comma-separated list of resource ids; a grant
  * matches when one of its paths is a prefix of it (an empty path, "every resource", always is).
  */
-import { HttpError, type SandboxRequest, type SandboxRoute } from '../core/types';
+import type { SandboxRequest, SandboxRoute } from '../core/types';
 import { PATH_PREFIX, mustRead, notFound, paged, permit, type AuthDeps } from './deps';
 import { Input, bodyOf, callerOf, invalid, queryBoolean, queryString } from './input';
 import { AUTH_DOMAIN_CODE } from './seed-data';
-import type { PathEntry, SoftDelete } from './store';
-import { GRANT_TYPES, allGrants, publicGrantView, superUserView, type GrantType } from './views';
+import type { SoftDelete } from './store';
+import { GRANT_TYPES, allGrants, superUserView, type GrantType } from './views';
 
-function queryPath(req: SandboxRequest): string[] | null {
+export function queryPath(req: SandboxRequest): string[] | null {
   const raw = queryString(req, 'path');
   return raw === null ? null : raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
 }
 
-function pathApplies(grantPath: string[], wanted: string[] | null): boolean {
+export function pathApplies(grantPath: string[], wanted: string[] | null): boolean {
   return wanted === null || (grantPath.length <= wanted.length && grantPath.every((id, i) => wanted[i] === id));
 }
 
-function deletedMatches(record: SoftDelete, isDeleted: boolean | null): boolean {
+export function deletedMatches(record: SoftDelete, isDeleted: boolean | null): boolean {
   return isDeleted === null || (record.deletedAt !== null) === isDeleted;
 }
 
@@ -117,63 +117,6 @@ export function grantRoutes(deps: AuthDeps): SandboxRoute[] {
           record.updatedAt = record.deletedAt;
         }
         return { status: 200 };
-      },
-    },
-    {
-      method: 'GET',
-      template: `${PATH_PREFIX}/public-grants`,
-      auth: 'bearer',
-      handle(req) {
-        permit(deps, req, ['public-grant', 'read']);
-        const actionId = queryString(req, 'resourceActionId');
-        const isAnonymous = queryBoolean(req, 'isAnonymous');
-        const isDeleted = queryBoolean(req, 'isDeleted');
-        const path = queryPath(req);
-        const items = [...store.publicGrants.values()].filter(
-          (g) =>
-            (actionId === null || g.resourceActionId === actionId) &&
-            (isAnonymous === null || g.anonymous === isAnonymous) &&
-            deletedMatches(g, isDeleted) &&
-            pathApplies(
-              g.path.map((p) => p.resourceId),
-              path,
-            ),
-        );
-        return { status: 200, json: paged(req, items).map((g) => publicGrantView(store, g)) };
-      },
-    },
-    {
-      method: 'GET',
-      template: `${PATH_PREFIX}/public-grants/{id}`,
-      auth: 'bearer',
-      handle(req) {
-        permit(deps, req, ['public-grant', 'read']);
-        const id = req.params['id'] ?? '';
-        const grant = store.publicGrants.get(id);
-        if (!grant) throw notFound('public grant', id);
-        return { status: 200, json: publicGrantView(store, grant) };
-      },
-    },
-    {
-      method: 'POST',
-      template: `${PATH_PREFIX}/public-grants`,
-      auth: 'bearer',
-      handle(req) {
-        // `read` on the resource action is checked on the referenced action (readable references), below.
-        const caller = permit(deps, req, ['public-grant', 'create']);
-        const body = new Input(bodyOf(req));
-        const actionId = body.string('resourceActionId', { nonEmpty: true });
-        const path: PathEntry[] = body.children('path').map((p) => ({ resourceId: p.string('resourceId', { nonEmpty: true }), resourceTypeId: p.optString('resourceTypeId') }));
-        const anonymous = body.optBoolean('anonymous') ?? false;
-        if (!store.actions.has(actionId)) throw notFound('resourceActionId: resource action', actionId);
-        mustRead(deps, caller, 'resource-action', actionId, 'resourceActionId');
-        path.forEach((p, i) => {
-          if (p.resourceTypeId !== null && !store.types.has(p.resourceTypeId)) throw new HttpError(404, `path[${i}].resourceTypeId: resource type ${p.resourceTypeId} not found`);
-        });
-        const now = ctx.clock.now();
-        const record = { id: ctx.uuid(), resourceActionId: actionId, path, anonymous, createdBy: caller.identityId, createdAt: now, updatedAt: now, deletedAt: null, deletedBy: null };
-        store.publicGrants.set(record.id, record);
-        return { status: 200, json: publicGrantView(store, record) };
       },
     },
   ];

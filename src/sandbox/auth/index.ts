@@ -8,6 +8,7 @@ import { createAuthz, type AuthzModel } from './authz';
 import type { AuthDeps } from './deps';
 import { domainRoutes } from './domain-routes';
 import { grantRoutes } from './grant-routes';
+import { publicGrantRoutes } from './public-grant-routes';
 import { masqueradeRoute } from './masquerade-route';
 import { resourceActionRoutes } from './resource-action-routes';
 import { resourceTypeRoutes } from './resource-type-routes';
@@ -30,7 +31,7 @@ export function createAuthArea(ctx: AreaContext, tokens: TokenService): AuthArea
   const deps: AuthDeps = { ctx, store, authz, tokens };
   return {
     name: 'auth/v1',
-    routes: [...domainRoutes(deps), ...resourceTypeRoutes(deps), ...resourceActionRoutes(deps), ...grantRoutes(deps), masqueradeRoute(deps)],
+    routes: [...domainRoutes(deps), ...resourceTypeRoutes(deps), ...resourceActionRoutes(deps), ...grantRoutes(deps), ...publicGrantRoutes(deps), masqueradeRoute(deps)],
     seed: (size) => seedAuth(store, ctx, size),
     authz,
     store,

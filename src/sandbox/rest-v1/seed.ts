@@ -159,111 +159,8 @@ export function seedRestV1(store: Store, ctx: AreaContext, size: SeedSize, scale
 
   const hosts: Entity[] = [];
   const networks: RestV1NetworkFacts[] = [];
-  for (let n = 0; n < profile.networks; n++) {
-    const org = orgs[n % orgs.length] ?? firstOrg;
-    const template = templates[n % templates.length] ?? s.pick(templates);
-    const name = n === 0 ? 'production' : n === 1 ? 'staging' : `network-${n + 1}`;
-    const network = s.add('network', {
-      name, caName: `${name}-ca`, productFamily: n % 3 === 2 ? 'DVN' : 'SVC_ENABLED', productVersion: '7.3.1',
-      officeBreakoutCategory: 'NONE', organizationId: org.id, networkConfigMetadataId: template.id,
-    }, { ...owner, status: STATUS.PROVISIONED, provisionedAt: timestamp(BASE_TIME) });
-    const networkId = network.id;
-    const inNet = { networkId };
-    const dc = s.pick(dataCenters);
-    const controller = s.add('host', {
-      name: `${name}-nc`, role: 'NC', ipAddress: `34.${n + 10}.0.10`, provider: dc.data['provider'], dataCenterId: dc.id,
-      networkId, instanceSize: template.data['cloudaNetworkControllerSize'], status: STATUS.PROVISIONED,
-    });
-    hosts.push(controller, s.add('host', {
-      name: `${name}-tn-1`, role: 'TN', ipAddress: `34.${n + 10}.0.20`, provider: dc.data['provider'], dataCenterId: dc.id,
-      networkId, instanceSize: template.data['cloudaTransferNodeSize'], status: STATUS.PROVISIONED,
-    }));
-    s.add('networkControllerHost', { hostId: controller.id, name: `${name}-nc`, ipAddress: controller.data['ipAddress'],
-      domainName: `nc-${networkId.slice(0, 8)}.sandbox.example`, port: 443 }, inNet);
-    s.add('transferNodePool', { name: `${name}-pool`, dataCenterId: dc.id, nodeCount: 2, provider: dc.data['provider'] }, inNet);
-    s.add('ca', { name: `${name}-ca`, certPem: pem(name), isAutoEnrollmentEnabled: false, isOttCaEnrollmentEnabled: true },
-      { ...inNet, ...owner, isVerified: true });
-
-    const endpoints: Entity[] = [];
-    for (let e = 0; e < profile.endpoints; e++) {
-      const gateway = e < 2;
-      const type = gateway ? 'GW' : s.pick(CLIENT_TYPES);
-      const edc = s.pick(dataCenters);
-      const enrolled = gateway || s.ctx.random() < 0.85;
-      endpoints.push(s.add('endpoint', {
-        name: gateway ? `${name}-gw-${e + 1}` : `${type.toLowerCase()}-${e + 1}`,
-        endpointType: type, geoRegionId: regionOf(edc).id, dataCenterId: edc.id, clientMfaEnable: 'NO',
-      }, {
-        ...inNet, ...owner,
-        registrationKey: enrolled ? null : registrationKey(ctx),
-        registrationAttemptsLeft: enrolled ? 0 : 5,
-        status: enrolled ? STATUS.REGISTERED : STATUS.PROVISIONED,
-        currentState: !enrolled ? CURRENT_STATE.REGISTERING : s.ctx.random() < 0.7 ? CURRENT_STATE.ONLINE : CURRENT_STATE.OFFLINE,
-        stateLastUpdated: timestamp(BASE_TIME),
-      }));
-    }
-    const cluster = s.add('gatewayCluster', { name: `${name}-ha`, geoRegionId: endpoints[0]?.data['geoRegionId'] }, { ...inNet, ...owner });
-    for (const gw of endpoints.slice(0, 2)) gw.data['gatewayClusterId'] = cluster.id;
-
-    const services: Entity[] = [];
-    for (let v = 0; v < profile.services; v++) {
-      const app = `${APP_NAMES[v % APP_NAMES.length] ?? 'app'}${v >= APP_NAMES.length ? `-${Math.floor(v / APP_NAMES.length) + 1}` : ''}`;
-      const port = s.pick([22, 80, 443, 3306, 5432, 8080, 8443]);
-      const ip = `10.${n}.${Math.floor(v / 250)}.${(v % 250) + 2}`;
-      const viaCluster = v % 5 === 4;
-      services.push(s.add('service', {
-        name: app, serviceClass: v % 7 === 6 ? 'GW' : 'CS', serviceType: port === 53 ? 'UDP' : 'TCP',
-        networkIp: ip, networkFirstPort: port, networkLastPort: port, interceptIp: ip,
-        interceptDnsHostname: `${app}.${name}.internal`, interceptDnsPort: 53, interceptFirstPort: port, interceptLastPort: port,
-        endpointId: viaCluster ? null : endpoints[v % 2]?.id, gatewayClusterId: viaCluster ? cluster.id : null,
-      }, { ...inNet, ...owner, status: STATUS.PROVISIONED }));
-    }
-
-    const pool = endpoints.slice(2, 2 + profile.memberPool);
-    const groups = TEAM_NAMES.slice(0, Math.max(1, Math.min(3, profile.appWans))).map((team) => {
-      const group = s.add('endpointGroup', { name: team }, { ...inNet, ...owner });
-      const members = store.groupEndpoints(group.id);
-      for (const ep of sample(s, pool, Math.min(pool.length, 3))) members.add(ep.id);
-      return group;
-    });
-    s.add('serviceGroup', { name: `${name}-core`, description: 'core applications', serviceIds: services.slice(0, 3).map((x) => x.id) }, inNet);
-
-    const appWans: Entity[] = [];
-    for (let a = 0; a < profile.appWans; a++) {
-      const appWan = s.add('appWan', { name: `${TEAM_NAMES[a % TEAM_NAMES.length] ?? 'team'}-apps${a >= TEAM_NAMES.length ? `-${a}` : ''}` },
-        { ...inNet, ...owner, status: STATUS.PROVISIONED });
-      const members = store.members(appWan.id);
-      for (const ep of sample(s, pool, Math.min(pool.length, s.between(profile.appWanEndpoints)))) members.endpoints.add(ep.id);
-      for (const sv of sample(s, services, Math.min(services.length, s.between(profile.appWanServices)))) members.services.add(sv.id);
-      const group = groups[a % groups.length];
-      if (group !== undefined && a % 2 === 0) members.endpointGroups.add(group.id);
-      appWans.push(appWan);
-    }
-    const firstAppWan = appWans[0];
-    let appWanProcessKey: string | null = null;
-    if (firstAppWan !== undefined) {
-      // One finished process per network, so the process lists show something from the start.
-      appWanProcessKey = ctx.uuid();
-      store.processes.push({
-        businessKey: appWanProcessKey,
-        processDefinitionKey: 'AppWanUpdate',
-        processInstanceId: ctx.uuid(),
-        networkId,
-        appWanId: firstAppWan.id,
-        entityId: firstAppWan.id,
-        startedAt: BASE_TIME,
-        stepMs: 1000,
-        steps: PROCESSES.AppWanUpdate.steps.map((task) => ({ task, calledProcessInstanceId: ctx.uuid() })),
-        failedStep: null,
-      });
-    }
-    networks.push({
-      appWanProcessKey,
-      id: networkId, name, organizationId: org.id,
-      endpointIds: endpoints.map((x) => x.id), serviceIds: services.map((x) => x.id), appWanIds: appWans.map((x) => x.id),
-      endpointGroupIds: groups.map((x) => x.id), gatewayClusterIds: [cluster.id],
-    });
-  }
+  const world: SeedWorld = { orgs, firstOrg, templates, dataCenters, regionOf, owner, hosts };
+  for (let n = 0; n < profile.networks; n++) networks.push(seedNetwork(s, n, profile, world));
   const firstNetwork = networks[0];
   if (firstNetwork !== undefined && firstNetwork.endpointIds[0] !== undefined) {
     s.add('virtualWanSite', {
@@ -289,6 +186,126 @@ export function seedRestV1(store: Store, ctx: AreaContext, size: SeedSize, scale
     hostIds: hosts.map((h) => h.id),
     counts,
     networks,
+  };
+}
+
+/** What every network of the seed draws from: groups, templates, data centers; `hosts` collects each network's. */
+interface SeedWorld {
+  orgs: Entity[];
+  firstOrg: Entity;
+  templates: Entity[];
+  dataCenters: Entity[];
+  regionOf(dc: Entity): Entity;
+  owner: { ownerIdentityId: string };
+  hosts: Entity[];
+}
+
+/** Network `n` and everything in it (hosts, endpoints, services, groups, AppWANs, a finished process). */
+function seedNetwork(s: Seeder, n: number, profile: SizeProfile, world: SeedWorld): RestV1NetworkFacts {
+  const { store, ctx } = s;
+  const { orgs, firstOrg, templates, dataCenters, regionOf, owner, hosts } = world;
+  const org = orgs[n % orgs.length] ?? firstOrg;
+  const template = templates[n % templates.length] ?? s.pick(templates);
+  const name = n === 0 ? 'production' : n === 1 ? 'staging' : `network-${n + 1}`;
+  const network = s.add('network', {
+    name, caName: `${name}-ca`, productFamily: n % 3 === 2 ? 'DVN' : 'SVC_ENABLED', productVersion: '7.3.1',
+    officeBreakoutCategory: 'NONE', organizationId: org.id, networkConfigMetadataId: template.id,
+  }, { ...owner, status: STATUS.PROVISIONED, provisionedAt: timestamp(BASE_TIME) });
+  const networkId = network.id;
+  const inNet = { networkId };
+  const dc = s.pick(dataCenters);
+  const controller = s.add('host', {
+    name: `${name}-nc`, role: 'NC', ipAddress: `34.${n + 10}.0.10`, provider: dc.data['provider'], dataCenterId: dc.id,
+    networkId, instanceSize: template.data['cloudaNetworkControllerSize'], status: STATUS.PROVISIONED,
+  });
+  hosts.push(controller, s.add('host', {
+    name: `${name}-tn-1`, role: 'TN', ipAddress: `34.${n + 10}.0.20`, provider: dc.data['provider'], dataCenterId: dc.id,
+    networkId, instanceSize: template.data['cloudaTransferNodeSize'], status: STATUS.PROVISIONED,
+  }));
+  s.add('networkControllerHost', { hostId: controller.id, name: `${name}-nc`, ipAddress: controller.data['ipAddress'],
+    domainName: `nc-${networkId.slice(0, 8)}.sandbox.example`, port: 443 }, inNet);
+  s.add('transferNodePool', { name: `${name}-pool`, dataCenterId: dc.id, nodeCount: 2, provider: dc.data['provider'] }, inNet);
+  s.add('ca', { name: `${name}-ca`, certPem: pem(name), isAutoEnrollmentEnabled: false, isOttCaEnrollmentEnabled: true },
+    { ...inNet, ...owner, isVerified: true });
+
+  const endpoints: Entity[] = [];
+  for (let e = 0; e < profile.endpoints; e++) {
+    const gateway = e < 2;
+    const type = gateway ? 'GW' : s.pick(CLIENT_TYPES);
+    const edc = s.pick(dataCenters);
+    const enrolled = gateway || s.ctx.random() < 0.85;
+    endpoints.push(s.add('endpoint', {
+      name: gateway ? `${name}-gw-${e + 1}` : `${type.toLowerCase()}-${e + 1}`,
+      endpointType: type, geoRegionId: regionOf(edc).id, dataCenterId: edc.id, clientMfaEnable: 'NO',
+    }, {
+      ...inNet, ...owner,
+      registrationKey: enrolled ? null : registrationKey(ctx),
+      registrationAttemptsLeft: enrolled ? 0 : 5,
+      status: enrolled ? STATUS.REGISTERED : STATUS.PROVISIONED,
+      currentState: !enrolled ? CURRENT_STATE.REGISTERING : s.ctx.random() < 0.7 ? CURRENT_STATE.ONLINE : CURRENT_STATE.OFFLINE,
+      stateLastUpdated: timestamp(BASE_TIME),
+    }));
+  }
+  const cluster = s.add('gatewayCluster', { name: `${name}-ha`, geoRegionId: endpoints[0]?.data['geoRegionId'] }, { ...inNet, ...owner });
+  for (const gw of endpoints.slice(0, 2)) gw.data['gatewayClusterId'] = cluster.id;
+
+  const services: Entity[] = [];
+  for (let v = 0; v < profile.services; v++) {
+    const app = `${APP_NAMES[v % APP_NAMES.length] ?? 'app'}${v >= APP_NAMES.length ? `-${Math.floor(v / APP_NAMES.length) + 1}` : ''}`;
+    const port = s.pick([22, 80, 443, 3306, 5432, 8080, 8443]);
+    const ip = `10.${n}.${Math.floor(v / 250)}.${(v % 250) + 2}`;
+    const viaCluster = v % 5 === 4;
+    services.push(s.add('service', {
+      name: app, serviceClass: v % 7 === 6 ? 'GW' : 'CS', serviceType: port === 53 ? 'UDP' : 'TCP',
+      networkIp: ip, networkFirstPort: port, networkLastPort: port, interceptIp: ip,
+      interceptDnsHostname: `${app}.${name}.internal`, interceptDnsPort: 53, interceptFirstPort: port, interceptLastPort: port,
+      endpointId: viaCluster ? null : endpoints[v % 2]?.id, gatewayClusterId: viaCluster ? cluster.id : null,
+    }, { ...inNet, ...owner, status: STATUS.PROVISIONED }));
+  }
+
+  const pool = endpoints.slice(2, 2 + profile.memberPool);
+  const groups = TEAM_NAMES.slice(0, Math.max(1, Math.min(3, profile.appWans))).map((team) => {
+    const group = s.add('endpointGroup', { name: team }, { ...inNet, ...owner });
+    const members = store.groupEndpoints(group.id);
+    for (const ep of sample(s, pool, Math.min(pool.length, 3))) members.add(ep.id);
+    return group;
+  });
+  s.add('serviceGroup', { name: `${name}-core`, description: 'core applications', serviceIds: services.slice(0, 3).map((x) => x.id) }, inNet);
+
+  const appWans: Entity[] = [];
+  for (let a = 0; a < profile.appWans; a++) {
+    const appWan = s.add('appWan', { name: `${TEAM_NAMES[a % TEAM_NAMES.length] ?? 'team'}-apps${a >= TEAM_NAMES.length ? `-${a}` : ''}` },
+      { ...inNet, ...owner, status: STATUS.PROVISIONED });
+    const members = store.members(appWan.id);
+    for (const ep of sample(s, pool, Math.min(pool.length, s.between(profile.appWanEndpoints)))) members.endpoints.add(ep.id);
+    for (const sv of sample(s, services, Math.min(services.length, s.between(profile.appWanServices)))) members.services.add(sv.id);
+    const group = groups[a % groups.length];
+    if (group !== undefined && a % 2 === 0) members.endpointGroups.add(group.id);
+    appWans.push(appWan);
+  }
+  const firstAppWan = appWans[0];
+  let appWanProcessKey: string | null = null;
+  if (firstAppWan !== undefined) {
+    // One finished process per network, so the process lists show something from the start.
+    appWanProcessKey = ctx.uuid();
+    store.processes.push({
+      businessKey: appWanProcessKey,
+      processDefinitionKey: 'AppWanUpdate',
+      processInstanceId: ctx.uuid(),
+      networkId,
+      appWanId: firstAppWan.id,
+      entityId: firstAppWan.id,
+      startedAt: BASE_TIME,
+      stepMs: 1000,
+      steps: PROCESSES.AppWanUpdate.steps.map((task) => ({ task, calledProcessInstanceId: ctx.uuid() })),
+      failedStep: null,
+    });
+  }
+  return {
+    appWanProcessKey,
+    id: networkId, name, organizationId: org.id,
+    endpointIds: endpoints.map((x) => x.id), serviceIds: services.map((x) => x.id), appWanIds: appWans.map((x) => x.id),
+    endpointGroupIds: groups.map((x) => x.id), gatewayClusterIds: [cluster.id],
   };
 }
 

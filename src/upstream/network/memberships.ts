@@ -105,31 +105,19 @@ export function createMemberships(rest: RestV1Client, cache: RequestCache, lists
         Promise.all(prefetch.map(async ({ id, href }) => [id, await groupEndpointIds(href)] as const)),
       ]);
 
-      // Each distinct group held, once, at its members link; none of them fetched if one has no link.
-      const listed = new Map(networkGroups.map((g) => [g.id, g.links['endpoints'] ?? null] as const));
-      const hrefs = new Map<string, string | null>();
-      for (const group of groupLists.flat()) if (!hrefs.has(group.id)) hrefs.set(group.id, group.links['endpoints'] ?? listed.get(group.id) ?? null);
-      if ([...hrefs.values()].some((href) => href === null)) {
+      const hrefs = heldGroupLinks(networkGroups, groupLists);
+      if (hrefs === null) {
         indexExact.set(indexKey(side, networkId), false);
         return { exact: false, byMember: new Map() };
       }
       const groupMembers = new Map<string, readonly string[]>(prefetched);
       await Promise.all(
         [...hrefs].map(async ([groupId, href]) => {
-          if (href === null || groupMembers.has(groupId)) return;
-          groupMembers.set(groupId, await groupEndpointIds(href));
+          if (!groupMembers.has(groupId)) groupMembers.set(groupId, await groupEndpointIds(href));
         }),
       );
-
-      // In AppWAN list order, each AppWAN once per member however many ways it reaches it.
-      const byMember = new Map<string, AppWanRecord[]>();
-      appWans.forEach((appWan, i) => {
-        const reach = new Set(memberLists[i]);
-        for (const group of groupLists[i] ?? []) for (const id of groupMembers.get(group.id) ?? []) reach.add(id);
-        for (const id of reach) appendTo(byMember, id, appWan);
-      });
       indexExact.set(indexKey(side, networkId), true);
-      return { exact: true, byMember };
+      return { exact: true, byMember: invert(appWans, memberLists, groupLists, groupMembers) };
     });
   }
 
@@ -198,6 +186,38 @@ export function createMemberships(rest: RestV1Client, cache: RequestCache, lists
     },
     servicesWithIndex: (networkId) => void servicesAhead.add(networkId),
   };
+}
+
+/**
+ * Each distinct group the AppWANs hold, once, at its members link (its own, else the network
+ * list's); null when one has no link: then none of them is fetched and the index is inexact.
+ */
+function heldGroupLinks(networkGroups: readonly EndpointGroupRecord[], groupLists: readonly (readonly EndpointGroupRecord[])[]): Map<string, string> | null {
+  const listed = new Map(networkGroups.map((g) => [g.id, g.links['endpoints'] ?? null] as const));
+  const hrefs = new Map<string, string>();
+  for (const group of groupLists.flat()) {
+    if (hrefs.has(group.id)) continue;
+    const href = group.links['endpoints'] ?? listed.get(group.id) ?? null;
+    if (href === null) return null;
+    hrefs.set(group.id, href);
+  }
+  return hrefs;
+}
+
+/** memberId → AppWANs, in AppWAN list order, each AppWAN once per member however many ways it reaches it. */
+function invert(
+  appWans: readonly AppWanRecord[],
+  memberLists: readonly (readonly string[])[],
+  groupLists: readonly (readonly EndpointGroupRecord[])[],
+  groupMembers: ReadonlyMap<string, readonly string[]>,
+): Map<string, AppWanRecord[]> {
+  const byMember = new Map<string, AppWanRecord[]>();
+  appWans.forEach((appWan, i) => {
+    const reach = new Set(memberLists[i]);
+    for (const group of groupLists[i] ?? []) for (const id of groupMembers.get(group.id) ?? []) reach.add(id);
+    for (const id of reach) appendTo(byMember, id, appWan);
+  });
+  return byMember;
 }
 
 /** A group whose members can be read before anyone asks (it has a members link), as a list of 0 or 1. */
