@@ -138,6 +138,47 @@ function refuseUpgrade(socket: Duplex, status: number, reason: string, headers: 
   socket.end(`${lines.join('\r\n')}\r\n\r\n${reason}\n`);
 }
 
+/**
+ * A handshake `ws` refuses (no or a bad Sec-WebSocket-Key, a bad version, a bad subprotocol
+ * header…): answered here as `ws` would, and noted; the slot goes back when the socket closes.
+ */
+function answerRefusedHandshakes(wss: WebSocketServer, upgrades: WeakMap<Duplex, Upgrade>, note: (refusal: EdgeRefusal, caller: Caller) => void): void {
+  wss.on('wsClientError', (error: Error, socket: Duplex) => {
+    const refusal = handshakeRefusal(error.message);
+    const upgrade = upgrades.get(socket);
+    if (upgrade) {
+      upgrade.settled = true;
+      note(refusal, upgrade.caller);
+    }
+    refuseUpgrade(socket, refusal.status, error.message, refusal.headers);
+  });
+}
+
+/** Every close the server makes for a reason (a graphql-ws 44xx, 1009, 1013) is noted once. */
+function noteCloses(ws: WebSocket, note: (refusal: EdgeRefusal) => void): void {
+  const close = ws.close.bind(ws);
+  let noted = false;
+  ws.close = (code?: number, reason?: string | Buffer): void => {
+    const refusal = code === undefined || noted ? undefined : closeRefusal(code, reason === undefined ? '' : reason.toString());
+    if (refusal) {
+      noted = true;
+      note(refusal);
+    }
+    close(code, reason);
+  };
+}
+
+/** The open sockets and the bytes queued on them, in all and at most on one. */
+function bufferedOf(open: ReadonlySet<WebSocket>): { sockets: number; bufferedBytes: number; maxBufferedBytes: number } {
+  let bufferedBytes = 0;
+  let maxBufferedBytes = 0;
+  for (const ws of open) {
+    bufferedBytes += ws.bufferedAmount;
+    maxBufferedBytes = Math.max(maxBufferedBytes, ws.bufferedAmount);
+  }
+  return { sockets: open.size, bufferedBytes, maxBufferedBytes };
+}
+
 export function createWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor {
   const { pipeline } = options;
   // A message over the HTTP body limit closes the socket (1009): no larger document arrives another way.
@@ -186,37 +227,13 @@ export function createWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoo
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
       upgrade.settled = true;
       boundSends(ws, options.maxBufferedBytes, () => onSlowReader(ws), (data) => frames.fragmentsOf(ws, data));
-      noteCloses(ws, caller);
+      noteCloses(ws, (refusal) => note(refusal, sockets.get(ws)?.caller ?? caller));
       open.add(ws);
       ws.once('close', () => open.delete(ws));
       wss.emit('connection', ws, req);
     });
   }
-  // A handshake `ws` refuses (no or a bad Sec-WebSocket-Key, a bad version, a bad subprotocol
-  // header…): answered here as `ws` would, and noted; the slot goes back when the socket closes.
-  wss.on('wsClientError', (error: Error, socket: Duplex) => {
-    const refusal = handshakeRefusal(error.message);
-    const upgrade = upgrades.get(socket);
-    if (upgrade) {
-      upgrade.settled = true;
-      note(refusal, upgrade.caller);
-    }
-    refuseUpgrade(socket, refusal.status, error.message, refusal.headers);
-  });
-
-  /** Every close the server makes for a reason (a graphql-ws 44xx, 1009, 1013) is noted once. */
-  function noteCloses(ws: WebSocket, upgradeCaller: Caller): void {
-    const close = ws.close.bind(ws);
-    let noted = false;
-    ws.close = (code?: number, reason?: string | Buffer): void => {
-      const refusal = code === undefined || noted ? undefined : closeRefusal(code, reason === undefined ? '' : reason.toString());
-      if (refusal) {
-        noted = true;
-        note(refusal, sockets.get(ws)?.caller ?? upgradeCaller);
-      }
-      close(code, reason);
-    };
-  }
+  answerRefusedHandshakes(wss, upgrades, note);
 
   /** The pipeline's word on the operation's kind, asked only past the bound (a persisted query, not at hand here, counts as not one). */
   function isSubscription(payload: GraphQLParams): boolean {
@@ -302,15 +319,7 @@ export function createWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoo
       await disposable.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
-    stats() {
-      let bufferedBytes = 0;
-      let maxBufferedBytes = 0;
-      for (const ws of open) {
-        bufferedBytes += ws.bufferedAmount;
-        maxBufferedBytes = Math.max(maxBufferedBytes, ws.bufferedAmount);
-      }
-      return { sockets: open.size, bufferedBytes, maxBufferedBytes, closedSlow, serializations: serialized.serializations, refused: edge.refused() };
-    },
+    stats: () => ({ ...bufferedOf(open), closedSlow, serializations: serialized.serializations, refused: edge.refused() }),
   };
 }
 

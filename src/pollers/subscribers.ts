@@ -37,6 +37,20 @@ function isRefusal(error: unknown): boolean {
   return error instanceof GatewayError && (error.code === 'UNAUTHENTICATED' || error.code === 'FORBIDDEN');
 }
 
+/** Each member but the lead (the first) verified again (cached for its verdict's lifetime); `drop` the ones the platform now refuses. */
+function recheckMembers<O extends Member>(members: ReadonlyMap<string, O>, drop: (credential: string, error: unknown) => void): void {
+  let lead = true;
+  for (const [credential, owner] of members) {
+    if (lead) {
+      lead = false;
+      continue;
+    }
+    owner.verify?.().catch((error: unknown) => {
+      if (isRefusal(error) && members.get(credential) === owner) drop(credential, error);
+    });
+  }
+}
+
 export class Subscribers<V, O extends Member> {
   /** Members' streams, with their credential. */
   private readonly streams = new Map<SubscriberStream<V>, string>();
@@ -109,17 +123,8 @@ export class Subscribers<V, O extends Member> {
     for (const stream of this.streams.keys()) stream.push(value);
     // A member that does not lead is served what the lead's token reads: hold it to its own
     // verdict's lifetime too (a revoked token is dropped once its verdict runs out).
-    const lead = this.lead;
-    for (const [credential, owner] of this.members) if (owner !== lead) void this.recheck(credential, owner);
+    recheckMembers(this.members, (credential, error) => this.drop(credential, error));
     return true;
-  }
-
-  private async recheck(credential: string, owner: O): Promise<void> {
-    try {
-      await owner.verify?.();
-    } catch (error) {
-      if (isRefusal(error) && this.members.get(credential) === owner) this.drop(credential, error);
-    }
   }
 
   /** Ends the streams of `credential` with `error` and forgets it (the platform refused it); the others stay. */
