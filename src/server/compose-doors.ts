@@ -45,7 +45,7 @@ export interface DoorParts {
 
 export async function composeDoors(parts: DoorParts) {
   const { config, schema, pipeline, formatErrors, callerOf, trusted, sandboxToken, logger } = parts;
-  const sandboxMode = config.upstreamBaseUrl === null;
+  const sandboxMode = config.upstream.baseUrl === null;
   const httpDoor = await createHttpDoor({ schema, pipeline, formatErrors, callerOf });
   const ide = createIdeHandler({
     graphqlPath: GRAPHQL_PATH,
@@ -64,11 +64,11 @@ export async function composeDoors(parts: DoorParts) {
   // With METRICS_PORT, /metrics is served on its own port only (index.ts), not to the API's clients.
   const { '/metrics': metricsRoute, ...probeRoutes } = routes;
   if (metricsRoute === undefined) throw new Error('health routes without /metrics');
-  const health: Record<string, RouteHandler | undefined> = config.metricsPort === null ? routes : probeRoutes;
+  const health: Record<string, RouteHandler | undefined> = config.server.metricsPort === null ? routes : probeRoutes;
   const sse = createSseDoor({
     pipeline,
-    reservations: new SharedLimit('sseReservations', { total: config.transport.sseMaxReservations, perCaller: config.transport.sseReservationsPerCaller, setting: 'SSE_MAX_RESERVATIONS' }),
-    limits: { reservationTtlMs: config.transport.sseReservationTtlMs, maxBufferedBytes: config.transport.sseMaxBufferedBytes },
+    reservations: new SharedLimit('sseReservations', { total: config.transports.sseMaxReservations, perCaller: config.transports.sseReservationsPerCaller, setting: 'SSE_MAX_RESERVATIONS' }),
+    limits: { reservationTtlMs: config.transports.sseReservationTtlMs, maxBufferedBytes: config.transports.sseMaxBufferedBytes },
     callerOf,
   });
   // MCP at /mcp (src/doors/mcp): the shipped operations as tools for AI assistants, with the caller's token.
@@ -77,9 +77,9 @@ export async function composeDoors(parts: DoorParts) {
     runner: createPipelineMcpRunner(pipeline, config.limits.price),
     operationsDir: parts.mcpOperationsDir,
     manifest: trusted ? { only: trusted.only, documents: trusted.documents() } : null,
-    mutations: config.mcpMutations,
-    publicHosts: config.publicHosts,
-    schemaTools: { offered: config.introspection, needToken: !sandboxMode },
+    mutations: config.mcp.mutations,
+    publicHosts: config.mcp.publicHosts,
+    schemaTools: { offered: config.server.introspection, needToken: !sandboxMode },
     version: parts.version,
     warn: (message) => logger.warn(message),
     callerOf,

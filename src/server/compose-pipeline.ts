@@ -38,22 +38,22 @@ export interface PipelineParts {
 export function composePipeline(parts: PipelineParts) {
   const { config, metrics } = parts;
   const schema = instrumentSchema(buildSchema());
-  const trusted = config.trustedDocuments ? loadManifest(config.trustedDocuments.path, config.trustedDocuments.only) : null;
+  const trusted = config.documents.trustedDocuments !== undefined ? loadManifest(config.documents.trustedDocuments, config.documents.trustedDocumentsOnly) : null;
   const mcpOperationsDir = join(projectRoot(), 'operations', 'mcp');
   const operationMetrics = createOperationMetrics(metrics.registry, [
     ...OWN_OPERATION_NAMES,
     ...operationNamesOf(trusted?.documents() ?? []),
     ...operationNamesOf(readOperationFolder(mcpOperationsDir).map((source) => source.text)),
   ]);
-  const formatErrors = createErrorFormatter({ development: config.development });
+  const formatErrors = createErrorFormatter({ development: config.server.development });
   const { maxDocumentBytes, maxDocumentTokens } = config.limits.price;
   const pipeline = createPipeline({
     schema,
-    executor: config.executor,
+    executor: config.server.executor,
     documentLimits: { maxBytes: maxDocumentBytes, maxTokens: maxDocumentTokens },
     trusted,
-    extraRules: introspectionRules(config.introspection),
-    apq: config.apq ? parts.fleet.persistedQueries({ maxDocumentBytes, ttlMs: config.fleet.apqTtlSeconds * 1000, maxSharedBytes: config.fleet.apqSharedMaxBytes }) : null,
+    extraRules: introspectionRules(config.server.introspection),
+    apq: config.documents.apq ? parts.fleet.persistedQueries({ maxDocumentBytes, ttlMs: config.documents.apqTtlSeconds * 1000, maxSharedBytes: config.documents.apqSharedMaxBytes }) : null,
     priceLimits: config.limits.price,
     gate: parts.gate,
     formatErrors,
@@ -70,7 +70,7 @@ export function composePipeline(parts: PipelineParts) {
     logger: parts.logger,
     metrics: operationMetrics,
     tracer: parts.tracer,
-    maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection,
+    maxSubscriptionsPerConnection: config.subscriptions.maxSubscriptionsPerConnection,
     onSubscriptionCount: (door, delta) => metrics.subscriptionCount(door, delta),
   });
   return { schema, trusted, mcpOperationsDir, formatErrors, pipeline };

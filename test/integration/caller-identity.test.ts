@@ -14,7 +14,7 @@ import { startGateway, type RunningGateway } from '../../src/server';
 import type { Config } from '../../src/config';
 import { Clients } from '../helpers/subscriptions';
 import { waitUntil } from '../helpers/wait';
-import { expectErrorCode, postGraphQL, testConfig } from '../helpers/stack';
+import { expectErrorCode, postGraphQL, testConfig, withOverrides, type ConfigOverrides } from '../helpers/stack';
 import { openBurstSocket } from '../helpers/ws-burst';
 import { connectMcp, toolErrors } from '../helpers/mcp';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -25,12 +25,12 @@ const junk = (): string => `Bearer ${randomBytes(24).toString('base64url')}`;
 let sandbox: RunningSandbox;
 let gateway: RunningGateway;
 
-async function start(overrides: (base: Config) => Partial<Config>, log: ((line: string) => void) | null = null): Promise<void> {
+async function start(overrides: (base: Config) => ConfigOverrides, log: ((line: string) => void) | null = null): Promise<void> {
   sandbox = await startSandbox({ port: 0, seed: 'tiny', stepMs: 50 });
   // Bursts of hundreds of identity checks on a loaded machine: no upstream timeout (and no breaker
   // opened by one) may stand in for the platform's answer these tests count.
-  const base = testConfig({ upstreamBaseUrl: null, headersTimeoutMs: 120_000, bodyTimeoutMs: 120_000 });
-  gateway = await startGateway({ ...base, ...overrides(base) }, { log, sandbox });
+  const base = testConfig({ upstream: { baseUrl: null, headersTimeoutMs: 120_000, bodyTimeoutMs: 120_000 } });
+  gateway = await startGateway(withOverrides(base, overrides(base)), { log, sandbox });
 }
 async function stop(): Promise<void> {
   await gateway?.close();
@@ -144,7 +144,7 @@ describe('one-tick bursts and anonymous streams', () => {
 });
 
 describe('client addresses behind a trusted proxy', () => {
-  beforeAll(() => start((base) => ({ callers: { ...base.callers, trustProxyHops: 1 }, transport: { ...base.transport, wsConnectionsPerClient: 1 } })));
+  beforeAll(() => start((base) => ({ callers: { ...base.callers, trustProxyHops: 1 }, transports: { wsConnectionsPerClient: 1 } })));
   afterAll(stop);
   const sockets: WebSocket[] = [];
   afterAll(() => sockets.forEach((s) => s.terminate()));

@@ -10,7 +10,7 @@ import { dataAt, expectErrorCode, expectNoErrors, startStack, testConfig, type S
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({ seed: 'tiny', config: { fleet: { ...testConfig().fleet, callerUpstreamCallsPerMinute: 3 } } });
+  stack = await startStack({ seed: 'tiny', config: { limits: { callerUpstreamCallsPerMinute: 3 } } });
 });
 afterAll(() => stack.close());
 

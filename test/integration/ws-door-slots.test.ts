@@ -17,7 +17,7 @@ const KEY = 'dGhlIHNhbXBsZSBub25jZQ==';
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({ config: { transport: { ...loadConfig({}).transport, wsConnectionsPerClient: SHARE } } });
+  stack = await startStack({ config: { transports: { wsConnectionsPerClient: SHARE } } });
 });
 afterAll(() => stack.close());
 

@@ -19,7 +19,7 @@ describeFleet('readiness with Redis', () => {
     redis = await startRedis();
     await redis.stop();
     sandbox = await startSandbox({ port: 0, seed: 'tiny' });
-    gateway = await startTestGateway({ upstreamBaseUrl: null, fleet: { ...testConfig().fleet, redisUrl: redis.url } }, { sandbox });
+    gateway = await startTestGateway({ upstream: { baseUrl: null }, fleet: { redisUrl: redis.url } }, { sandbox });
   });
   afterAll(async () => {
     await gateway?.close();
