@@ -6,7 +6,7 @@
 import type { FormattedExecutionResult } from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { dataAt, expectErrorCode, expectNoErrors, startStack, testConfig, type Stack } from '../helpers/stack';
+import { dataAt, expectErrorCode, expectNoErrors, startStack, type Stack } from '../helpers/stack';
 
 let stack: Stack;
 const clients: Client[] = [];

@@ -64,7 +64,6 @@ describe('one opaque token spelt four ways', () => {
       if (req.url.endsWith('/identity/v1/organization')) return json(res, 200, { id: 'org-opaque', name: 'Opaque' });
       return json(res, 404, { message: 'not here' });
     });
-    const base = testConfig();
     gateway = await startTestGateway({ upstream: { baseUrl: upstream.url }, limits: { callerUpstreamCallsPerMinute: 3 } });
   });
   afterAll(async () => {

@@ -5,7 +5,6 @@
  * clients on real sockets.
  */
 import { connect } from 'node:net';
-import { loadConfig } from '../../src/config';
 import { startStack, type Stack } from '../helpers/stack';
 import { waitUntil } from '../helpers/wait';
 

@@ -6,7 +6,7 @@
  * outside the quota, and asked once per token.
  */
 import { ADMIN_IDENTITY_ID } from '../../src/sandbox/core/identities';
-import { dataAt, expectErrorCode, expectNoErrors, startStack, testConfig, type Stack } from '../helpers/stack';
+import { dataAt, expectErrorCode, expectNoErrors, startStack, type Stack } from '../helpers/stack';
 
 let stack: Stack;
 beforeAll(async () => {

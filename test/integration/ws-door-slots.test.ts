@@ -8,7 +8,6 @@
  */
 import { connect, type Socket } from 'node:net';
 import { WebSocket } from 'ws';
-import { loadConfig } from '../../src/config';
 import { startStack, type Stack } from '../helpers/stack';
 import { waitUntil } from '../helpers/wait';
 

@@ -5,7 +5,7 @@
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox';
 import type { RunningGateway } from '../../../src/server';
 import { redisTestsEnabled, startRedis, type TestRedis } from '../../helpers/redis-server';
-import { startTestGateway, testConfig } from '../../helpers/stack';
+import { startTestGateway } from '../../helpers/stack';
 import { waitUntil } from '../../helpers/wait';
 
 const describeFleet = redisTestsEnabled() ? describe : describe.skip;
