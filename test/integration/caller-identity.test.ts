@@ -57,7 +57,7 @@ describe('made-up bearers, cached verdicts and shares per identity', () => {
     start((base) => ({
       // Refusals remembered for the whole test: the second round must not depend on timing.
       callers: { ...base.callers, refusedTtlMs: 600_000 },
-      fleet: { ...base.fleet, maxProvisioningsPerCaller: 2 },
+      provisioning: { maxProvisioningsPerCaller: 2 },
     })),
   );
   afterAll(stop);
@@ -115,7 +115,7 @@ describe('made-up bearers, cached verdicts and shares per identity', () => {
 });
 
 describe('one-tick bursts and anonymous streams', () => {
-  beforeAll(() => start((base) => ({ maxSubscriptionsPerConnection: 20, callers: { ...base.callers, maxAnonymousSubscriptions: 8 } })));
+  beforeAll(() => start((base) => ({ subscriptions: { maxSubscriptionsPerConnection: 20 }, callers: { ...base.callers, maxAnonymousSubscriptions: 8 } })));
   afterAll(stop);
   const clients = new Clients(() => ({ wsUrl: gateway.wsUrl, streamUrl: gateway.streamUrl, tokens: sandbox.tokens }));
   afterEach(() => clients.disposeAll());
@@ -196,7 +196,7 @@ describe('event search for the operator\'s organizations only', () => {
 });
 
 describe('MCP follow calls per identity', () => {
-  beforeAll(() => start((base) => ({ pollNotFoundGraceMs: 600_000, callers: { ...base.callers, maxSubscriptionsPerCaller: 3 } })));
+  beforeAll(() => start((base) => ({ subscriptions: { pollNotFoundGraceMs: 600_000 }, callers: { ...base.callers, maxSubscriptionsPerCaller: 3 } })));
   afterAll(stop);
 
   it('runs exactly MAX_SUBSCRIPTIONS_PER_CALLER follow calls of one identity at once, and refuses the rest RATE_LIMITED', async () => {
