@@ -20,8 +20,8 @@ async function main(): Promise<void> {
   }
 
   let sandbox: RunningSandbox | null = null;
-  if (config.upstreamBaseUrl === null) {
-    sandbox = await startSandbox({ port: 0, seed: config.sandboxSeed });
+  if (config.upstream.baseUrl === null) {
+    sandbox = await startSandbox({ port: 0, seed: config.upstream.sandboxSeed });
   }
   let gateway: RunningGateway;
   try {
@@ -34,14 +34,14 @@ async function main(): Promise<void> {
   const lines = [`netgraph listening: ${gateway.url}`, `  GraphQL IDE: open ${gateway.url} in a browser`, `  network map: ${new URL('/map', gateway.url).href}`, `  subscriptions: ${gateway.wsUrl} (WebSocket), ${gateway.streamUrl} (Server-Sent Events)`, `  MCP (AI assistants): ${new URL('/mcp', gateway.url).href} (Streamable HTTP)`];
   if (sandbox) {
     lines.push(
-      `  upstream: embedded sandbox (seed ${config.sandboxSeed}) at ${sandbox.baseUrl}: demo data, not a platform (set UPSTREAM_BASE_URL to serve one)`,
-      ...(isLoopback(config.host) ? [] : [`  SANDBOX=on on ${config.host}: anyone who reaches this address gets the demo admin token`]),
+      `  upstream: embedded sandbox (seed ${config.upstream.sandboxSeed}) at ${sandbox.baseUrl}: demo data, not a platform (set UPSTREAM_BASE_URL to serve one)`,
+      ...(isLoopback(config.server.host) ? [] : [`  SANDBOX=on on ${config.server.host}: anyone who reaches this address gets the demo admin token`]),
       '  demo tokens (send as `Authorization: Bearer <token>`; the IDE is prefilled with the admin token):',
       `admin token: ${sandbox.tokens.admin}`,
       `reader token: ${sandbox.tokens.reader}`,
     );
   } else {
-    lines.push(`  upstream: ${config.upstreamBaseUrl}`);
+    lines.push(`  upstream: ${config.upstream.baseUrl}`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);
 

@@ -51,7 +51,7 @@ export interface DoorParts {
 
 export async function composeDoors(parts: DoorParts) {
   const { config, schema, pipeline, formatErrors, callerOf, trusted, sandboxToken, logger } = parts;
-  const sandboxMode = config.upstreamBaseUrl === null;
+  const sandboxMode = config.upstream.baseUrl === null;
   const httpDoor = await createHttpDoor({ path: GRAPHQL_PATH, schema, pipeline, formatErrors, callerOf, observe: (status, seconds) => parts.metrics.observeRequest(status, seconds) });
   const ide = createIdeHandler({
     graphqlPath: GRAPHQL_PATH,
@@ -70,22 +70,22 @@ export async function composeDoors(parts: DoorParts) {
   // With METRICS_PORT, /metrics is served on its own port only (index.ts), not to the API's clients.
   const { '/metrics': metricsRoute, ...probeRoutes } = routes;
   if (metricsRoute === undefined) throw new Error('health routes without /metrics');
-  const health: Record<string, RouteHandler | undefined> = config.metricsPort === null ? routes : probeRoutes;
+  const health: Record<string, RouteHandler | undefined> = config.server.metricsPort === null ? routes : probeRoutes;
   const ws = createWebSocketDoor({
     path: GRAPHQL_PATH,
     schema,
     pipeline,
-    connections: new SharedLimit('wsConnections', { total: config.transport.wsMaxConnections, perCaller: config.transport.wsConnectionsPerClient, setting: 'WS_MAX_CONNECTIONS' }),
-    allowedOrigins: config.transport.wsAllowedOrigins,
+    connections: new SharedLimit('wsConnections', { total: config.transports.wsMaxConnections, perCaller: config.transports.wsConnectionsPerClient, setting: 'WS_MAX_CONNECTIONS' }),
+    allowedOrigins: config.transports.wsAllowedOrigins,
     callerOf,
-    maxBufferedBytes: config.transport.wsMaxBufferedBytes,
-    maxOperationsPerConnection: config.transport.wsMaxOperationsPerConnection,
+    maxBufferedBytes: config.transports.wsMaxBufferedBytes,
+    maxOperationsPerConnection: config.transports.wsMaxOperationsPerConnection,
   });
   const sse = createSseDoor({
     path: STREAM_PATH,
     pipeline,
-    reservations: new SharedLimit('sseReservations', { total: config.transport.sseMaxReservations, perCaller: config.transport.sseReservationsPerCaller, setting: 'SSE_MAX_RESERVATIONS' }),
-    limits: { reservationTtlMs: config.transport.sseReservationTtlMs, maxBufferedBytes: config.transport.sseMaxBufferedBytes },
+    reservations: new SharedLimit('sseReservations', { total: config.transports.sseMaxReservations, perCaller: config.transports.sseReservationsPerCaller, setting: 'SSE_MAX_RESERVATIONS' }),
+    limits: { reservationTtlMs: config.transports.sseReservationTtlMs, maxBufferedBytes: config.transports.sseMaxBufferedBytes },
     callerOf,
   });
   // MCP at /mcp (src/doors/mcp): the shipped operations as tools for AI assistants, with the caller's token.
@@ -94,9 +94,9 @@ export async function composeDoors(parts: DoorParts) {
     runner: createPipelineMcpRunner(pipeline, config.limits.price),
     operationsDir: parts.mcpOperationsDir,
     manifest: trusted ? { only: trusted.only, documents: trusted.documents() } : null,
-    mutations: config.mcpMutations,
-    publicHosts: config.publicHosts,
-    schemaTools: { offered: config.introspection, needToken: !sandboxMode },
+    mutations: config.mcp.mutations,
+    publicHosts: config.mcp.publicHosts,
+    schemaTools: { offered: config.server.introspection, needToken: !sandboxMode },
     version: parts.version,
     warn: (message) => logger.warn(message),
     callerOf,

@@ -6,7 +6,7 @@
  * names the gateway knows (trusted operations, its own clients', the MCP tools'), never callers'.
  */
 import { join } from 'node:path';
-import type { Config } from '../config';
+import { idempotencyOf, type Config } from '../config';
 import { releaseContext } from '../context';
 import { defaultShare, SharedLimit } from '../core/shares';
 import { readOperationFolder } from '../doors/mcp/catalog';
@@ -39,22 +39,22 @@ export interface PipelineParts {
 export function composePipeline(parts: PipelineParts) {
   const { config, metrics } = parts;
   const schema = instrumentSchema(buildSchema());
-  const trusted = config.trustedDocuments ? loadManifest(config.trustedDocuments.path, config.trustedDocuments.only) : null;
+  const trusted = config.documents.trustedDocuments !== undefined ? loadManifest(config.documents.trustedDocuments, config.documents.trustedDocumentsOnly) : null;
   const mcpOperationsDir = join(projectRoot(), 'operations', 'mcp');
   const operationMetrics = createOperationMetrics(metrics.registry, [
     ...OWN_OPERATION_NAMES,
     ...operationNamesOf(trusted?.documents() ?? []),
     ...operationNamesOf(readOperationFolder(mcpOperationsDir).map((source) => source.text)),
   ]);
-  const formatErrors = createErrorFormatter({ development: config.development });
+  const formatErrors = createErrorFormatter({ development: config.server.development });
   const { maxDocumentBytes, maxDocumentTokens } = config.limits.price;
   const pipeline = createPipeline({
     schema,
-    executor: config.executor,
+    executor: config.server.executor,
     documentLimits: { maxBytes: maxDocumentBytes, maxTokens: maxDocumentTokens },
     trusted,
-    extraRules: introspectionRules(config.introspection),
-    apq: config.apq ? parts.fleet.persistedQueries({ maxDocumentBytes, ttlMs: config.fleet.apqTtlSeconds * 1000, maxSharedBytes: config.fleet.apqSharedMaxBytes }) : null,
+    extraRules: introspectionRules(config.server.introspection),
+    apq: config.documents.apq ? parts.fleet.persistedQueries({ maxDocumentBytes, ttlMs: config.documents.apqTtlSeconds * 1000, maxSharedBytes: config.documents.apqSharedMaxBytes }) : null,
     priceLimits: config.limits.price,
     gate: parts.gate,
     formatErrors,
@@ -71,9 +71,9 @@ export function composePipeline(parts: PipelineParts) {
     logger: parts.logger,
     metrics: operationMetrics,
     tracer: parts.tracer,
-    maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection,
+    maxSubscriptionsPerConnection: config.subscriptions.maxSubscriptionsPerConnection,
     onSubscriptionCount: (door, delta) => metrics.subscriptionCount(door, delta),
-    idempotency: createIdempotency({ store: parts.fleet.idempotency(), ...config.idempotency, warn: (message) => parts.logger.warn(message) }),
+    idempotency: createIdempotency({ store: parts.fleet.idempotency(), ...idempotencyOf(config.idempotency), warn: (message) => parts.logger.warn(message) }),
   });
   return { schema, trusted, mcpOperationsDir, formatErrors, pipeline };
 }

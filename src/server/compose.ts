@@ -4,7 +4,7 @@
  * context, the one pipeline and the doors in front of it, the pages. `startGateway` (index.ts)
  * puts a node:http server in front of them; a test may build them alone.
  */
-import type { Config } from '../config';
+import { resilienceOf, searchCredentialsOf, tracingOf, type Config } from '../config';
 import type { GatewayInfo, GatewayOwner, GatewayServices, PollSession } from '../context';
 import { HeavyOperationGate } from '../limits/admission';
 import { createLogger, type LogFn } from '../pipeline/request-log';
@@ -41,7 +41,7 @@ export interface SandboxUpstream {
 }
 
 export interface StartGatewayOptions {
-  /** Serve this sandbox (used when `config.upstreamBaseUrl` is null; its admin token prefills the IDE). */
+  /** Serve this sandbox (used when `config.upstream.baseUrl` is null; its admin token prefills the IDE). */
   sandbox?: SandboxUpstream;
   /** Where log lines (JSON, one per line) go; null: no log at all (nothing is formatted). @default a line on stdout */
   log?: LogFn | null;
@@ -65,30 +65,31 @@ export type GatewayParts = Awaited<ReturnType<typeof composeGateway>>;
 
 export async function composeGateway(config: Config, options: StartGatewayOptions = {}) {
   const logger = createLogger(options.log === undefined ? (line) => process.stdout.write(`${line}\n`) : options.log);
-  const upstreamBaseUrl = config.upstreamBaseUrl ?? options.sandbox?.baseUrl;
+  const upstreamBaseUrl = config.upstream.baseUrl ?? options.sandbox?.baseUrl;
   if (upstreamBaseUrl === undefined) throw new Error('startGateway: no upstream (set UPSTREAM_BASE_URL or pass a sandbox)');
-  const sandboxMode = config.upstreamBaseUrl === null;
+  const sandboxMode = config.upstream.baseUrl === null;
   const sandbox = sandboxMode ? (options.sandbox ?? null) : null;
-  const searchUrl = config.searchUrl ?? sandbox?.searchUrl ?? null;
-  const searchCredentials = config.searchCredentials ?? sandbox?.searchCredentials ?? null;
+  const searchUrl = config.upstream.searchUrl ?? sandbox?.searchUrl ?? null;
+  const searchCredentials = searchCredentialsOf(config.upstream) ?? sandbox?.searchCredentials ?? null;
 
   const metrics = createGatewayMetrics(options.processMetrics === true);
   const registry = metrics.registry;
   // Null when no OTLP endpoint is configured: then the SDK is not loaded and no span, id or header is ever made.
-  const tracer = config.tracing
-    ? createTracer(config.tracing, {
+  const tracing = tracingOf(config.telemetry);
+  const tracer = tracing
+    ? createTracer(tracing, {
         serviceVersion: packageVersion(),
         onExportError: (error) => logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'trace export failed (spans dropped; told once)'),
       })
     : null;
   // Pollers, provisionings, persisted queries and quotas: in this process, or shared by the fleet in Redis (src/state).
-  const fleet = createFleetState({ config: config.fleet, registry, warn: (message, fields) => logger.warn(fields ?? {}, message) });
+  const fleet = createFleetState({ config: config.fleet, callerUpstreamCallsPerMinute: config.limits.callerUpstreamCallsPerMinute, registry, warn: (message, fields) => logger.warn(fields ?? {}, message) });
   // Reads shared and cached across requests (src/upstream/cache); changes heard from the fleet over Redis.
   const changeBus = config.fleet.redisUrl === null ? null : createRedisChangeBus(config.fleet.redisUrl, (message, fields) => logger.warn(fields ?? {}, message));
   // Batching off is the naive plan the benchmark compares against: every call its own, nothing shared or cached.
   const naive = options.loaderOptions?.batching === false;
   const reads = createUpstreamReads(
-    { ...config.upstreamCache, ...(naive ? { sharing: false, maxBytes: 0 } : {}), ...(options.cacheClock ? { now: options.cacheClock } : {}) },
+    { ...config.cache, ...(naive ? { sharing: false, maxBytes: 0 } : {}), ...(options.cacheClock ? { now: options.cacheClock } : {}) },
     changeBus,
   );
   // Who a token belongs to, asked of the platform once per token (compose-callers.ts).
@@ -97,19 +98,19 @@ export async function composeGateway(config: Config, options: StartGatewayOption
     upstreamBaseUrl,
     searchUrl,
     searchCredentials,
-    timeouts: { connectMs: config.connectTimeoutMs, headersMs: config.headersTimeoutMs, bodyMs: config.bodyTimeoutMs },
-    retry: { attempts: config.retryAttempts, baseDelayMs: config.retryBaseDelayMs, maxDelayMs: config.retryMaxDelayMs, maxRetryAfterMs: config.retryAfterMaxMs },
-    maxConcurrentPerRequest: config.maxConcurrentPerRequest,
+    timeouts: { connectMs: config.upstream.connectTimeoutMs, headersMs: config.upstream.headersTimeoutMs, bodyMs: config.upstream.bodyTimeoutMs },
+    retry: { attempts: config.upstream.retryAttempts, baseDelayMs: config.upstream.retryBaseDelayMs, maxDelayMs: config.upstream.retryMaxDelayMs, maxRetryAfterMs: config.upstream.retryAfterMaxMs },
+    maxConcurrentPerRequest: config.upstream.maxConcurrentPerRequest,
     metrics: registry,
     // The quota counts per identity.
     ...(fleet.quota ? { quota: upstreamQuotaOf(fleet.quota, callers.quotaKeyOf) } : {}),
     reads,
     // A cached read answers a token only while the platform's acceptance of it is current.
     verdicts: callers.verifier,
-    resilience: config.upstreamResilience,
+    resilience: resilienceOf(config.resilience),
     closures: fleet.upstreamClosures,
-    maxBodyBytes: config.upstreamMaxBodyBytes,
-    forwardTracestate: config.forwardTracestate,
+    maxBodyBytes: config.upstream.maxBodyBytes,
+    forwardTracestate: config.upstream.forwardTracestate,
     ...(options.upstreamClock ? { clock: options.upstreamClock } : {}),
   });
   callers.askThrough(httpLayer);
@@ -119,11 +120,11 @@ export async function composeGateway(config: Config, options: StartGatewayOption
   const loaderOptions: LoaderOptions = options.loaderOptions ?? { batching: true };
   const pollers = fleet.pollers<PollSession>(
     {
-      intervalMs: config.pollIntervalMs,
-      maxIntervalMs: config.pollMaxIntervalMs,
-      maxErrors: config.pollMaxErrors,
-      maxPollers: config.maxPollers,
-      maxPollersPerCaller: config.fleet.maxPollersPerCaller,
+      intervalMs: config.subscriptions.pollIntervalMs,
+      maxIntervalMs: config.subscriptions.pollMaxIntervalMs,
+      maxErrors: config.subscriptions.pollMaxErrors,
+      maxPollers: config.subscriptions.maxPollers,
+      maxPollersPerCaller: config.subscriptions.maxPollersPerCaller,
     },
     createPollerMetrics(registry),
   );
@@ -134,28 +135,28 @@ export async function composeGateway(config: Config, options: StartGatewayOption
   // A run (or a run resumed from another replica) works with its owner's credentials, through the shared pollers.
   const provisionings = fleet.provisionings<GatewayOwner>(
     {
-      maxRunning: config.maxProvisionings,
-      maxRunningPerOwner: config.fleet.maxProvisioningsPerCaller,
-      maxRetained: config.fleet.provisioningsRetained,
+      maxRunning: config.provisioning.maxProvisionings,
+      maxRunningPerOwner: config.provisioning.maxProvisioningsPerCaller,
+      maxRetained: config.provisioning.provisioningsRetained,
       retainMs: PROVISIONING_RETAIN_MS,
     },
     (owner, handle, actions, signal) =>
-      runProvisioning(handle, actions, provisioningDeps(pollers.forOwner(owner), owner, config.pollNotFoundGraceMs), { signal, stepTimeoutMs: config.provisioningStepTimeoutMs }),
+      runProvisioning(handle, actions, provisioningDeps(pollers.forOwner(owner), owner, config.subscriptions.pollNotFoundGraceMs), { signal, stepTimeoutMs: config.provisioning.stepTimeoutMs }),
     (authorization, ownerKey) => CallerOwner.resumed(authorization, ownerKey, httpLayer, loaderOptions, callers.verifier.tokenHash),
   );
   metrics.watchProvisionings(() => provisionings.running());
   const info: GatewayInfo = { version: packageVersion(), sandbox: sandboxMode, searchConfigured: searchUrl !== null };
   // One probe round at a time, its result reused for PROBE_CACHE_MS: /readyz and checkUpstreams share it.
-  const probe = createSharedProbe(httpLayer.serviceUrls(), { timeoutMs: PROBE_TIMEOUT_MS, cacheMs: config.probeCacheMs });
+  const probe = createSharedProbe(httpLayer.serviceUrls(), { timeoutMs: PROBE_TIMEOUT_MS, cacheMs: config.server.probeCacheMs });
   const services: GatewayServices = {
     info,
     probeUpstreams: (probeOptions) => probe.check(probeOptions),
     polling: {
-      notFoundGraceMs: config.pollNotFoundGraceMs,
+      notFoundGraceMs: config.subscriptions.pollNotFoundGraceMs,
       // A network a poll saw change (whoever changed it) is forgotten by every replica's cache.
-      network: createNetworkPolling(config, registry, (networkId) => reads.changes.changed({ service: 'rest-v1', path: `/networks/${networkId}`, seen: true })),
+      network: createNetworkPolling(config.subscriptions, registry, (networkId) => reads.changes.changed({ service: 'rest-v1', path: `/networks/${networkId}`, seen: true })),
     },
-    provisioning: { jobs: provisionings, stepTimeoutMs: config.provisioningStepTimeoutMs },
+    provisioning: { jobs: provisionings, stepTimeoutMs: config.provisioning.stepTimeoutMs },
   };
   const makeContext = createContextFactory({
     config,

@@ -84,15 +84,15 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.port, config.host, () => {
+    server.listen(config.server.port, config.server.host, () => {
       server.off('error', reject);
       resolve();
     });
   });
   const { port } = server.address() as AddressInfo;
   // With METRICS_PORT, /metrics is served there only (metrics-server.ts), not to the API's clients.
-  const metricsServer = config.metricsPort !== null ? await startMetricsServer(metricsRoute, config.host, config.metricsPort) : null;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const metricsServer = config.server.metricsPort !== null ? await startMetricsServer(metricsRoute, config.server.host, config.server.metricsPort) : null;
+  const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host;
 
   // What to close, in order (lifecycle.ts): stop taking requests, end what never ends by itself,
   // drain, then release what the requests used.

@@ -5,11 +5,11 @@
  * `changed` (the upstream cache forgets the network's reads).
  */
 import { Histogram, type Registry } from 'prom-client';
-import type { Config } from '../config';
+import type { SubscriptionSettings } from '../config';
 import type { NetworkPolling } from '../context';
 
 export function createNetworkPolling(
-  config: Pick<Config, 'networkPollIntervalMs' | 'networkPollMaxIntervalMs'>,
+  settings: Pick<SubscriptionSettings, 'networkPollIntervalMs' | 'networkPollMaxIntervalMs'>,
   registry: Registry,
   changed?: (networkId: string) => void,
 ): NetworkPolling {
@@ -20,8 +20,8 @@ export function createNetworkPolling(
     registers: [registry],
   });
   return {
-    intervalMs: config.networkPollIntervalMs,
-    maxIntervalMs: config.networkPollMaxIntervalMs,
+    intervalMs: settings.networkPollIntervalMs,
+    maxIntervalMs: settings.networkPollMaxIntervalMs,
     countPoll: (upstreamCalls) => calls.observe(upstreamCalls),
     ...(changed ? { changed } : {}),
   };

@@ -1,5 +1,5 @@
 /** Sharing and caching of upstream reads across requests (src/upstream/cache). */
-import { ConfigError, custom, int, onOff, type Area } from './setting';
+import { ConfigError, area, custom, int, onOff, type SettingsOf } from './setting';
 
 export const UPSTREAM_SHARING = onOff({
   name: 'UPSTREAM_SHARING',
@@ -50,8 +50,16 @@ export const UPSTREAM_CACHE_STALE_IF_ERROR_SECONDS = int({
   fallback: 0,
 });
 
-export const CACHE: Area = {
+export const CACHE = area({
   title: 'Upstream cache',
   intro: 'Without settings the gateway answers exactly as fresh as the platform allows: only responses with caching headers are kept, per credential ([Caching](caching.md)).',
-  settings: [UPSTREAM_SHARING, UPSTREAM_CACHE_MAX_BYTES, UPSTREAM_CACHE_MAX_ENTRIES, UPSTREAM_CACHE_TTLS, UPSTREAM_CACHE_STALE_IF_ERROR_SECONDS],
-};
+  settings: {
+    sharing: UPSTREAM_SHARING,
+    maxBytes: UPSTREAM_CACHE_MAX_BYTES,
+    maxEntries: UPSTREAM_CACHE_MAX_ENTRIES,
+    ttls: UPSTREAM_CACHE_TTLS,
+    staleIfErrorSeconds: UPSTREAM_CACHE_STALE_IF_ERROR_SECONDS,
+  },
+});
+
+export type CacheSettings = SettingsOf<typeof CACHE>;

@@ -1,5 +1,5 @@
 /** Who the caller is: its verification with the platform, its address, its share of subscriptions, event search. */
-import { ConfigError, custom, int, type Area } from './setting';
+import { ConfigError, area, custom, int, type SettingsOf } from './setting';
 
 export const CALLER_VERIFY_TTL_MS = int({
   name: 'CALLER_VERIFY_TTL_MS',
@@ -66,8 +66,18 @@ export const EVENTS_ALLOWED_ORGANIZATIONS = custom<ReadonlySet<string>>({
   },
 });
 
-export const CALLERS: Area = {
+export const CALLERS = area({
   title: 'Callers',
   intro: 'A caller is the identity the platform says its token belongs to, verified before anything is reserved for it ([Security](security.md)).',
-  settings: [CALLER_VERIFY_TTL_MS, CALLER_VERIFY_REFUSED_TTL_MS, TRUST_PROXY_HOPS, CLIENT_ADDRESS_HEADER, MAX_SUBSCRIPTIONS_PER_CALLER, MAX_ANONYMOUS_SUBSCRIPTIONS, EVENTS_ALLOWED_ORGANIZATIONS],
-};
+  settings: {
+    verifyTtlMs: CALLER_VERIFY_TTL_MS,
+    refusedTtlMs: CALLER_VERIFY_REFUSED_TTL_MS,
+    trustProxyHops: TRUST_PROXY_HOPS,
+    clientAddressHeader: CLIENT_ADDRESS_HEADER,
+    maxSubscriptionsPerCaller: MAX_SUBSCRIPTIONS_PER_CALLER,
+    maxAnonymousSubscriptions: MAX_ANONYMOUS_SUBSCRIPTIONS,
+    eventsAllowedOrganizations: EVENTS_ALLOWED_ORGANIZATIONS,
+  },
+});
+
+export type CallerSettings = SettingsOf<typeof CALLERS>;

@@ -1,5 +1,5 @@
 /** Which documents may run: automatic persisted queries and a trusted-documents manifest. */
-import { ConfigError, choice, custom, int, onOff, type Area } from './setting';
+import { ConfigError, area, choice, custom, int, onOff, type SettingsOf } from './setting';
 
 export const APQ = onOff({
   name: 'APQ',
@@ -13,6 +13,15 @@ export const APQ_TTL_SECONDS = int({
   min: 1,
   max: 30 * 86_400,
   fallback: 86_400,
+});
+
+export const APQ_SHARED_MAX_BYTES = int({
+  name: 'APQ_SHARED_MAX_BYTES',
+  meaning: 'bytes the shared persisted-query store may hold in Redis (documents and their bookkeeping; the least recently used go first). Only verified callers register there; anonymous registrations stay in their replica',
+  min: 64 * 1024,
+  max: 4 * 1024 * 1024 * 1024,
+  fallback: 16 * 1024 * 1024,
+  defaultText: '`16777216` (16 MiB)',
 });
 
 export const TRUSTED_DOCUMENTS = custom<string | undefined>({
@@ -38,7 +47,15 @@ export const TRUSTED_DOCUMENTS_ONLY = custom<boolean>({
   },
 });
 
-export const DOCUMENTS: Area = {
+export const DOCUMENTS = area({
   title: 'Persisted and trusted documents',
-  settings: [APQ, APQ_TTL_SECONDS, TRUSTED_DOCUMENTS, TRUSTED_DOCUMENTS_ONLY],
-};
+  settings: {
+    apq: APQ,
+    apqTtlSeconds: APQ_TTL_SECONDS,
+    apqSharedMaxBytes: APQ_SHARED_MAX_BYTES,
+    trustedDocuments: TRUSTED_DOCUMENTS,
+    trustedDocumentsOnly: TRUSTED_DOCUMENTS_ONLY,
+  },
+});
+
+export type DocumentSettings = SettingsOf<typeof DOCUMENTS>;

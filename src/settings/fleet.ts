@@ -1,5 +1,5 @@
 /** A fleet of replicas sharing state through Redis. */
-import { ConfigError, custom, int, type Area } from './setting';
+import { ConfigError, area, custom, type SettingsOf } from './setting';
 
 /** Checked without ever echoing its password. */
 export const REDIS_URL = custom<string | null>({
@@ -62,17 +62,14 @@ export const FLEET_TOKEN_KEY = custom<Buffer | null>({
   },
 });
 
-export const APQ_SHARED_MAX_BYTES = int({
-  name: 'APQ_SHARED_MAX_BYTES',
-  meaning: 'bytes the shared persisted-query store may hold in Redis (documents and their bookkeeping; the least recently used go first). Only verified callers register there; anonymous registrations stay in their replica',
-  min: 64 * 1024,
-  max: 4 * 1024 * 1024 * 1024,
-  fallback: 16 * 1024 * 1024,
-  defaultText: '`16777216` (16 MiB)',
-});
-
-export const FLEET: Area = {
+export const FLEET = area({
   title: 'Fleet',
   intro: 'Per-caller limits, quotas and persisted queries apply on one replica as well; these settings share them across replicas.',
-  settings: [REDIS_URL, REDIS_TLS_CA_FILE, FLEET_TOKEN_KEY, APQ_SHARED_MAX_BYTES],
-};
+  settings: {
+    redisUrl: REDIS_URL,
+    redisTlsCaFile: REDIS_TLS_CA_FILE,
+    tokenKey: FLEET_TOKEN_KEY,
+  },
+});
+
+export type FleetSettings = SettingsOf<typeof FLEET>;

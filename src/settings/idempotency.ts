@@ -1,5 +1,5 @@
 /** Idempotent mutations (`Idempotency-Key`): how long keys are kept, the first run's lease, the repeat's wait, and the bounds. */
-import { int, type Area } from './setting';
+import { area, int, type SettingsOf } from './setting';
 
 export const IDEMPOTENCY_TTL_MS = int({
   name: 'IDEMPOTENCY_TTL_MS',
@@ -65,9 +65,30 @@ export const IDEMPOTENCY_MAX_RESULT_BYTES = int({
   defaultText: '`262144` (256 KiB)',
 });
 
-export const IDEMPOTENCY: Area = {
+export const IDEMPOTENCY = area({
   title: 'Idempotency',
   intro:
     'A mutation sent with an idempotency key runs once per identity and key ([Idempotent mutations](changes-and-provisioning.md#idempotent-mutations)). With `REDIS_URL` keys are shared by the fleet; results are sealed there with `FLEET_TOKEN_KEY`, and without it stay in the replica that ran them.',
-  settings: [IDEMPOTENCY_TTL_MS, IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_WAIT_MS, IDEMPOTENCY_MAX_KEYS, IDEMPOTENCY_MAX_KEYS_PER_CALLER, IDEMPOTENCY_MAX_BYTES, IDEMPOTENCY_MAX_BYTES_PER_CALLER, IDEMPOTENCY_MAX_RESULT_BYTES],
-};
+  settings: {
+    ttlMs: IDEMPOTENCY_TTL_MS,
+    leaseMs: IDEMPOTENCY_LEASE_MS,
+    waitMs: IDEMPOTENCY_WAIT_MS,
+    maxKeys: IDEMPOTENCY_MAX_KEYS,
+    maxKeysPerCaller: IDEMPOTENCY_MAX_KEYS_PER_CALLER,
+    maxBytes: IDEMPOTENCY_MAX_BYTES,
+    maxBytesPerCaller: IDEMPOTENCY_MAX_BYTES_PER_CALLER,
+    maxResultBytes: IDEMPOTENCY_MAX_RESULT_BYTES,
+  },
+});
+
+export type IdempotencySettings = SettingsOf<typeof IDEMPOTENCY>;
+
+/** The idempotency rule's timings and bounds (src/idempotency), from this area's slice. */
+export function idempotencyOf(settings: IdempotencySettings): { ttlMs: number; leaseMs: number; waitMs: number; limits: { maxKeys: number; maxKeysPerIdentity: number; maxBytes: number; maxBytesPerIdentity: number; maxResultBytes: number } } {
+  return {
+    ttlMs: settings.ttlMs,
+    leaseMs: settings.leaseMs,
+    waitMs: settings.waitMs,
+    limits: { maxKeys: settings.maxKeys, maxKeysPerIdentity: settings.maxKeysPerCaller, maxBytes: settings.maxBytes, maxBytesPerIdentity: settings.maxBytesPerCaller, maxResultBytes: settings.maxResultBytes },
+  };
+}

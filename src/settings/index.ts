@@ -1,16 +1,16 @@
 /**
  * Every setting of the gateway, by area. How to add a setting:
  *
- * 1. Declare it once, in its area's file (server, upstream, callers, documents, limits,
- *    transports, subscriptions, provisioning, idempotency, fleet, mcp, telemetry): `export const MY_SETTING = int({ name,
- *    meaning, min, max, fallback })` (or `choice`, `onOff`, `url`, `optionalInt`, `custom`; see
- *    setting.ts), and put it in that area's `settings` list, where its row should appear.
- * 2. Read it where the Config is assembled (src/config.ts): `myField: get(MY_SETTING)`, and add the
- *    field to the `Config` interface.
- * 3. Run `npm run config:reference`: docs/configuration.md's reference is generated from the
+ * 1. Declare it once, in its area's table (server, upstream, resilience, cache, callers, documents,
+ *    limits, transports, subscriptions, provisioning, idempotency, fleet, mcp, telemetry), under
+ *    the field it fills: `myField: int({ name, meaning, min, max, fallback })` (or `choice`,
+ *    `onOff`, `url`, `optionalInt`, `custom`; see setting.ts), where its row should appear. One
+ *    another setting reads is a named `const` above the table instead, and the table names it.
+ * 2. Run `npm run config:reference`: docs/configuration.md's reference is generated from the
  *    declarations (test/unit/config-reference.test.ts fails while they differ).
  *
- * Validation, the misspelling check and the documentation all come from the declaration.
+ * The Config's slice of the area (`config.<area>.myField`) and its type follow from the table;
+ * validation, the misspelling check and the documentation all come from the declaration.
  */
 import { CACHE } from './cache';
 import { CALLERS } from './callers';
@@ -22,26 +22,44 @@ import { MCP } from './mcp';
 import { PROVISIONING } from './provisioning';
 import { RESILIENCE } from './resilience';
 import { SERVER } from './server';
-import { ConfigError, type Area, type Setting, type SettingsReader } from './setting';
+import { ConfigError, isSetting, settingsOf, type Setting, type SettingsOf, type SettingsReader, type Table, type ValuesOf } from './setting';
 import { SUBSCRIPTIONS } from './subscriptions';
 import { TELEMETRY } from './telemetry';
 import { TRANSPORTS } from './transports';
 import { UPSTREAM } from './upstream';
 
-export { ConfigError, type Area, type Setting } from './setting';
+export { ConfigError, settingsOf, type Area, type Setting, type SettingsOf } from './setting';
 
-/** The areas in the order of docs/configuration.md. */
-export const AREAS: readonly Area[] = [SERVER, UPSTREAM, RESILIENCE, CACHE, CALLERS, DOCUMENTS, LIMITS, TRANSPORTS, SUBSCRIPTIONS, PROVISIONING, IDEMPOTENCY, FLEET, MCP, TELEMETRY];
+/** The areas, by the name of their slice of the Config, in the order of docs/configuration.md. */
+export const AREAS = {
+  server: SERVER,
+  upstream: UPSTREAM,
+  resilience: RESILIENCE,
+  cache: CACHE,
+  callers: CALLERS,
+  documents: DOCUMENTS,
+  limits: LIMITS,
+  transports: TRANSPORTS,
+  subscriptions: SUBSCRIPTIONS,
+  provisioning: PROVISIONING,
+  idempotency: IDEMPOTENCY,
+  fleet: FLEET,
+  mcp: MCP,
+  telemetry: TELEMETRY,
+} as const;
 
-export const SETTING_NAMES: ReadonlySet<string> = new Set(AREAS.flatMap((area) => area.settings.map((s) => s.name)));
+/** Every setting's checked value, area by area: the Config. */
+export type Settings = { readonly [A in keyof typeof AREAS]: SettingsOf<(typeof AREAS)[A]> };
+
+export const SETTING_NAMES: ReadonlySet<string> = new Set(Object.values(AREAS).flatMap((area) => settingsOf(area.settings).map((s) => s.name)));
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 /**
  * Checks every setting (in the areas' order; one that needs another reads it first) and returns
- * the reader of their values.
+ * their values, area by area.
  */
-export function readSettings(env: Env): <T>(setting: Setting<T>) => T {
+export function readSettings(env: Env): Settings {
   const values = new Map<Setting<unknown>, { value: unknown }>();
   const reading = new Set<Setting<unknown>>();
   const reader: SettingsReader = {
@@ -62,8 +80,17 @@ export function readSettings(env: Env): <T>(setting: Setting<T>) => T {
       return value;
     },
   };
-  for (const area of AREAS) for (const setting of area.settings) reader.get(setting);
-  return (setting) => reader.get(setting);
+  for (const area of Object.values(AREAS)) for (const setting of settingsOf(area.settings)) reader.get(setting);
+  const slices = Object.entries(AREAS).map(([slice, area]) => [slice, valuesOf(area.settings, reader)]);
+  // Each slice is its area's table read by valuesOf, which is what Settings says it is.
+  return Object.fromEntries(slices) as Settings;
+}
+
+/** A table's values, field by field (each setting already read, so no order matters here). */
+function valuesOf<T extends Table>(table: T, reader: SettingsReader): ValuesOf<T> {
+  const entries = Object.entries(table).map(([field, entry]) => [field, isSetting(entry) ? reader.get(entry) : valuesOf(entry, reader)]);
+  // Each field holds the value its own declaration read, which is the type ValuesOf gives it.
+  return Object.fromEntries(entries) as ValuesOf<T>;
 }
 
 /**
@@ -114,8 +141,8 @@ export const REFERENCE_END = '<!-- end of reference -->';
 
 /** The reference section of docs/configuration.md: one table per area, one row per setting. */
 export function renderReference(): string {
-  const sections = AREAS.map((area) => {
-    const rows = area.settings.map((s) => `| \`${s.name}\` | ${s.meaning} | ${s.defaultText} | ${s.rangeText} |`);
+  const sections = Object.values(AREAS).map((area) => {
+    const rows = settingsOf(area.settings).map((s) => `| \`${s.name}\` | ${s.meaning} | ${s.defaultText} | ${s.rangeText} |`);
     return [`## ${area.title}`, '', ...(area.intro ? [area.intro, ''] : []), '| variable | meaning | default | range |', '|---|---|---|---|', ...rows].join('\n');
   });
   return [REFERENCE_START, '', sections.join('\n\n'), '', REFERENCE_END].join('\n');

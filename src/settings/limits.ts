@@ -1,6 +1,6 @@
 /** What one operation and one caller may cost: the price before running, the budget while running, turns, quotas. */
 import { DEFAULT_LIMITS } from '../limits/limits';
-import { int, optionalInt, type Area } from './setting';
+import { area, int, optionalInt, type SettingsOf } from './setting';
 
 const { price, budget, admission } = DEFAULT_LIMITS;
 
@@ -78,7 +78,7 @@ export const CALLER_UPSTREAM_CALLS_PER_MINUTE = optionalInt({
   defaultText: 'unset: no quota',
 });
 
-export const LIMITS: Area = {
+export const LIMITS = area({
   title: 'Limits',
   intro:
     'Priced before an operation runs: over one of the `MAX_*` maximums it is refused with\n' +
@@ -86,20 +86,29 @@ export const LIMITS: Area = {
     'Enforced while it runs: crossing one of the `OPERATION_*` limits answers `OPERATION_BUDGET_EXCEEDED`\n' +
     '(`extensions.limit` in brackets) on the fields not yet resolved. Heavy operations take turns, and\n' +
     'a caller may have a quota of upstream calls. See [Limits and errors](limits-and-errors.md).',
-  settings: [
-    MAX_DOCUMENT_BYTES,
-    MAX_DOCUMENT_TOKENS,
-    MAX_DEPTH,
-    MAX_ALIASES,
-    MAX_ESTIMATED_NODES,
-    MAX_ESTIMATED_UPSTREAM_CALLS,
-    OPERATION_MAX_UPSTREAM_CALLS,
-    OPERATION_TIMEOUT_MS,
-    OPERATION_MAX_NODES,
-    OPERATION_MAX_RESPONSE_BYTES,
-    HEAVY_OPERATION_MIN_CALLS,
-    HEAVY_OPERATION_CONCURRENCY,
-    HEAVY_OPERATION_QUEUE_PER_CALLER,
-    CALLER_UPSTREAM_CALLS_PER_MINUTE,
-  ],
-};
+  settings: {
+    // The groups the limits code reads (src/limits/limits.ts): the slice is a `Limits` as it is.
+    price: {
+      maxDocumentBytes: MAX_DOCUMENT_BYTES,
+      maxDocumentTokens: MAX_DOCUMENT_TOKENS,
+      maxDepth: MAX_DEPTH,
+      maxAliases: MAX_ALIASES,
+      maxNodes: MAX_ESTIMATED_NODES,
+      maxUpstreamCalls: MAX_ESTIMATED_UPSTREAM_CALLS,
+    },
+    budget: {
+      upstreamCalls: OPERATION_MAX_UPSTREAM_CALLS,
+      deadlineMs: OPERATION_TIMEOUT_MS,
+      nodes: OPERATION_MAX_NODES,
+      responseBytes: OPERATION_MAX_RESPONSE_BYTES,
+    },
+    admission: {
+      heavyMinCalls: HEAVY_OPERATION_MIN_CALLS,
+      heavyConcurrency: HEAVY_OPERATION_CONCURRENCY,
+      heavyQueuePerCaller: HEAVY_OPERATION_QUEUE_PER_CALLER,
+    },
+    callerUpstreamCallsPerMinute: CALLER_UPSTREAM_CALLS_PER_MINUTE,
+  },
+});
+
+export type LimitSettings = SettingsOf<typeof LIMITS>;

@@ -1,5 +1,5 @@
 /** The Model Context Protocol door (`/mcp`). */
-import { ConfigError, custom, type Area } from './setting';
+import { ConfigError, area, custom, type SettingsOf } from './setting';
 import { UPSTREAM_BASE_URL } from './upstream';
 
 export const MCP_MUTATION_KINDS = ['none', 'listed', 'all'] as const;
@@ -48,4 +48,12 @@ export const PUBLIC_HOSTS = custom<ReadonlySet<string> | null>({
   },
 });
 
-export const MCP: Area = { title: 'MCP', settings: [MCP_MUTATIONS, PUBLIC_HOSTS] };
+export const MCP = area({
+  title: 'MCP',
+  settings: {
+    mutations: MCP_MUTATIONS,
+    publicHosts: PUBLIC_HOSTS,
+  },
+});
+
+export type McpSettings = SettingsOf<typeof MCP>;

@@ -1,6 +1,6 @@
 /** `provisionAppWan` runs: how long a step may take, how many run and how many are kept. */
 import { defaultShare } from '../core/shares';
-import { int, type Area } from './setting';
+import { area, int, type SettingsOf } from './setting';
 
 export const PROVISIONING_STEP_TIMEOUT_MS = int({
   name: 'PROVISIONING_STEP_TIMEOUT_MS',
@@ -29,7 +29,14 @@ export const PROVISIONINGS_RETAINED = int({
   rangeText: '`MAX_PROVISIONINGS`–1000000',
 });
 
-export const PROVISIONING: Area = {
+export const PROVISIONING = area({
   title: 'Provisioning',
-  settings: [PROVISIONING_STEP_TIMEOUT_MS, MAX_PROVISIONINGS, MAX_PROVISIONINGS_PER_CALLER, PROVISIONINGS_RETAINED],
-};
+  settings: {
+    stepTimeoutMs: PROVISIONING_STEP_TIMEOUT_MS,
+    maxProvisionings: MAX_PROVISIONINGS,
+    maxProvisioningsPerCaller: MAX_PROVISIONINGS_PER_CALLER,
+    provisioningsRetained: PROVISIONINGS_RETAINED,
+  },
+});
+
+export type ProvisioningSettings = SettingsOf<typeof PROVISIONING>;

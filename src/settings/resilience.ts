@@ -1,5 +1,5 @@
 /** When the platform struggles: each upstream API's circuit breaker and retry budget. */
-import { MAX_MS, int, type Area } from './setting';
+import { MAX_MS, area, int, type SettingsOf } from './setting';
 
 export const UPSTREAM_BREAKER_FAILURES = int({
   name: 'UPSTREAM_BREAKER_FAILURES',
@@ -52,17 +52,37 @@ export const UPSTREAM_RETRY_BUDGET_MIN_PER_SECOND = int({
   fallback: 1,
 });
 
-export const RESILIENCE: Area = {
+export const RESILIENCE = area({
   title: 'When the platform struggles',
   intro: 'Per upstream API (auth/v1, rest/v1, identity/v1, core/v2, search); see [Operations](operations.md#when-the-platform-struggles).',
-  settings: [
-    UPSTREAM_BREAKER_FAILURES,
-    UPSTREAM_BREAKER_FAILURE_PERCENT,
-    UPSTREAM_BREAKER_MIN_CALLS,
-    UPSTREAM_BREAKER_WINDOW_MS,
-    UPSTREAM_BREAKER_PROBE_MS,
-    UPSTREAM_SLOW_CALL_MS,
-    UPSTREAM_RETRY_BUDGET_PERCENT,
-    UPSTREAM_RETRY_BUDGET_MIN_PER_SECOND,
-  ],
-};
+  settings: {
+    breakerFailures: UPSTREAM_BREAKER_FAILURES,
+    breakerFailurePercent: UPSTREAM_BREAKER_FAILURE_PERCENT,
+    breakerMinCalls: UPSTREAM_BREAKER_MIN_CALLS,
+    breakerWindowMs: UPSTREAM_BREAKER_WINDOW_MS,
+    breakerProbeMs: UPSTREAM_BREAKER_PROBE_MS,
+    slowCallMs: UPSTREAM_SLOW_CALL_MS,
+    retryBudgetPercent: UPSTREAM_RETRY_BUDGET_PERCENT,
+    retryBudgetMinPerSecond: UPSTREAM_RETRY_BUDGET_MIN_PER_SECOND,
+  },
+});
+
+export type ResilienceSettings = SettingsOf<typeof RESILIENCE>;
+
+/** The breaker and retry budget each upstream API gets (src/upstream/health), percentages as ratios. */
+export function resilienceOf(resilience: ResilienceSettings): {
+  breaker: { consecutiveFailures: number; failureRatio: number; minimumCalls: number; windowMs: number; openMs: number; slowCallMs: number };
+  retryBudget: { ratio: number; minPerSecond: number; windowMs: number };
+} {
+  return {
+    breaker: {
+      consecutiveFailures: resilience.breakerFailures,
+      failureRatio: resilience.breakerFailurePercent / 100,
+      minimumCalls: resilience.breakerMinCalls,
+      windowMs: resilience.breakerWindowMs,
+      openMs: resilience.breakerProbeMs,
+      slowCallMs: resilience.slowCallMs,
+    },
+    retryBudget: { ratio: resilience.retryBudgetPercent / 100, minPerSecond: resilience.retryBudgetMinPerSecond, windowMs: resilience.breakerWindowMs },
+  };
+}

@@ -1,5 +1,5 @@
 /** Where the gateway listens and how it runs operations. */
-import { ConfigError, choice, custom, int, onOff, optionalInt, type Area } from './setting';
+import { ConfigError, area, choice, custom, int, onOff, optionalInt, type SettingsOf } from './setting';
 
 export const PORT = int({ name: 'PORT', meaning: 'port to listen on (0: any free port)', min: 0, max: 65535, fallback: 4000 });
 
@@ -60,7 +60,17 @@ export const PROBE_CACHE_MS = int({
   fallback: 2000,
 });
 
-export const SERVER: Area = {
+export const SERVER = area({
   title: 'Server',
-  settings: [PORT, HOST, METRICS_PORT, NODE_ENV, NETGRAPH_EXECUTOR, INTROSPECTION, PROBE_CACHE_MS],
-};
+  settings: {
+    port: PORT,
+    host: HOST,
+    metricsPort: METRICS_PORT,
+    development: NODE_ENV,
+    executor: NETGRAPH_EXECUTOR,
+    introspection: INTROSPECTION,
+    probeCacheMs: PROBE_CACHE_MS,
+  },
+});
+
+export type ServerSettings = SettingsOf<typeof SERVER>;

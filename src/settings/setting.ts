@@ -147,12 +147,40 @@ export function custom<T>(spec: Doc & { defaultText: string; rangeText: string; 
   return { name: spec.name, meaning: spec.meaning, defaultText: spec.defaultText, rangeText: spec.rangeText, read: spec.read };
 }
 
-/** A group of settings: one section of docs/configuration.md. */
-export interface Area {
+/**
+ * An area's settings by the field each fills in its slice of the Config; a nested table is a group
+ * of fields (the limits' `price`, `budget`, `admission`). Its order is the order of the rows.
+ */
+export interface Table {
+  readonly [field: string]: Setting<unknown> | Table;
+}
+
+/** A group of settings: one section of docs/configuration.md, one slice of the Config. */
+export interface Area<T extends Table = Table> {
   readonly title: string;
   /** Markdown paragraphs printed above the table. */
   readonly intro?: string;
-  readonly settings: readonly Setting<unknown>[];
+  readonly settings: T;
+}
+
+/** The values of a table's settings, field by field: what a reader of the Config sees. */
+export type ValuesOf<T extends Table> = { readonly [K in keyof T]: T[K] extends Setting<infer V> ? V : T[K] extends Table ? ValuesOf<T[K]> : never };
+
+/** An area's slice of the Config, derived from its declarations (`SettingsOf<typeof TRANSPORTS>`). */
+export type SettingsOf<A extends Area> = ValuesOf<A['settings']>;
+
+/** Declares an area; its type keeps the table's fields, so its slice's type follows from it. */
+export function area<T extends Table>(spec: Area<T>): Area<T> {
+  return spec;
+}
+
+export function isSetting(entry: Setting<unknown> | Table): entry is Setting<unknown> {
+  return typeof entry['read'] === 'function';
+}
+
+/** A table's settings, depth first, in the order of its rows. */
+export function settingsOf(table: Table): Setting<unknown>[] {
+  return Object.values(table).flatMap((entry) => (isSetting(entry) ? [entry] : settingsOf(entry)));
 }
 
 export const code = (value: string | number): string => `\`${value}\``;

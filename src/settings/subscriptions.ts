@@ -1,6 +1,6 @@
 /** Subscriptions and the shared pollers behind them. */
 import { defaultShare } from '../core/shares';
-import { MAX_MS, int, type Area } from './setting';
+import { MAX_MS, area, int, type SettingsOf } from './setting';
 
 export const POLL_INTERVAL_MS = int({
   name: 'POLL_INTERVAL_MS',
@@ -66,17 +66,19 @@ export const MAX_POLLERS_PER_CALLER = int({
   rangeText: '1–`MAX_POLLERS`',
 });
 
-export const SUBSCRIPTIONS: Area = {
+export const SUBSCRIPTIONS = area({
   title: 'Subscriptions and pollers',
-  settings: [
-    POLL_INTERVAL_MS,
-    POLL_MAX_INTERVAL_MS,
-    NETWORK_POLL_INTERVAL_MS,
-    NETWORK_POLL_MAX_INTERVAL_MS,
-    POLL_MAX_ERRORS,
-    POLL_NOT_FOUND_GRACE_MS,
-    MAX_SUBSCRIPTIONS_PER_CONNECTION,
-    MAX_POLLERS,
-    MAX_POLLERS_PER_CALLER,
-  ],
-};
+  settings: {
+    pollIntervalMs: POLL_INTERVAL_MS,
+    pollMaxIntervalMs: POLL_MAX_INTERVAL_MS,
+    networkPollIntervalMs: NETWORK_POLL_INTERVAL_MS,
+    networkPollMaxIntervalMs: NETWORK_POLL_MAX_INTERVAL_MS,
+    pollMaxErrors: POLL_MAX_ERRORS,
+    pollNotFoundGraceMs: POLL_NOT_FOUND_GRACE_MS,
+    maxSubscriptionsPerConnection: MAX_SUBSCRIPTIONS_PER_CONNECTION,
+    maxPollers: MAX_POLLERS,
+    maxPollersPerCaller: MAX_POLLERS_PER_CALLER,
+  },
+});
+
+export type SubscriptionSettings = SettingsOf<typeof SUBSCRIPTIONS>;

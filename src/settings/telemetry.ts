@@ -1,6 +1,6 @@
 /** OpenTelemetry traces, by the standard OTEL_* variables; each `…_TRACES_…` variable wins over its general one. */
-import { SAMPLERS, type SamplerName } from '../tracing/settings';
-import { ConfigError, MAX_MS, choice, custom, int, url, type Area, type Setting } from './setting';
+import { SAMPLERS, type SamplerName, type TracingSettings } from '../tracing/settings';
+import { ConfigError, MAX_MS, area, choice, custom, int, url, type Setting, type SettingsOf } from './setting';
 
 export const OTEL_EXPORTER_OTLP_ENDPOINT = url({ name: 'OTEL_EXPORTER_OTLP_ENDPOINT', meaning: 'OpenTelemetry collector (OTLP/HTTP); spans go to its `/v1/traces`', defaultText: 'unset: no tracing' });
 export const OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = url({
@@ -116,25 +116,45 @@ export const OTEL_TRACES_SAMPLER_ARG = custom<number>({
 export const OTEL_SDK_DISABLED = choice({ name: 'OTEL_SDK_DISABLED', meaning: '`true` turns tracing off whatever the endpoint', values: ['true', 'false'] as const, fallback: 'false', rangeText: '`true`/`false`' });
 export const OTEL_TRACES_EXPORTER = choice({ name: 'OTEL_TRACES_EXPORTER', meaning: '`none` turns tracing off whatever the endpoint', values: ['otlp', 'none'] as const, fallback: 'otlp', rangeText: '`otlp`/`none`' });
 
-export const TELEMETRY: Area = {
+export const TELEMETRY = area({
   title: 'Telemetry',
   intro: 'Tracing is off, and the OpenTelemetry SDK not even loaded, until an endpoint is set ([Telemetry](operations.md#telemetry)).',
-  settings: [
-    OTEL_EXPORTER_OTLP_ENDPOINT,
-    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
-    OTEL_EXPORTER_OTLP_HEADERS,
-    OTEL_EXPORTER_OTLP_TRACES_HEADERS,
-    OTEL_EXPORTER_OTLP_PROTOCOL,
-    OTEL_EXPORTER_OTLP_TRACES_PROTOCOL,
-    OTEL_EXPORTER_OTLP_COMPRESSION,
-    OTEL_EXPORTER_OTLP_TRACES_COMPRESSION,
-    OTEL_EXPORTER_OTLP_TIMEOUT,
-    OTEL_EXPORTER_OTLP_TRACES_TIMEOUT,
-    OTEL_SERVICE_NAME,
-    OTEL_RESOURCE_ATTRIBUTES,
-    OTEL_TRACES_SAMPLER,
-    OTEL_TRACES_SAMPLER_ARG,
-    OTEL_SDK_DISABLED,
-    OTEL_TRACES_EXPORTER,
-  ],
-};
+  settings: {
+    endpoint: OTEL_EXPORTER_OTLP_ENDPOINT,
+    tracesEndpoint: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
+    headers: OTEL_EXPORTER_OTLP_HEADERS,
+    tracesHeaders: OTEL_EXPORTER_OTLP_TRACES_HEADERS,
+    protocol: OTEL_EXPORTER_OTLP_PROTOCOL,
+    tracesProtocol: OTEL_EXPORTER_OTLP_TRACES_PROTOCOL,
+    compression: OTEL_EXPORTER_OTLP_COMPRESSION,
+    tracesCompression: OTEL_EXPORTER_OTLP_TRACES_COMPRESSION,
+    timeoutMs: OTEL_EXPORTER_OTLP_TIMEOUT,
+    tracesTimeoutMs: OTEL_EXPORTER_OTLP_TRACES_TIMEOUT,
+    serviceName: OTEL_SERVICE_NAME,
+    resourceAttributes: OTEL_RESOURCE_ATTRIBUTES,
+    sampler: OTEL_TRACES_SAMPLER,
+    samplerArg: OTEL_TRACES_SAMPLER_ARG,
+    sdkDisabled: OTEL_SDK_DISABLED,
+    tracesExporter: OTEL_TRACES_EXPORTER,
+  },
+});
+
+export type TelemetrySettings = SettingsOf<typeof TELEMETRY>;
+
+/** The tracer's settings: null (the SDK never loaded) without an endpoint, or when turned off. */
+export function tracingOf(telemetry: TelemetrySettings): TracingSettings | null {
+  const { endpoint } = telemetry;
+  const tracesUrl = telemetry.tracesEndpoint ?? (endpoint !== null ? `${endpoint}/v1/traces` : null);
+  const disabled = telemetry.sdkDisabled === 'true' || telemetry.tracesExporter === 'none';
+  if (tracesUrl === null || disabled) return null;
+  return {
+    tracesUrl,
+    headers: { ...telemetry.headers, ...telemetry.tracesHeaders },
+    serviceName: telemetry.serviceName,
+    resourceAttributes: telemetry.resourceAttributes,
+    protocol: telemetry.tracesProtocol,
+    compression: telemetry.tracesCompression,
+    timeoutMs: telemetry.tracesTimeoutMs,
+    sampler: { name: telemetry.sampler, ratio: telemetry.samplerArg },
+  };
+}

@@ -1,5 +1,5 @@
 /** The doors' own limits: WebSocket connections and SSE streams. */
-import { ConfigError, MAX_MS, custom, int, type Area } from './setting';
+import { ConfigError, MAX_MS, area, custom, int, type SettingsOf } from './setting';
 
 export const WS_MAX_CONNECTIONS = int({ name: 'WS_MAX_CONNECTIONS', meaning: 'WebSocket connections in all (429 past it)', min: 1, max: 1_000_000, fallback: 10_000 });
 export const WS_CONNECTIONS_PER_CLIENT = int({
@@ -61,7 +61,19 @@ export const WS_MAX_OPERATIONS_PER_CONNECTION = int({
   fallback: 100,
 });
 
-export const TRANSPORTS: Area = {
+export const TRANSPORTS = area({
   title: 'Transports',
-  settings: [WS_MAX_CONNECTIONS, WS_CONNECTIONS_PER_CLIENT, WS_ALLOWED_ORIGINS, WS_MAX_BUFFERED_BYTES, WS_MAX_OPERATIONS_PER_CONNECTION, SSE_MAX_RESERVATIONS, SSE_RESERVATIONS_PER_CALLER, SSE_RESERVATION_TTL_MS, SSE_MAX_BUFFERED_BYTES],
-};
+  settings: {
+    wsMaxConnections: WS_MAX_CONNECTIONS,
+    wsConnectionsPerClient: WS_CONNECTIONS_PER_CLIENT,
+    wsAllowedOrigins: WS_ALLOWED_ORIGINS,
+    wsMaxBufferedBytes: WS_MAX_BUFFERED_BYTES,
+    wsMaxOperationsPerConnection: WS_MAX_OPERATIONS_PER_CONNECTION,
+    sseMaxReservations: SSE_MAX_RESERVATIONS,
+    sseReservationsPerCaller: SSE_RESERVATIONS_PER_CALLER,
+    sseReservationTtlMs: SSE_RESERVATION_TTL_MS,
+    sseMaxBufferedBytes: SSE_MAX_BUFFERED_BYTES,
+  },
+});
+
+export type TransportSettings = SettingsOf<typeof TRANSPORTS>;

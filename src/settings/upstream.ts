@@ -1,5 +1,5 @@
 /** Where the platform is (or the demo sandbox standing in for it), and how it is called. */
-import { ConfigError, MAX_MS, choice, custom, httpUrl, int, onOff, url, word, type Area } from './setting';
+import { ConfigError, MAX_MS, area, choice, custom, httpUrl, int, onOff, url, word, type SettingsOf } from './setting';
 import { HOST, isLoopback } from './server';
 
 export const SANDBOX = custom<boolean | null>({
@@ -109,7 +109,7 @@ export const UPSTREAM_MAX_CONCURRENCY = int({
   fallback: 64,
 });
 
-export const UPSTREAM: Area = {
+export const UPSTREAM = area({
   title: 'Upstream',
   intro:
     '**Safe defaults.** The demo sandbox never answers in production by accident: it starts only with\n' +
@@ -118,22 +118,30 @@ export const UPSTREAM: Area = {
     '`UPSTREAM_BASE_URL`, or none on a non-loopback `HOST` such as the container image\'s `0.0.0.0`,\n' +
     'stops the gateway; the start-up banner and `/readyz` (`"mode": "sandbox"`) say when the sandbox\n' +
     'runs.',
-  settings: [
-    UPSTREAM_BASE_URL,
-    SANDBOX,
-    SANDBOX_SEED,
-    SEARCH_URL,
-    SEARCH_USERNAME,
-    SEARCH_PASSWORD,
-    UPSTREAM_CONNECT_TIMEOUT_MS,
-    UPSTREAM_HEADERS_TIMEOUT_MS,
-    UPSTREAM_BODY_TIMEOUT_MS,
-    UPSTREAM_RETRY_ATTEMPTS,
-    UPSTREAM_RETRY_BASE_MS,
-    UPSTREAM_RETRY_MAX_DELAY_MS,
-    UPSTREAM_RETRY_AFTER_MAX_MS,
-    UPSTREAM_MAX_CONCURRENCY,
-    UPSTREAM_MAX_BODY_BYTES,
-    UPSTREAM_FORWARD_TRACESTATE,
-  ],
-};
+  settings: {
+    baseUrl: UPSTREAM_BASE_URL,
+    sandbox: SANDBOX,
+    sandboxSeed: SANDBOX_SEED,
+    searchUrl: SEARCH_URL,
+    searchUsername: SEARCH_USERNAME,
+    searchPassword: SEARCH_PASSWORD,
+    connectTimeoutMs: UPSTREAM_CONNECT_TIMEOUT_MS,
+    headersTimeoutMs: UPSTREAM_HEADERS_TIMEOUT_MS,
+    bodyTimeoutMs: UPSTREAM_BODY_TIMEOUT_MS,
+    retryAttempts: UPSTREAM_RETRY_ATTEMPTS,
+    retryBaseDelayMs: UPSTREAM_RETRY_BASE_MS,
+    retryMaxDelayMs: UPSTREAM_RETRY_MAX_DELAY_MS,
+    retryAfterMaxMs: UPSTREAM_RETRY_AFTER_MAX_MS,
+    maxConcurrentPerRequest: UPSTREAM_MAX_CONCURRENCY,
+    maxBodyBytes: UPSTREAM_MAX_BODY_BYTES,
+    forwardTracestate: UPSTREAM_FORWARD_TRACESTATE,
+  },
+});
+
+export type UpstreamSettings = SettingsOf<typeof UPSTREAM>;
+
+/** The search service's basic credentials, when both are set (the reader refuses one alone). */
+export function searchCredentialsOf(upstream: UpstreamSettings): { username: string; password: string } | null {
+  const { searchUsername: username, searchPassword: password } = upstream;
+  return username !== undefined && password !== undefined ? { username, password } : null;
+}

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Registry } from 'prom-client';
-import type { FleetConfig } from '../config';
+import type { FleetSettings } from '../config';
 import { createPollerRegistry, type PollerMetrics, type PollerRegistry, type PollerSettings } from '../pollers';
 import type { ProvisioningJobs, ProvisioningLimits, ProvisioningOwner, ProvisioningRun } from '../provisioning/jobs';
 import type { VerdictStore } from '../core/verify';
@@ -56,15 +56,17 @@ export interface FleetState {
 }
 
 export interface FleetStateOptions {
-  config: FleetConfig;
+  config: FleetSettings;
+  /** `CALLER_UPSTREAM_CALLS_PER_MINUTE`: null, no quota. */
+  callerUpstreamCallsPerMinute: number | null;
   /** Where the fleet's metrics go (leases held, takeovers, fleet polls). */
   registry: Registry;
   warn(message: string, fields?: Record<string, unknown>): void;
 }
 
 export function createFleetState(options: FleetStateOptions): FleetState {
-  const { config } = options;
-  if (config.redisUrl === null) return createMemoryState(config);
+  const { config, callerUpstreamCallsPerMinute: perMinute } = options;
+  if (config.redisUrl === null) return createMemoryState(perMinute);
   const link = new RedisLink(config.redisUrl, options.warn, config.redisTlsCaFile === null ? null : { ca: readCa(config.redisTlsCaFile) });
   const fleet = createFleetMetrics(options.registry);
   // What was read back from Redis and failed its check (a MAC, a document's hash): ignored and counted.
@@ -75,7 +77,7 @@ export function createFleetState(options: FleetStateOptions): FleetState {
     provisionings: (limits, run, ownerFor) => createFleetProvisionings({ link, limits, run, ownerFor, tokenKey: config.tokenKey, metrics: fleet, warn: options.warn, untrusted }),
     persistedQueries: (limits) => new RedisPersistedQueries(link, limits, untrusted),
     idempotency: () => new RedisIdempotencyStore({ link, tokenKey: config.tokenKey }),
-    quota: config.callerUpstreamCallsPerMinute === null ? null : createCallQuota(new RedisMinuteCounter(link), config.callerUpstreamCallsPerMinute),
+    quota: perMinute === null ? null : createCallQuota(new RedisMinuteCounter(link), perMinute),
     verdicts: config.tokenKey === null ? null : new RedisVerdicts(link, config.tokenKey, untrusted),
     upstreamClosures: new RedisClosureBoard(link, config.tokenKey),
     check: () => link.check(),
@@ -92,14 +94,14 @@ function readCa(path: string): Buffer {
   }
 }
 
-function createMemoryState(config: FleetConfig): FleetState {
+function createMemoryState(perMinute: number | null): FleetState {
   return {
     mode: 'memory',
     pollers: (settings, metrics) => createPollerRegistry(settings, metrics),
     provisionings: (limits, run) => createProvisioningJobs(limits, run),
     persistedQueries: (limits) => new MemoryPersistedQueries(limits),
     idempotency: () => new MemoryIdempotencyStore(),
-    quota: config.callerUpstreamCallsPerMinute === null ? null : createCallQuota(new MemoryMinuteCounter(), config.callerUpstreamCallsPerMinute),
+    quota: perMinute === null ? null : createCallQuota(new MemoryMinuteCounter(), perMinute),
     verdicts: null,
     upstreamClosures: new MemoryClosureBoard(),
     check: () => ({ status: 'memory' }),

@@ -51,7 +51,7 @@ describeBrowser('GraphQL IDE in Chromium', () => {
     const clock = new ManualClock(1000);
 
     beforeAll(async () => {
-      stack = await startStack({ seed: 'tiny', clock, config: { pollIntervalMs: 50, pollMaxIntervalMs: 50 } });
+      stack = await startStack({ seed: 'tiny', clock, config: { subscriptions: { pollIntervalMs: 50, pollMaxIntervalMs: 50 } } });
       context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       page = await context.newPage();
       watch = watchPage(page);

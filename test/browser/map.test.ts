@@ -85,7 +85,7 @@ describeBrowser('network map page in Chromium', () => {
 
   beforeAll(async () => {
     browser = await launchChromium();
-    stack = await startStack({ seed: 'demo', clock, config: { pollIntervalMs: 50, pollMaxIntervalMs: 50, networkPollIntervalMs: 50, networkPollMaxIntervalMs: 50 } });
+    stack = await startStack({ seed: 'demo', clock, config: { subscriptions: { pollIntervalMs: 50, pollMaxIntervalMs: 50, networkPollIntervalMs: 50, networkPollMaxIntervalMs: 50 } } });
     const network = stack.sandbox.restFacts().networks[0];
     if (!network?.appWanIds[0]) throw new Error('demo seed without a network with AppWANs');
     networkId = network.id;

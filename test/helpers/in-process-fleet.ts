@@ -3,7 +3,7 @@
  * need to look inside a replica (its verifier, its stats) or lay state in Redis themselves.
  */
 import { Redis } from 'ioredis';
-import type { FleetConfig } from '../../src/config';
+import type { FleetSettings } from '../../src/config';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox';
 import { startGateway, type RunningGateway } from '../../src/server';
 import { startRedis, type TestRedis } from './redis-server';
@@ -19,11 +19,11 @@ export interface InProcessFleet {
   close(): Promise<void>;
 }
 
-export async function startInProcessFleet(count: number, fleet: Partial<FleetConfig>): Promise<InProcessFleet> {
+export async function startInProcessFleet(count: number, fleet: Partial<FleetSettings>): Promise<InProcessFleet> {
   const redis = await startRedis();
   const client = new Redis(redis.url);
   const sandbox = await startSandbox({ port: 0, seed: 'tiny' });
-  const config = testConfig({ upstreamBaseUrl: null });
+  const config = testConfig({ upstream: { baseUrl: null } });
   const gateways: RunningGateway[] = [];
   for (let i = 0; i < count; i++) {
     const gateway = await startGateway({ ...config, fleet: { ...config.fleet, redisUrl: redis.url, ...fleet } }, { log: null, sandbox });

@@ -21,7 +21,7 @@ export interface StackOptions {
   /** Gateway options (sandbox is filled in). */
   gatewayOptions?: Omit<StartGatewayOptions, 'sandbox'>;
   /** Overrides of the gateway configuration (defaults: port 0, fast retries, short timeouts). */
-  config?: Partial<Config>;
+  config?: ConfigOverrides;
 }
 
 export interface GqlResponseBody {
@@ -74,31 +74,48 @@ export interface Stack {
  * no request log unless `options.log` asks for one. `startStack` uses it with the sandbox;
  * a test with its own upstream (a scripted one, a proxy) calls it directly.
  */
-export function startTestGateway(overrides: Partial<Config> = {}, options: StartGatewayOptions = {}): Promise<RunningGateway> {
+export function startTestGateway(overrides: ConfigOverrides = {}, options: StartGatewayOptions = {}): Promise<RunningGateway> {
   return startGateway(testConfig(overrides), { log: null, ...options });
 }
 
+/** Settings a test changes, slice by slice; the rest of each slice stays as `testConfig` has it. */
+export type ConfigOverrides = { readonly [A in keyof Config]?: Partial<Config[A]> };
+
 /** Gateway configuration for tests: fast retries so fault tests stay quick. */
-export function testConfig(overrides: Partial<Config> = {}): Config {
+export function testConfig(overrides: ConfigOverrides = {}): Config {
   const loaded = loadConfig({ NETGRAPH_EXECUTOR: process.env['NETGRAPH_EXECUTOR'] });
-  return {
-    // The executor comes from the environment: `npm test` runs the integration suites on both.
+  // The executor comes from the environment: `npm test` runs the integration suites on both.
+  const base: Config = {
     ...loaded,
+    server: { ...loaded.server, port: 0, host: '127.0.0.1' },
+    upstream: { ...loaded.upstream, retryBaseDelayMs: 5, retryMaxDelayMs: 20, retryAfterMaxMs: 1000, connectTimeoutMs: 2000, headersTimeoutMs: 5000, bodyTimeoutMs: 5000 },
     // A verdict, accepted or refused, lasts the whole suite: call counts and the verdicts a test
     // reads never depend on how long a loaded machine took between two steps.
     callers: { ...loaded.callers, verifyTtlMs: 3_600_000, refusedTtlMs: 600_000 },
-    port: 0,
-    host: '127.0.0.1',
-    retryBaseDelayMs: 5,
-    retryMaxDelayMs: 20,
-    retryAfterMaxMs: 1000,
-    connectTimeoutMs: 2000,
-    headersTimeoutMs: 5000,
-    bodyTimeoutMs: 5000,
     // A loaded machine is slow, not failing: no attempt counts as slow against its API's breaker
     // (UPSTREAM_SLOW_CALL_MS) unless a test asks for it.
-    upstreamResilience: { ...loaded.upstreamResilience, breaker: { ...loaded.upstreamResilience.breaker, slowCallMs: 0 } },
-    ...overrides,
+    resilience: { ...loaded.resilience, slowCallMs: 0 },
+  };
+  return withOverrides(base, overrides);
+}
+
+/** `base` with each slice's overrides laid over it (every slice listed: a new area fails to compile here). */
+export function withOverrides(base: Config, overrides: ConfigOverrides): Config {
+  return {
+    server: { ...base.server, ...overrides.server },
+    upstream: { ...base.upstream, ...overrides.upstream },
+    resilience: { ...base.resilience, ...overrides.resilience },
+    cache: { ...base.cache, ...overrides.cache },
+    callers: { ...base.callers, ...overrides.callers },
+    documents: { ...base.documents, ...overrides.documents },
+    limits: { ...base.limits, ...overrides.limits },
+    transports: { ...base.transports, ...overrides.transports },
+    subscriptions: { ...base.subscriptions, ...overrides.subscriptions },
+    provisioning: { ...base.provisioning, ...overrides.provisioning },
+    idempotency: { ...base.idempotency, ...overrides.idempotency },
+    fleet: { ...base.fleet, ...overrides.fleet },
+    mcp: { ...base.mcp, ...overrides.mcp },
+    telemetry: { ...base.telemetry, ...overrides.telemetry },
   };
 }
 
@@ -107,7 +124,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const logs: string[] = [];
   let gateway: RunningGateway;
   try {
-    gateway = await startTestGateway({ upstreamBaseUrl: null, ...options.config }, {
+    gateway = await startTestGateway({ ...options.config, upstream: { baseUrl: null, ...options.config?.upstream } }, {
       log: (line) => logs.push(line),
       ...options.gatewayOptions,
       sandbox,
@@ -119,7 +136,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   // The demo tokens are verified once now (the platform's identity check, cached): tests that count
   // the upstream calls of what they ask see only those calls. Not when the test put another
   // upstream (a closed port, a fake) in the sandbox's place: that one may not answer the check.
-  if ((options.config?.upstreamBaseUrl ?? null) === null) await Promise.all(Object.values(sandbox.tokens).map((token) => gateway.verifier.verify(`Bearer ${token}`)));
+  if ((options.config?.upstream?.baseUrl ?? null) === null) await Promise.all(Object.values(sandbox.tokens).map((token) => gateway.verifier.verify(`Bearer ${token}`)));
   sandbox.control.resetCalls();
   let closing: Promise<void> | null = null;
   return {

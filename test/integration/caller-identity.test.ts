@@ -14,7 +14,7 @@ import { startGateway, type RunningGateway } from '../../src/server';
 import type { Config } from '../../src/config';
 import { Clients } from '../helpers/subscriptions';
 import { waitUntil } from '../helpers/wait';
-import { expectErrorCode, postGraphQL, testConfig } from '../helpers/stack';
+import { expectErrorCode, postGraphQL, testConfig, withOverrides, type ConfigOverrides } from '../helpers/stack';
 import { openBurstSocket } from '../helpers/ws-burst';
 import { connectMcp, toolErrors } from '../helpers/mcp';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -25,12 +25,12 @@ const junk = (): string => `Bearer ${randomBytes(24).toString('base64url')}`;
 let sandbox: RunningSandbox;
 let gateway: RunningGateway;
 
-async function start(overrides: (base: Config) => Partial<Config>, log: ((line: string) => void) | null = null): Promise<void> {
+async function start(overrides: (base: Config) => ConfigOverrides, log: ((line: string) => void) | null = null): Promise<void> {
   sandbox = await startSandbox({ port: 0, seed: 'tiny', stepMs: 50 });
   // Bursts of hundreds of identity checks on a loaded machine: no upstream timeout (and no breaker
   // opened by one) may stand in for the platform's answer these tests count.
-  const base = testConfig({ upstreamBaseUrl: null, headersTimeoutMs: 120_000, bodyTimeoutMs: 120_000 });
-  gateway = await startGateway({ ...base, ...overrides(base) }, { log, sandbox });
+  const base = testConfig({ upstream: { baseUrl: null, headersTimeoutMs: 120_000, bodyTimeoutMs: 120_000 } });
+  gateway = await startGateway(withOverrides(base, overrides(base)), { log, sandbox });
 }
 async function stop(): Promise<void> {
   await gateway?.close();
@@ -57,7 +57,7 @@ describe('made-up bearers, cached verdicts and shares per identity', () => {
     start((base) => ({
       // Refusals remembered for the whole test: the second round must not depend on timing.
       callers: { ...base.callers, refusedTtlMs: 600_000 },
-      fleet: { ...base.fleet, maxProvisioningsPerCaller: 2 },
+      provisioning: { maxProvisioningsPerCaller: 2 },
     })),
   );
   afterAll(stop);
@@ -115,7 +115,7 @@ describe('made-up bearers, cached verdicts and shares per identity', () => {
 });
 
 describe('one-tick bursts and anonymous streams', () => {
-  beforeAll(() => start((base) => ({ maxSubscriptionsPerConnection: 20, callers: { ...base.callers, maxAnonymousSubscriptions: 8 } })));
+  beforeAll(() => start((base) => ({ subscriptions: { maxSubscriptionsPerConnection: 20 }, callers: { ...base.callers, maxAnonymousSubscriptions: 8 } })));
   afterAll(stop);
   const clients = new Clients(() => ({ wsUrl: gateway.wsUrl, streamUrl: gateway.streamUrl, tokens: sandbox.tokens }));
   afterEach(() => clients.disposeAll());
@@ -144,7 +144,7 @@ describe('one-tick bursts and anonymous streams', () => {
 });
 
 describe('client addresses behind a trusted proxy', () => {
-  beforeAll(() => start((base) => ({ callers: { ...base.callers, trustProxyHops: 1 }, transport: { ...base.transport, wsConnectionsPerClient: 1 } })));
+  beforeAll(() => start((base) => ({ callers: { ...base.callers, trustProxyHops: 1 }, transports: { wsConnectionsPerClient: 1 } })));
   afterAll(stop);
   const sockets: WebSocket[] = [];
   afterAll(() => sockets.forEach((s) => s.terminate()));
@@ -196,7 +196,7 @@ describe('event search for the operator\'s organizations only', () => {
 });
 
 describe('MCP follow calls per identity', () => {
-  beforeAll(() => start((base) => ({ pollNotFoundGraceMs: 600_000, callers: { ...base.callers, maxSubscriptionsPerCaller: 3 } })));
+  beforeAll(() => start((base) => ({ subscriptions: { pollNotFoundGraceMs: 600_000 }, callers: { ...base.callers, maxSubscriptionsPerCaller: 3 } })));
   afterAll(stop);
 
   it('runs exactly MAX_SUBSCRIPTIONS_PER_CALLER follow calls of one identity at once, and refuses the rest RATE_LIMITED', async () => {

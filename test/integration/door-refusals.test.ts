@@ -18,7 +18,7 @@ const logs: string[] = [];
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, seed: 'tiny' });
-  gateway = await startTestGateway({ upstreamBaseUrl: null }, { sandbox, log: (line) => logs.push(line) });
+  gateway = await startTestGateway({ upstream: { baseUrl: null } }, { sandbox, log: (line) => logs.push(line) });
 });
 afterAll(async () => {
   await gateway.close();
@@ -145,7 +145,7 @@ describe("every door's edge refusals", () => {
 
 describe('the door list', () => {
   it('starts every door (their stats appear by name) and stops each: open sockets and event streams end', async () => {
-    const own = await startTestGateway({ upstreamBaseUrl: null }, { sandbox });
+    const own = await startTestGateway({ upstream: { baseUrl: null } }, { sandbox });
     let closed = false;
     try {
       expect(Object.keys(own.doorStats()).sort()).toEqual([...DOOR_NAMES].sort());

@@ -17,7 +17,7 @@ let facts: UpstreamFacts;
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, seed: 'tiny', stepMs: 20 });
   const start = (executor: 'jit' | 'graphql-js'): Promise<RunningGateway> =>
-    startTestGateway({ upstreamBaseUrl: null, retryAttempts: 1, executor }, { sandbox });
+    startTestGateway({ upstream: { baseUrl: null, retryAttempts: 1 }, server: { executor } }, { sandbox });
   [jit, reference] = await Promise.all([start('jit'), start('graphql-js')]);
   facts = await readFacts(sandbox.baseUrl, sandbox.tokens.admin, { url: sandbox.searchUrl, ...sandbox.searchCredentials });
 }, 60_000);

@@ -18,7 +18,7 @@ const ROUNDS = 40;
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({ seed: 'demo', config: { headersTimeoutMs: 1000, bodyTimeoutMs: 1000 } });
+  stack = await startStack({ seed: 'demo', config: { upstream: { headersTimeoutMs: 1000, bodyTimeoutMs: 1000 } } });
 });
 afterAll(() => stack.close());
 

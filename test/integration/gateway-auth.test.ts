@@ -27,7 +27,7 @@ describe('against a scripted upstream', () => {
       }
       json(res, 200, { id: 'org-1', name: 'Acme' });
     });
-    gateway = await startTestGateway({ upstreamBaseUrl: upstream.url, searchUrl: `${upstream.url}/search`, searchCredentials: { username: 'svc', password: 's3cret' } }, { log: (line) => logs.push(line) });
+    gateway = await startTestGateway({ upstream: { baseUrl: upstream.url, searchUrl: `${upstream.url}/search`, searchUsername: 'svc', searchPassword: 's3cret' } }, { log: (line) => logs.push(line) });
   });
   afterAll(async () => {
     await gateway.close();
@@ -69,7 +69,7 @@ describe('against a scripted upstream', () => {
   it('aborts the upstream call when the client disconnects', async () => {
     // A gateway whose base URL sits under /slow, where the scripted upstream never answers in time.
     // Its own timeouts longer than the upstream's answer, so only the client's going away can cancel the call.
-    const slowGateway = await startTestGateway({ upstreamBaseUrl: `${upstream.url}/slow`, headersTimeoutMs: 60_000, bodyTimeoutMs: 60_000 });
+    const slowGateway = await startTestGateway({ upstream: { baseUrl: `${upstream.url}/slow`, headersTimeoutMs: 60_000, bodyTimeoutMs: 60_000 } });
     try {
       const controller = new AbortController();
       const request = fetch(slowGateway.url, {
@@ -132,7 +132,7 @@ describe('with the upstream down', () => {
     const dead = await startFakeUpstream((_req, res) => json(res, 200, {}));
     const deadUrl = dead.url;
     await dead.close();
-    const gateway = await startTestGateway({ upstreamBaseUrl: deadUrl });
+    const gateway = await startTestGateway({ upstream: { baseUrl: deadUrl } });
     try {
       const ready = await fetch(new URL('/readyz', gateway.url));
       // The platform's outage is no reason for an orchestrator to take the gateway out of service.

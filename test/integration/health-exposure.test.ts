@@ -9,7 +9,7 @@ import { startStack, type Stack } from '../helpers/stack';
 describe('METRICS_PORT', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ config: { metricsPort: 0 } });
+    stack = await startStack({ config: { server: { metricsPort: 0 } } });
   });
   afterAll(() => stack.close());
 

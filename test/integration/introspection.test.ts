@@ -23,7 +23,7 @@ function expectIntrospectionRefused(res: GqlResult): void {
 describe('INTROSPECTION=off', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ config: { introspection: false } });
+    stack = await startStack({ config: { server: { introspection: false } } });
   });
   afterAll(() => stack.close());
 

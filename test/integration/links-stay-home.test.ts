@@ -35,7 +35,7 @@ beforeAll(async () => {
     seen.push(url.pathname);
     rewriteLinks(body, proxy.baseUrl);
   });
-  gateway = await startTestGateway({ upstreamBaseUrl: proxy.baseUrl });
+  gateway = await startTestGateway({ upstream: { baseUrl: proxy.baseUrl } });
 });
 
 afterAll(async () => {

@@ -18,7 +18,7 @@ beforeAll(async () => {
   const path = join(mkdtempSync(join(tmpdir(), 'netgraph-labels-')), 'manifest.json');
   writeFileSync(path, JSON.stringify({ [sha256(TRUSTED)]: TRUSTED }));
   // A manifest, not the only documents that may run: callers can still send any name.
-  stack = await startStack({ config: { trustedDocuments: { path, only: false } } });
+  stack = await startStack({ config: { documents: { trustedDocuments: path, trustedDocumentsOnly: false } } });
 });
 afterAll(() => stack.close());
 

@@ -105,10 +105,10 @@ beforeAll(async () => {
   const manifest = join(dir, 'manifest.json');
   writeFileSync(manifest, JSON.stringify({ [sha256Hex(LISTED)]: LISTED }));
   const [plain, budget, trusted] = await Promise.all([
-    startStack({ config: { mcpMutations: 'all' } }),
+    startStack({ config: { mcp: { mutations: 'all' } } }),
     // A budget of one node: the network list crosses it as it runs; gatewayInfo's data stays.
-    startStack({ config: { mcpMutations: 'all', limits: { ...DEFAULT_LIMITS, budget: { ...DEFAULT_LIMITS.budget, nodes: 1 } } } }),
-    startStack({ config: { trustedDocuments: { path: manifest, only: true } } }),
+    startStack({ config: { limits: { ...DEFAULT_LIMITS, budget: { ...DEFAULT_LIMITS.budget, nodes: 1 } }, mcp: { mutations: 'all' } } }),
+    startStack({ config: { documents: { trustedDocuments: manifest, trustedDocumentsOnly: true } } }),
   ]);
   Object.assign(stacks, { plain, budget, trusted });
   for (const [name, stack] of Object.entries(stacks)) if (stack) clients[name] = new Clients(() => stack);

@@ -44,7 +44,7 @@ describe('trusted documents', () => {
     const dir = mkdtempSync(join(tmpdir(), 'netgraph-trusted-'));
     const path = join(dir, 'manifest.json');
     writeFileSync(path, JSON.stringify({ format: 'apollo-persisted-query-manifest', version: 1, operations: [{ id: sha256(QUERY), name: 'Info', type: 'query', body: QUERY }] }));
-    stack = await startStack({ config: { trustedDocuments: { path, only: true } } });
+    stack = await startStack({ config: { documents: { trustedDocuments: path, trustedDocumentsOnly: true } } });
   });
   afterAll(() => stack.close());
 

@@ -7,9 +7,8 @@
  * services' roots).
  */
 import type { RunningGateway } from '../../src/server';
-import type { Config } from '../../src/config';
 import { json, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
-import { expectErrorCode, expectNoErrors, postGraphQL, startTestGateway, testConfig } from '../helpers/stack';
+import { expectErrorCode, expectNoErrors, postGraphQL, startTestGateway, testConfig, type ConfigOverrides } from '../helpers/stack';
 
 const ORIGINS = 4; // auth/v1, rest/v1, identity/v1, core/v2 (no search service configured)
 
@@ -27,8 +26,8 @@ afterEach(async () => {
   await upstream.close();
 });
 
-async function gateway(overrides: Partial<Config> = {}): Promise<RunningGateway> {
-  const started = await startTestGateway({ ...overrides, upstreamBaseUrl: upstream.url }, { log: (line) => logs.push(line) });
+async function gateway(overrides: ConfigOverrides = {}): Promise<RunningGateway> {
+  const started = await startTestGateway({ ...overrides, upstream: { ...overrides.upstream, baseUrl: upstream.url } }, { log: (line) => logs.push(line) });
   gateways.push(started);
   return started;
 }
@@ -48,10 +47,10 @@ describe('GET /readyz', () => {
   });
 
   it('answers from the last round for PROBE_CACHE_MS, then probes again', async () => {
-    const g = await gateway({ probeCacheMs: 60_000 });
+    const g = await gateway({ server: { probeCacheMs: 60_000 } });
     for (let i = 0; i < 5; i++) expect((await readyz(g)).status).toBe(200);
     expect(upstream.requests).toHaveLength(ORIGINS);
-    const fresh = await gateway({ probeCacheMs: 0 });
+    const fresh = await gateway({ server: { probeCacheMs: 0 } });
     upstream.requests.length = 0;
     for (let i = 0; i < 3; i++) await readyz(fresh);
     expect(upstream.requests).toHaveLength(3 * ORIGINS);
@@ -63,7 +62,7 @@ describe('checkUpstreams', () => {
   const aliases = (n: number): string => `mutation { ${Array.from({ length: n }, (_, i) => `c${i}: checkUpstreams { service reachable }`).join(' ')} }`;
 
   it('is refused without a token, before anything is sent: 40 aliases cost zero upstream calls', async () => {
-    const g = await gateway({ probeCacheMs: 0 });
+    const g = await gateway({ server: { probeCacheMs: 0 } });
     const res = await postGraphQL(g.url, aliases(40), undefined, { token: null });
     // The field is non-null: the first refusal nulls the mutation's data and the rest never run.
     expect(res.body.data).toBeNull();
@@ -72,7 +71,7 @@ describe('checkUpstreams', () => {
   });
 
   it('with a token, probes once per origin and counts the requests it sent', async () => {
-    const g = await gateway({ probeCacheMs: 60_000 });
+    const g = await gateway({ server: { probeCacheMs: 60_000 } });
     const data = expectNoErrors(await postGraphQL(g.url, aliases(40), undefined, { token: 'any' }));
     expect(Object.keys(data)).toHaveLength(40);
     expect(upstream.requests).toHaveLength(ORIGINS);
@@ -85,7 +84,7 @@ describe('checkUpstreams', () => {
 
   it("counts in the operation's upstream-call budget: past it, OPERATION_BUDGET_EXCEEDED and nothing sent", async () => {
     const base = testConfig();
-    const g = await gateway({ probeCacheMs: 0, limits: { ...base.limits, budget: { ...base.limits.budget, upstreamCalls: 2 * ORIGINS + 1 } } });
+    const g = await gateway({ limits: { ...base.limits, budget: { ...base.limits.budget, upstreamCalls: 2 * ORIGINS + 1 } }, server: { probeCacheMs: 0 } });
     const res = await postGraphQL(g.url, aliases(3), undefined, { token: 'any' });
     // Two rounds fit in the budget; the third is refused before it sends anything.
     expect(expectErrorCode(res, 'OPERATION_BUDGET_EXCEEDED').extensions).toMatchObject({ limit: 'upstreamCalls', max: 2 * ORIGINS + 1 });

@@ -6,12 +6,12 @@
 import type { FormattedExecutionResult } from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { dataAt, expectErrorCode, expectNoErrors, startStack, testConfig, type Stack } from '../helpers/stack';
+import { dataAt, expectErrorCode, expectNoErrors, startStack, type Stack } from '../helpers/stack';
 
 let stack: Stack;
 const clients: Client[] = [];
 beforeAll(async () => {
-  stack = await startStack({ seed: 'tiny', stepMs: 30, config: { pollIntervalMs: 10, pollMaxIntervalMs: 40 } });
+  stack = await startStack({ seed: 'tiny', stepMs: 30, config: { subscriptions: { pollIntervalMs: 10, pollMaxIntervalMs: 40 } } });
 });
 beforeEach(() => {
   stack.sandbox.control.reset();
@@ -183,7 +183,7 @@ describe('provisionAppWan', () => {
   });
 
   it('gives each caller a share of MAX_PROVISIONINGS: past it RATE_LIMITED with retryAfter', async () => {
-    const limited = await startStack({ seed: 'tiny', stepMs: 30, config: { pollIntervalMs: 10, pollMaxIntervalMs: 40, maxProvisionings: 4, fleet: { ...testConfig().fleet, maxProvisioningsPerCaller: 1 } } });
+    const limited = await startStack({ seed: 'tiny', stepMs: 30, config: { subscriptions: { pollIntervalMs: 10, pollMaxIntervalMs: 40 }, provisioning: { maxProvisionings: 4, maxProvisioningsPerCaller: 1 } } });
     try {
       const first = await limited.gql(START, { input: input({ network: { name: 'share-1' } }) });
       expectNoErrors(first);

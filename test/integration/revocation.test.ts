@@ -64,8 +64,7 @@ describe('one opaque token spelt four ways', () => {
       if (req.url.endsWith('/identity/v1/organization')) return json(res, 200, { id: 'org-opaque', name: 'Opaque' });
       return json(res, 404, { message: 'not here' });
     });
-    const base = testConfig();
-    gateway = await startTestGateway({ upstreamBaseUrl: upstream.url, fleet: { ...base.fleet, callerUpstreamCallsPerMinute: 3 } });
+    gateway = await startTestGateway({ upstream: { baseUrl: upstream.url }, limits: { callerUpstreamCallsPerMinute: 3 } });
   });
   afterAll(async () => {
     await gateway?.close();

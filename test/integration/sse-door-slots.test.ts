@@ -5,7 +5,6 @@
  * clients on real sockets.
  */
 import { connect } from 'node:net';
-import { loadConfig } from '../../src/config';
 import { startStack, type Stack } from '../helpers/stack';
 import { waitUntil } from '../helpers/wait';
 
@@ -14,7 +13,7 @@ const SHARE = 5;
 let stack: Stack;
 beforeAll(async () => {
   // Unopened reservations expire soon; one opened and then lost would be held for ever.
-  stack = await startStack({ config: { transport: { ...loadConfig({}).transport, sseReservationsPerCaller: SHARE, sseReservationTtlMs: 1000 } } });
+  stack = await startStack({ config: { transports: { sseReservationsPerCaller: SHARE, sseReservationTtlMs: 1000 } } });
 });
 afterAll(() => stack.close());
 

@@ -4,14 +4,12 @@
  * caller, expire unopened, and a stream holds a bounded number of unread bytes.
  */
 import { WebSocket } from 'ws';
-import { loadConfig, type TransportLimits } from '../../src/config';
+import type { TransportSettings } from '../../src/config';
 import { startStack, type Stack } from '../helpers/stack';
 import { waitUntil } from '../helpers/wait';
 
-const DEFAULTS = loadConfig({}).transport;
-
-function limits(overrides: Partial<TransportLimits>): { transport: TransportLimits } {
-  return { transport: { ...DEFAULTS, ...overrides } };
+function limits(overrides: Partial<TransportSettings>): { transports: Partial<TransportSettings> } {
+  return { transports: overrides };
 }
 
 /** Opens a graphql-transport-ws socket; resolves when open, rejects with the refusal's HTTP status. */

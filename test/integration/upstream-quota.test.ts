@@ -6,11 +6,11 @@
  * outside the quota, and asked once per token.
  */
 import { ADMIN_IDENTITY_ID } from '../../src/sandbox/core/identities';
-import { dataAt, expectErrorCode, expectNoErrors, startStack, testConfig, type Stack } from '../helpers/stack';
+import { dataAt, expectErrorCode, expectNoErrors, startStack, type Stack } from '../helpers/stack';
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({ seed: 'tiny', config: { fleet: { ...testConfig().fleet, callerUpstreamCallsPerMinute: 3 } } });
+  stack = await startStack({ seed: 'tiny', config: { limits: { callerUpstreamCallsPerMinute: 3 } } });
 });
 afterAll(() => stack.close());
 

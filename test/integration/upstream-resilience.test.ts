@@ -4,7 +4,7 @@
  * at once without calling, one probe at a time, and recovery when the fault ends. The breakers run
  * on a manual clock (no test sleeps); what is asserted is counts and codes.
  */
-import { startStack, testConfig, type GqlResult, type Stack } from '../helpers/stack';
+import { startStack, type GqlResult, type Stack } from '../helpers/stack';
 import { TestClock } from '../helpers/upstream-call';
 import { waitUntil } from '../helpers/wait';
 
@@ -15,15 +15,14 @@ afterEach(async () => {
 });
 
 async function start(clock?: TestClock, slowCallMs?: number): Promise<Stack> {
-  const base = testConfig();
   stack = await startStack({
     seed: 'tiny',
     // Windows up to a minute; a manual clock when given. Every query its own calls (no sharing, no
     // cache): these tests count what retries and probes send, not what sharing saves.
     config: {
-      retryAfterMaxMs: 60_000,
-      upstreamCache: { ...base.upstreamCache, sharing: false, maxBytes: 0 },
-      ...(slowCallMs !== undefined ? { upstreamResilience: { ...base.upstreamResilience, breaker: { ...base.upstreamResilience.breaker, slowCallMs } } } : {}),
+      upstream: { retryAfterMaxMs: 60_000 },
+      cache: { sharing: false, maxBytes: 0 },
+      ...(slowCallMs !== undefined ? { resilience: { slowCallMs } } : {}),
     },
     ...(clock ? { gatewayOptions: { upstreamClock: clock.now } } : {}),
   });

@@ -21,7 +21,7 @@ const schema = buildSchema();
 
 beforeAll(async () => {
   // A short headers timeout: a create the sandbox holds longer has an unknown outcome.
-  stack = await startStack({ seed: 'tiny', config: { headersTimeoutMs: 400 } });
+  stack = await startStack({ seed: 'tiny', config: { upstream: { headersTimeoutMs: 400 } } });
   layer = createHttpLayer({
     upstreamBaseUrl: stack.sandbox.baseUrl,
     searchUrl: null,

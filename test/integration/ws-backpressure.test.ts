@@ -32,7 +32,7 @@ beforeAll(async () => {
   stack = await startStack({
     seed: 'large',
     // One token holds every socket's subscriptions here: its own cap is not what this test is about.
-    config: { maxSubscriptionsPerConnection: SUBSCRIPTIONS, callers: { ...loadConfig({}).callers, maxSubscriptionsPerCaller: SOCKETS * SUBSCRIPTIONS }, transport: { ...loadConfig({}).transport, wsMaxBufferedBytes: BOUND } },
+    config: { callers: { ...loadConfig({}).callers, maxSubscriptionsPerCaller: SOCKETS * SUBSCRIPTIONS }, subscriptions: { maxSubscriptionsPerConnection: SUBSCRIPTIONS }, transports: { wsMaxBufferedBytes: BOUND } },
   });
 });
 afterAll(() => stack.close());

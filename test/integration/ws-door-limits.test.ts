@@ -7,7 +7,6 @@
  * event.
  */
 import { WebSocket } from 'ws';
-import { loadConfig } from '../../src/config';
 import { SLOW_READER_CLOSE_CODE } from '../../src/doors/ws-backpressure';
 import { startStack, type Stack } from '../helpers/stack';
 import { Clients } from '../helpers/subscriptions';
@@ -24,9 +23,8 @@ beforeAll(async () => {
   stack = await startStack({
     seed: 'large',
     config: {
-      networkPollIntervalMs: 20,
-      networkPollMaxIntervalMs: 20,
-      transport: { ...loadConfig({}).transport, wsMaxOperationsPerConnection: MAX_OPERATIONS, wsMaxBufferedBytes: BOUND },
+      subscriptions: { networkPollIntervalMs: 20, networkPollMaxIntervalMs: 20 },
+      transports: { wsMaxOperationsPerConnection: MAX_OPERATIONS, wsMaxBufferedBytes: BOUND },
     },
   });
 });

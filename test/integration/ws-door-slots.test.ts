@@ -8,7 +8,6 @@
  */
 import { connect, type Socket } from 'node:net';
 import { WebSocket } from 'ws';
-import { loadConfig } from '../../src/config';
 import { startStack, type Stack } from '../helpers/stack';
 import { waitUntil } from '../helpers/wait';
 
@@ -17,7 +16,7 @@ const KEY = 'dGhlIHNhbXBsZSBub25jZQ==';
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({ config: { transport: { ...loadConfig({}).transport, wsConnectionsPerClient: SHARE } } });
+  stack = await startStack({ config: { transports: { wsConnectionsPerClient: SHARE } } });
 });
 afterAll(() => stack.close());
 

@@ -7,11 +7,11 @@ import { configError } from '../helpers/config-error';
 
 describe('the sandbox only when asked for', () => {
   it.each([['127.0.0.1'], ['::1'], ['localhost'], ['127.0.0.2']])('runs it with no upstream on the loopback HOST %s', (host) => {
-    expect(loadConfig({ HOST: host }).upstreamBaseUrl).toBeNull();
+    expect(loadConfig({ HOST: host }).upstream.baseUrl).toBeNull();
   });
 
   it('runs it by default: `npm start` with no variables serves the demo on 127.0.0.1', () => {
-    expect(loadConfig({})).toMatchObject({ upstreamBaseUrl: null, host: '127.0.0.1' });
+    expect(loadConfig({})).toMatchObject({ upstream: { baseUrl: null }, server: { host: '127.0.0.1' } });
   });
 
   it.each([[' '], [''], ['\t']])('refuses a blank UPSTREAM_BASE_URL (%j), even in production', (blank) => {
@@ -26,15 +26,15 @@ describe('the sandbox only when asked for', () => {
   });
 
   it('serves the demo anywhere with SANDBOX=on, and never with SANDBOX=off', () => {
-    expect(loadConfig({ HOST: '0.0.0.0', SANDBOX: 'on' }).upstreamBaseUrl).toBeNull();
+    expect(loadConfig({ HOST: '0.0.0.0', SANDBOX: 'on' }).upstream.baseUrl).toBeNull();
     expect(configError({ SANDBOX: 'off' })).toMatch(/^UPSTREAM_BASE_URL must be set \(SANDBOX=off/);
-    expect(loadConfig({ SANDBOX: 'off', UPSTREAM_BASE_URL: 'https://platform.example' }).upstreamBaseUrl).toBe('https://platform.example');
+    expect(loadConfig({ SANDBOX: 'off', UPSTREAM_BASE_URL: 'https://platform.example' }).upstream.baseUrl).toBe('https://platform.example');
     expect(configError({ SANDBOX: 'on', UPSTREAM_BASE_URL: 'https://platform.example' })).toMatch(/^SANDBOX=on serves the demo sandbox instead of a platform/);
     expect(configError({ SANDBOX: 'yes' })).toMatch(/^SANDBOX must be one of on, off/);
   });
 
   it('serves a configured platform on any HOST', () => {
-    expect(loadConfig({ HOST: '0.0.0.0', UPSTREAM_BASE_URL: 'https://platform.example/' }).upstreamBaseUrl).toBe('https://platform.example');
+    expect(loadConfig({ HOST: '0.0.0.0', UPSTREAM_BASE_URL: 'https://platform.example/' }).upstream.baseUrl).toBe('https://platform.example');
   });
 });
 
@@ -77,20 +77,20 @@ describe('misspelt settings', () => {
       NETGRAPH_PORT_4000_TCP_ADDR: '10.0.0.7',
       UPSTREAM_PORT_443_TCP_PROTO: 'tcp',
     };
-    expect(loadConfig(env).upstreamBaseUrl).toBeNull();
+    expect(loadConfig(env).upstream.baseUrl).toBeNull();
   });
 });
 
 describe('probes and introspection', () => {
   it('shares probe rounds for 2 s by default, 0 to 60000 ms', () => {
-    expect(loadConfig({}).probeCacheMs).toBe(2000);
-    expect(loadConfig({ PROBE_CACHE_MS: '0' }).probeCacheMs).toBe(0);
+    expect(loadConfig({}).server.probeCacheMs).toBe(2000);
+    expect(loadConfig({ PROBE_CACHE_MS: '0' }).server.probeCacheMs).toBe(0);
     expect(configError({ PROBE_CACHE_MS: '60001' })).toMatch(/^PROBE_CACHE_MS must be an integer from 0 to 60000/);
   });
 
   it('keeps introspection on by default, off with INTROSPECTION=off', () => {
-    expect(loadConfig({}).introspection).toBe(true);
-    expect(loadConfig({ INTROSPECTION: 'OFF' }).introspection).toBe(false);
+    expect(loadConfig({}).server.introspection).toBe(true);
+    expect(loadConfig({ INTROSPECTION: 'OFF' }).server.introspection).toBe(false);
     expect(configError({ INTROSPECTION: 'no' })).toMatch(/^INTROSPECTION must be one of on, off/);
   });
 });

@@ -1,20 +1,15 @@
 import { availableParallelism } from 'node:os';
-import { loadConfig } from '../../src/config';
+import { loadConfig, searchCredentialsOf, tracingOf } from '../../src/config';
 import { configError } from '../helpers/config-error';
 
 describe('loadConfig', () => {
   it('has documented defaults: sandbox mode on 127.0.0.1:4000', () => {
-    expect(loadConfig({})).toMatchObject({
-      executor: 'jit',
-      upstreamBaseUrl: null,
-      searchUrl: null,
-      searchCredentials: null,
-      port: 4000,
-      host: '127.0.0.1',
-      retryAttempts: 3,
-      sandboxSeed: 'demo',
-      development: false,
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      server: { executor: 'jit', port: 4000, host: '127.0.0.1', development: false },
+      upstream: { baseUrl: null, searchUrl: null, retryAttempts: 3, sandboxSeed: 'demo' },
     });
+    expect(searchCredentialsOf(config.upstream)).toBeNull();
   });
 
   it('reads every variable', () => {
@@ -32,17 +27,10 @@ describe('loadConfig', () => {
       NODE_ENV: 'development',
     });
     expect(config).toMatchObject({
-      upstreamBaseUrl: 'https://platform.example/api',
-      searchUrl: 'https://search.example:9200',
-      searchCredentials: { username: 'svc', password: 'p w' },
-      executor: 'graphql-js',
-      port: 0,
-      host: '0.0.0.0',
-      retryAttempts: 1,
-      headersTimeoutMs: 250,
-      sandboxSeed: 'large',
-      development: true,
+      server: { executor: 'graphql-js', port: 0, host: '0.0.0.0', development: true },
+      upstream: { baseUrl: 'https://platform.example/api', searchUrl: 'https://search.example:9200', retryAttempts: 1, headersTimeoutMs: 250, sandboxSeed: 'large' },
     });
+    expect(searchCredentialsOf(config.upstream)).toEqual({ username: 'svc', password: 'p w' });
   });
 
   it('offers no switch to turn batching off (a loader option only tests and the benchmark pass in): the old variable is refused, not ignored', () => {
@@ -50,7 +38,7 @@ describe('loadConfig', () => {
   });
 
   it('has documented subscription defaults, and reads them', () => {
-    expect(loadConfig({})).toMatchObject({
+    expect(loadConfig({}).subscriptions).toMatchObject({
       pollIntervalMs: 2000,
       pollMaxIntervalMs: 15_000,
       pollMaxErrors: 5,
@@ -59,15 +47,15 @@ describe('loadConfig', () => {
       maxPollers: 1000,
     });
     const env = { POLL_INTERVAL_MS: '500', POLL_MAX_INTERVAL_MS: '4000', POLL_MAX_ERRORS: '2', POLL_NOT_FOUND_GRACE_MS: '0', MAX_SUBSCRIPTIONS_PER_CONNECTION: '3', MAX_POLLERS: '7' };
-    expect(loadConfig(env)).toMatchObject({ pollIntervalMs: 500, pollMaxIntervalMs: 4000, pollMaxErrors: 2, pollNotFoundGraceMs: 0, maxSubscriptionsPerConnection: 3, maxPollers: 7 });
+    expect(loadConfig(env).subscriptions).toMatchObject({ pollIntervalMs: 500, pollMaxIntervalMs: 4000, pollMaxErrors: 2, pollNotFoundGraceMs: 0, maxSubscriptionsPerConnection: 3, maxPollers: 7 });
     // An interval above the default ceiling lifts the ceiling with it.
-    expect(loadConfig({ POLL_INTERVAL_MS: '30000' })).toMatchObject({ pollIntervalMs: 30_000, pollMaxIntervalMs: 30_000 });
+    expect(loadConfig({ POLL_INTERVAL_MS: '30000' }).subscriptions).toMatchObject({ pollIntervalMs: 30_000, pollMaxIntervalMs: 30_000 });
   });
 
   it('has documented networkChanges pace bounds, and reads them', () => {
-    expect(loadConfig({})).toMatchObject({ networkPollIntervalMs: 2000, networkPollMaxIntervalMs: 30_000 });
-    expect(loadConfig({ NETWORK_POLL_INTERVAL_MS: '250', NETWORK_POLL_MAX_INTERVAL_MS: '5000' })).toMatchObject({ networkPollIntervalMs: 250, networkPollMaxIntervalMs: 5000 });
-    expect(loadConfig({ NETWORK_POLL_INTERVAL_MS: '60000' })).toMatchObject({ networkPollIntervalMs: 60_000, networkPollMaxIntervalMs: 60_000 });
+    expect(loadConfig({}).subscriptions).toMatchObject({ networkPollIntervalMs: 2000, networkPollMaxIntervalMs: 30_000 });
+    expect(loadConfig({ NETWORK_POLL_INTERVAL_MS: '250', NETWORK_POLL_MAX_INTERVAL_MS: '5000' }).subscriptions).toMatchObject({ networkPollIntervalMs: 250, networkPollMaxIntervalMs: 5000 });
+    expect(loadConfig({ NETWORK_POLL_INTERVAL_MS: '60000' }).subscriptions).toMatchObject({ networkPollIntervalMs: 60_000, networkPollMaxIntervalMs: 60_000 });
   });
 
   it('lets heavy operations take turns: one slot per core (at least 2) from 100 estimated calls, both configurable', () => {
@@ -111,9 +99,9 @@ describe('loadConfig', () => {
     const base = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' };
 
     it('is on only with an OTLP endpoint; the traces endpoint wins over the base one', () => {
-      expect(loadConfig({}).tracing).toBeNull();
-      expect(loadConfig({ OTEL_TRACES_SAMPLER: 'always_on', OTEL_SERVICE_NAME: 'x' }).tracing).toBeNull();
-      expect(loadConfig(base).tracing).toEqual({
+      expect(tracingOf(loadConfig({}).telemetry)).toBeNull();
+      expect(tracingOf(loadConfig({ OTEL_TRACES_SAMPLER: 'always_on', OTEL_SERVICE_NAME: 'x' }).telemetry)).toBeNull();
+      expect(tracingOf(loadConfig(base).telemetry)).toEqual({
         tracesUrl: 'http://collector:4318/v1/traces',
         headers: {},
         protocol: 'http/protobuf',
@@ -124,45 +112,45 @@ describe('loadConfig', () => {
         sampler: { name: 'parentbased_always_on', ratio: 1 },
       });
       expect(
-        loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/in', OTEL_SERVICE_NAME: 'netgraph-eu' }).tracing,
+        tracingOf(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/in', OTEL_SERVICE_NAME: 'netgraph-eu' }).telemetry),
       ).toMatchObject({ tracesUrl: 'https://traces.example/in', serviceName: 'netgraph-eu' });
     });
 
     it('is off with OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none, whatever the endpoint', () => {
-      expect(loadConfig({ ...base, OTEL_SDK_DISABLED: 'true' }).tracing).toBeNull();
-      expect(loadConfig({ ...base, OTEL_TRACES_EXPORTER: 'none' }).tracing).toBeNull();
-      expect(loadConfig({ ...base, OTEL_SDK_DISABLED: 'false', OTEL_TRACES_EXPORTER: 'otlp' }).tracing).not.toBeNull();
+      expect(tracingOf(loadConfig({ ...base, OTEL_SDK_DISABLED: 'true' }).telemetry)).toBeNull();
+      expect(tracingOf(loadConfig({ ...base, OTEL_TRACES_EXPORTER: 'none' }).telemetry)).toBeNull();
+      expect(tracingOf(loadConfig({ ...base, OTEL_SDK_DISABLED: 'false', OTEL_TRACES_EXPORTER: 'otlp' }).telemetry)).not.toBeNull();
     });
 
     it('reads headers and resource attributes as key=value lists, percent-decoded; the traces headers win per key', () => {
-      const tracing = loadConfig({
+      const tracing = tracingOf(loadConfig({
         ...base,
         OTEL_EXPORTER_OTLP_HEADERS: 'x-api-key=abc%3D%3D, authorization=Basic%20dTpw ,',
         OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'x-api-key=traces-key',
         OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=prod,service.name=from-attributes,k8s.pod.name=gw%2D1',
-      }).tracing;
+      }).telemetry);
       expect(tracing?.headers).toEqual({ 'x-api-key': 'traces-key', authorization: 'Basic dTpw' });
       expect(tracing?.resourceAttributes).toEqual({ 'deployment.environment': 'prod', 'service.name': 'from-attributes', 'k8s.pod.name': 'gw-1' });
       // service.name among the attributes names the service unless OTEL_SERVICE_NAME does.
       expect(tracing?.serviceName).toBe('from-attributes');
-      expect(loadConfig({ ...base, OTEL_SERVICE_NAME: 'named', OTEL_RESOURCE_ATTRIBUTES: 'service.name=other' }).tracing?.serviceName).toBe('named');
+      expect(tracingOf(loadConfig({ ...base, OTEL_SERVICE_NAME: 'named', OTEL_RESOURCE_ATTRIBUTES: 'service.name=other' }).telemetry)?.serviceName).toBe('named');
     });
 
     it('reads protocol, compression and timeout from the traces variable first, then the general one', () => {
-      expect(loadConfig({ ...base, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_COMPRESSION: 'gzip', OTEL_EXPORTER_OTLP_TIMEOUT: '2500' }).tracing).toMatchObject({
+      expect(tracingOf(loadConfig({ ...base, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_COMPRESSION: 'gzip', OTEL_EXPORTER_OTLP_TIMEOUT: '2500' }).telemetry)).toMatchObject({
         protocol: 'http/json',
         compression: 'gzip',
         timeoutMs: 2500,
       });
       expect(
-        loadConfig({ ...base, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf', OTEL_EXPORTER_OTLP_TRACES_COMPRESSION: 'gzip' }).tracing,
+        tracingOf(loadConfig({ ...base, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf', OTEL_EXPORTER_OTLP_TRACES_COMPRESSION: 'gzip' }).telemetry),
       ).toMatchObject({ protocol: 'http/protobuf', compression: 'gzip' });
     });
 
     it('names the sampler, with its ratio for the ratio samplers', () => {
-      expect(loadConfig({ ...base, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.25' }).tracing?.sampler).toEqual({ name: 'parentbased_traceidratio', ratio: 0.25 });
-      expect(loadConfig({ ...base, OTEL_TRACES_SAMPLER: 'traceidratio' }).tracing?.sampler).toEqual({ name: 'traceidratio', ratio: 1 });
-      expect(loadConfig({ ...base, OTEL_TRACES_SAMPLER: 'always_off', OTEL_TRACES_SAMPLER_ARG: 'ignored' }).tracing?.sampler).toEqual({ name: 'always_off', ratio: 1 });
+      expect(tracingOf(loadConfig({ ...base, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.25' }).telemetry)?.sampler).toEqual({ name: 'parentbased_traceidratio', ratio: 0.25 });
+      expect(tracingOf(loadConfig({ ...base, OTEL_TRACES_SAMPLER: 'traceidratio' }).telemetry)?.sampler).toEqual({ name: 'traceidratio', ratio: 1 });
+      expect(tracingOf(loadConfig({ ...base, OTEL_TRACES_SAMPLER: 'always_off', OTEL_TRACES_SAMPLER_ARG: 'ignored' }).telemetry)?.sampler).toEqual({ name: 'always_off', ratio: 1 });
     });
 
     it.each([
@@ -190,16 +178,26 @@ describe('loadConfig', () => {
   });
 
   it('reads the fleet: REDIS_URL (redis or rediss, credentials, database), FLEET_TOKEN_KEY, shares and the quota', () => {
-    expect(loadConfig({}).fleet).toMatchObject({ redisUrl: null, tokenKey: null, maxPollersPerCaller: 250, maxProvisioningsPerCaller: 25, provisioningsRetained: 1000, callerUpstreamCallsPerMinute: null });
-    const fleet = loadConfig({
+    expect(loadConfig({})).toMatchObject({
+      fleet: { redisUrl: null, tokenKey: null },
+      subscriptions: { maxPollersPerCaller: 250 },
+      provisioning: { maxProvisioningsPerCaller: 25, provisioningsRetained: 1000 },
+      limits: { callerUpstreamCallsPerMinute: null },
+    });
+    const config = loadConfig({
       REDIS_URL: 'rediss://gateway:s3cret@redis.internal:6380/2',
       FLEET_TOKEN_KEY: 'ab'.repeat(32),
       MAX_POLLERS: '40',
       MAX_PROVISIONINGS_PER_CALLER: '3',
       CALLER_UPSTREAM_CALLS_PER_MINUTE: '600',
-    }).fleet;
-    expect(fleet).toMatchObject({ redisUrl: 'rediss://gateway:s3cret@redis.internal:6380/2', maxPollersPerCaller: 10, maxProvisioningsPerCaller: 3, callerUpstreamCallsPerMinute: 600 });
-    expect(fleet.tokenKey?.length).toBe(32);
+    });
+    expect(config).toMatchObject({
+      fleet: { redisUrl: 'rediss://gateway:s3cret@redis.internal:6380/2' },
+      subscriptions: { maxPollersPerCaller: 10 },
+      provisioning: { maxProvisioningsPerCaller: 3 },
+      limits: { callerUpstreamCallsPerMinute: 600 },
+    });
+    expect(config.fleet.tokenKey?.length).toBe(32);
     expect(loadConfig({ FLEET_TOKEN_KEY: Buffer.alloc(32, 7).toString('base64') }).fleet.tokenKey).toEqual(Buffer.alloc(32, 7));
   });
 

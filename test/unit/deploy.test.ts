@@ -87,19 +87,19 @@ describe('Dockerfile', () => {
     expect(users).toHaveLength(1);
     expect(users[0]).not.toMatch(/^(root|0)(:|$)/);
     expect(env).toMatchObject({ NODE_ENV: 'production', HOST: '0.0.0.0' });
-    expect(loadConfig({ ...env, UPSTREAM_BASE_URL: 'https://platform.example' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ ...env, UPSTREAM_BASE_URL: 'https://platform.example' }).server.host).toBe('0.0.0.0');
   });
 
   it('never serves the demo sandbox unless told: it needs UPSTREAM_BASE_URL, or SANDBOX=on given at run time', () => {
     expect(env).not.toHaveProperty('UPSTREAM_BASE_URL');
     expect(env).not.toHaveProperty('SANDBOX');
     expect(() => loadConfig(env)).toThrow(/^UPSTREAM_BASE_URL must be set when HOST \(0\.0\.0\.0\) is not a loopback address; SANDBOX=on/);
-    expect(loadConfig({ ...env, UPSTREAM_BASE_URL: 'https://platform.example' }).upstreamBaseUrl).toBe('https://platform.example');
-    expect(loadConfig({ ...env, SANDBOX: 'on' }).upstreamBaseUrl).toBeNull();
+    expect(loadConfig({ ...env, UPSTREAM_BASE_URL: 'https://platform.example' }).upstream.baseUrl).toBe('https://platform.example');
+    expect(loadConfig({ ...env, SANDBOX: 'on' }).upstream.baseUrl).toBeNull();
   });
 
   it('exposes the port the gateway listens on and checks its liveness route', () => {
-    const port = String(loadConfig({ ...env, UPSTREAM_BASE_URL: 'https://platform.example' }).port);
+    const port = String(loadConfig({ ...env, UPSTREAM_BASE_URL: 'https://platform.example' }).server.port);
     expect(runtime.filter((l) => /^EXPOSE\s/.test(l)).map(arg)).toEqual([port]);
     const healthcheck = runtime.find((l) => /^HEALTHCHECK\s/.test(l)) ?? '';
     expect(healthcheck).toContain('/healthz');
@@ -145,14 +145,14 @@ describe('deploy/kubernetes.yaml', () => {
   it('opens the container port the gateway listens on, and the Service targets it', () => {
     const listen = Object.fromEntries(container.env.map((e) => [e.name, e.value]));
     const config = loadConfig({ ...listen, ...doc('ConfigMap').data });
-    expect(config.host).toBe('0.0.0.0');
+    expect(config.server.host).toBe('0.0.0.0');
     expect(container.ports).toEqual([
-      { name: 'http', containerPort: config.port },
-      { name: 'metrics', containerPort: config.metricsPort },
+      { name: 'http', containerPort: config.server.port },
+      { name: 'metrics', containerPort: config.server.metricsPort },
     ]);
     // Prometheus scrapes the metrics port; the Service (below) exposes the API's port only.
-    expect(podAnnotations['prometheus.io/port']).toBe(String(config.metricsPort));
-    expect(String(config.port)).toBe(env['PORT']);
+    expect(podAnnotations['prometheus.io/port']).toBe(String(config.server.metricsPort));
+    expect(String(config.server.port)).toBe(env['PORT']);
     expect(doc('Service').spec).toMatchObject({ selector: { 'app.kubernetes.io/name': 'netgraph' }, ports: [{ targetPort: 'http' }] });
   });
 
@@ -197,7 +197,7 @@ describe('deploy/kubernetes.yaml', () => {
     const listen = Object.fromEntries(container.env.map((e) => [e.name, e.value]));
     expect(configMap['UPSTREAM_BASE_URL']?.trim()).toMatch(/^https?:\/\/\S+$/);
     expect({ ...configMap, ...listen }).not.toHaveProperty('SANDBOX');
-    expect(loadConfig({ ...configMap, ...listen }).upstreamBaseUrl).not.toBeNull();
+    expect(loadConfig({ ...configMap, ...listen }).upstream.baseUrl).not.toBeNull();
     // Without the ConfigMap's upstream the pod would not start at all.
     expect(() => loadConfig(listen)).toThrow(/^UPSTREAM_BASE_URL must be set/);
   });

@@ -15,7 +15,7 @@ let stack: Stack;
 const clients = new Clients(() => stack);
 
 beforeAll(async () => {
-  stack = await startStack({ clock, config: { pollIntervalMs: 20, pollMaxIntervalMs: 20 } });
+  stack = await startStack({ clock, config: { subscriptions: { pollIntervalMs: 20, pollMaxIntervalMs: 20 } } });
 });
 afterEach(async () => {
   await clients.disposeAll();

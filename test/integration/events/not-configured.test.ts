@@ -11,7 +11,7 @@ let sandbox: RunningSandbox;
 let gateway: RunningGateway;
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, seed: 'tiny' });
-  gateway = await startTestGateway({ upstreamBaseUrl: sandbox.baseUrl, searchUrl: null, searchCredentials: null });
+  gateway = await startTestGateway({ upstream: { baseUrl: sandbox.baseUrl, searchUrl: null, searchUsername: undefined, searchPassword: undefined } });
 });
 afterAll(async () => {
   await gateway.close();

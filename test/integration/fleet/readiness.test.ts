@@ -5,7 +5,7 @@
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox';
 import type { RunningGateway } from '../../../src/server';
 import { redisTestsEnabled, startRedis, type TestRedis } from '../../helpers/redis-server';
-import { startTestGateway, testConfig } from '../../helpers/stack';
+import { startTestGateway } from '../../helpers/stack';
 import { waitUntil } from '../../helpers/wait';
 
 const describeFleet = redisTestsEnabled() ? describe : describe.skip;
@@ -19,7 +19,7 @@ describeFleet('readiness with Redis', () => {
     redis = await startRedis();
     await redis.stop();
     sandbox = await startSandbox({ port: 0, seed: 'tiny' });
-    gateway = await startTestGateway({ upstreamBaseUrl: null, fleet: { ...testConfig().fleet, redisUrl: redis.url } }, { sandbox });
+    gateway = await startTestGateway({ upstream: { baseUrl: null }, fleet: { redisUrl: redis.url } }, { sandbox });
   });
   afterAll(async () => {
     await gateway?.close();

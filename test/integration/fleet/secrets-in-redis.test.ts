@@ -95,7 +95,7 @@ describeFleet.each([
     client = new Redis(redis.url);
     spy.on('pmessage', (_pattern: string, channel: string, message: string) => published.push(`${channel} ${message}`));
     await spy.psubscribe('*');
-    const config = testConfig({ upstreamBaseUrl: null, pollIntervalMs: 50, pollMaxIntervalMs: 100, networkPollIntervalMs: 50, networkPollMaxIntervalMs: 100 });
+    const config = testConfig({ upstream: { baseUrl: null }, subscriptions: { pollIntervalMs: 50, pollMaxIntervalMs: 100, networkPollIntervalMs: 50, networkPollMaxIntervalMs: 100 } });
     for (let i = 0; i < 2; i++) gateways.push(await startGateway({ ...config, fleet: { ...config.fleet, redisUrl: redis.url, tokenKey } }, { log: null, sandbox }));
   }, 30_000);
 

@@ -48,7 +48,7 @@ describeFleet('a provisioning entry changed in Redis', () => {
   });
 
   it('is not resumed: nothing is sent, it ends FAILED saying why, and its token is dropped', async () => {
-    const config = testConfig({ upstreamBaseUrl: null });
+    const config = testConfig({ upstream: { baseUrl: null } });
     const fleet = { ...config.fleet, redisUrl: redis.url, tokenKey: randomBytes(32) };
     const first = await startGateway({ ...config, fleet }, { log: null, sandbox });
     const token = sandbox.tokens.admin;

@@ -106,7 +106,7 @@ describe('outside the sandbox (an upstream of its own)', () => {
   const clients: Client[] = [];
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0, seed: 'tiny' });
-    gateway = await startTestGateway({ upstreamBaseUrl: sandbox.baseUrl });
+    gateway = await startTestGateway({ upstream: { baseUrl: sandbox.baseUrl } });
   });
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close()));

@@ -10,13 +10,12 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { sha256 } from '../../../src/persisted/trusted-documents';
 import { connectMcp, structured, toolErrors } from '../../helpers/mcp';
-import { startStack, type Stack } from '../../helpers/stack';
-import type { Config } from '../../../src/config';
+import { startStack, type ConfigOverrides, type Stack } from '../../helpers/stack';
 
 const listNetworks = readFileSync(join(__dirname, '..', '..', '..', 'operations', 'mcp', 'list-networks.graphql'), 'utf8');
 const GATEWAY_VERSION = '# The gateway\'s version and mode.\nquery GatewayVersion { gatewayInfo { version sandbox } }';
 
-async function withStack(config: Partial<Config>, body: (stack: Stack, mcp: Client) => Promise<void>): Promise<void> {
+async function withStack(config: ConfigOverrides, body: (stack: Stack, mcp: Client) => Promise<void>): Promise<void> {
   const stack = await startStack({ seed: 'tiny', config });
   const mcp = await connectMcp(stack.origin, stack.tokens.admin);
   try {
@@ -44,7 +43,7 @@ describe('trusted documents only', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('offers no execute, and only the operations the manifest registers', async () => {
-    await withStack({ trustedDocuments: { path: join(dir, 'manifest.json'), only: true } }, async (_stack, mcp) => {
+    await withStack({ documents: { trustedDocuments: join(dir, 'manifest.json'), trustedDocumentsOnly: true } }, async (_stack, mcp) => {
       expect(await names(mcp)).toEqual(['gateway_version', 'introspect', 'list_networks', 'search_schema', 'validate']);
       expect(structured(await call(mcp, 'gateway_version'))).toEqual({ gatewayInfo: { version: expect.any(String), sandbox: true } });
       expect(structured(await call(mcp, 'list_networks', { first: 2 }))).toMatchObject({ networks: { nodes: expect.any(Array) } });
@@ -54,7 +53,7 @@ describe('trusted documents only', () => {
   });
 
   it('keeps execute and adds the manifest operations when other documents may run too', async () => {
-    await withStack({ trustedDocuments: { path: join(dir, 'manifest.json'), only: false } }, async (_stack, mcp) => {
+    await withStack({ documents: { trustedDocuments: join(dir, 'manifest.json'), trustedDocumentsOnly: false } }, async (_stack, mcp) => {
       expect(await names(mcp)).toEqual(expect.arrayContaining(['execute', 'gateway_version', 'network_graph', 'provision_app_wan']));
     });
   });
@@ -64,7 +63,7 @@ describe('MCP_MUTATIONS', () => {
   const create = 'mutation { createNetwork(input: { name: "through-execute" }) { accepted network { name } } }';
 
   it('none: no mutation tools, and execute refuses mutations without sending anything', async () => {
-    await withStack({ mcpMutations: 'none' }, async (stack, mcp) => {
+    await withStack({ mcp: { mutations: 'none' } }, async (stack, mcp) => {
       const offered = await names(mcp);
       expect(offered.filter((n) => ['provision_app_wan', 'authorize_endpoints'].includes(n))).toEqual([]);
       expect(offered).toEqual(expect.arrayContaining(['execute', 'list_networks', 'follow_provisioning']));
@@ -75,7 +74,7 @@ describe('MCP_MUTATIONS', () => {
   });
 
   it('all: execute runs mutations, and says it may change things', async () => {
-    await withStack({ mcpMutations: 'all' }, async (_stack, mcp) => {
+    await withStack({ mcp: { mutations: 'all' } }, async (_stack, mcp) => {
       const execute = (await mcp.listTools()).tools.find((t) => t.name === 'execute');
       expect(execute?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
       expect(structured(await call(mcp, 'execute', { query: create }))).toEqual({ createNetwork: { accepted: true, network: { name: 'through-execute' } } });

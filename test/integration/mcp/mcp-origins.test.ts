@@ -62,7 +62,7 @@ describe('with the default public hosts (loopback names)', () => {
 describe('PUBLIC_HOSTS', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ seed: 'tiny', config: { publicHosts: loadConfig({ PUBLIC_HOSTS: 'api.example.com, Gateway.Example.com' }).publicHosts } });
+    stack = await startStack({ seed: 'tiny', config: { mcp: { publicHosts: loadConfig({ PUBLIC_HOSTS: 'api.example.com, Gateway.Example.com' }).mcp.publicHosts } } });
   });
   afterAll(() => stack.close());
 
@@ -74,8 +74,8 @@ describe('PUBLIC_HOSTS', () => {
   });
 
   it('is validated at start-up; * lets any host through', () => {
-    expect(loadConfig({}).publicHosts).toEqual(new Set(['localhost', '127.0.0.1', '[::1]']));
-    expect(loadConfig({ PUBLIC_HOSTS: '*' }).publicHosts).toBeNull();
+    expect(loadConfig({}).mcp.publicHosts).toEqual(new Set(['localhost', '127.0.0.1', '[::1]']));
+    expect(loadConfig({ PUBLIC_HOSTS: '*' }).mcp.publicHosts).toBeNull();
     expect(() => loadConfig({ PUBLIC_HOSTS: 'https://api.example.com' })).toThrow(/PUBLIC_HOSTS must list host names/);
     expect(() => loadConfig({ PUBLIC_HOSTS: 'api.example.com:443' })).toThrow(/PUBLIC_HOSTS must list host names/);
   });
@@ -84,7 +84,7 @@ describe('PUBLIC_HOSTS', () => {
 describe('INTROSPECTION=off', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ seed: 'tiny', config: { introspection: false } });
+    stack = await startStack({ seed: 'tiny', config: { server: { introspection: false } } });
   });
   afterAll(() => stack.close());
 

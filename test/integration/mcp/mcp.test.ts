@@ -20,7 +20,7 @@ const operation = (file: string): string => readFileSync(join(OPERATIONS, file),
 let stack: Stack;
 const clients: Client[] = [];
 beforeAll(async () => {
-  stack = await startStack({ seed: 'tiny', stepMs: 30, config: { pollIntervalMs: 10, pollMaxIntervalMs: 40 } });
+  stack = await startStack({ seed: 'tiny', stepMs: 30, config: { subscriptions: { pollIntervalMs: 10, pollMaxIntervalMs: 40 } } });
 });
 afterAll(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));

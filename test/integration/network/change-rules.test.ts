@@ -13,7 +13,7 @@ let appWanId: string;
 
 beforeAll(async () => {
   // A short headers timeout so that a slow upstream turns into UPSTREAM_TIMEOUT quickly.
-  stack = await startStack({ seed: 'tiny', config: { headersTimeoutMs: 400, retryAttempts: 3 } });
+  stack = await startStack({ seed: 'tiny', config: { upstream: { headersTimeoutMs: 400, retryAttempts: 3 } } });
 });
 afterAll(() => stack.close());
 

@@ -40,8 +40,7 @@ export async function startNetworkStack(options: StackOptions = {}): Promise<Net
     stepMs: 20,
     gatewayOptions: { loaderOptions: { batching: options.batching ?? true } },
     config: {
-      retryAttempts: options.attempts ?? 1,
-      ...(options.upstreamBaseUrl === undefined ? {} : { upstreamBaseUrl: options.upstreamBaseUrl }),
+      upstream: { retryAttempts: options.attempts ?? 1, ...(options.upstreamBaseUrl === undefined ? {} : { baseUrl: options.upstreamBaseUrl }) },
     },
   });
   const { sandbox } = stack;
@@ -99,7 +98,7 @@ export interface ExtraGatewayOptions {
 }
 
 export async function startExtraGateway(sandbox: RunningSandbox, options: ExtraGatewayOptions = {}): Promise<ExtraGateway> {
-  const gateway = await startTestGateway({ upstreamBaseUrl: options.upstreamBaseUrl ?? null, retryAttempts: 1 }, { sandbox, loaderOptions: { batching: options.batching ?? true } });
+  const gateway = await startTestGateway({ upstream: { baseUrl: options.upstreamBaseUrl ?? null, retryAttempts: 1 } }, { sandbox, loaderOptions: { batching: options.batching ?? true } });
   return {
     gql: async (query, variables) => (await postGraphQL(gateway.url, query, variables, { token: sandbox.tokens.admin })).body,
     close: () => gateway.close(),

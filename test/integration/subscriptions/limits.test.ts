@@ -11,7 +11,7 @@ let stack: Stack;
 const clients = new Clients(() => stack);
 
 beforeAll(async () => {
-  stack = await startStack({ clock: new ManualClock(1000), config: { pollIntervalMs: 20, pollMaxIntervalMs: 20, maxSubscriptionsPerConnection: 2, maxPollers: 3 } });
+  stack = await startStack({ clock: new ManualClock(1000), config: { subscriptions: { pollIntervalMs: 20, pollMaxIntervalMs: 20, maxSubscriptionsPerConnection: 2, maxPollers: 3 } } });
 });
 afterEach(() => clients.disposeAll());
 afterAll(() => stack?.close());
@@ -72,7 +72,7 @@ describe('pollers per gateway', () => {
 
 describe('closing the gateway', () => {
   it('ends every subscription and stops every poller and timer', async () => {
-    const own = await startStack({ clock: new ManualClock(1000), config: { pollIntervalMs: 20, pollMaxIntervalMs: 20 } });
+    const own = await startStack({ clock: new ManualClock(1000), config: { subscriptions: { pollIntervalMs: 20, pollMaxIntervalMs: 20 } } });
     const ownClients = new Clients(() => own);
     try {
       const id = String((await sandboxRest(own, 'POST', '/networks', { name: 'closing' })).body['id']);

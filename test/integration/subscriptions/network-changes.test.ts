@@ -19,7 +19,7 @@ const clients = new Clients(() => stack);
 beforeAll(async () => {
   stack = await startStack({
     clock,
-    config: { networkPollIntervalMs: INTERVAL_MS, networkPollMaxIntervalMs: INTERVAL_MS, retryAttempts: 1 },
+    config: { subscriptions: { networkPollIntervalMs: INTERVAL_MS, networkPollMaxIntervalMs: INTERVAL_MS }, upstream: { retryAttempts: 1 } },
   });
 });
 afterEach(async () => {
@@ -381,7 +381,7 @@ describe('networkChanges on a large network', () => {
   let large: Stack;
   const largeClients = new Clients(() => large);
   beforeAll(async () => {
-    large = await startStack({ seed: 'large', clock: new ManualClock(1000), config: { networkPollIntervalMs: INTERVAL_MS, networkPollMaxIntervalMs: INTERVAL_MS } });
+    large = await startStack({ seed: 'large', clock: new ManualClock(1000), config: { subscriptions: { networkPollIntervalMs: INTERVAL_MS, networkPollMaxIntervalMs: INTERVAL_MS } } });
   });
   afterAll(async () => {
     await largeClients.disposeAll();

@@ -13,7 +13,7 @@ const clients = new Clients(() => stack);
 
 beforeAll(async () => {
   const base = testConfig();
-  stack = await startStack({ config: { networkPollIntervalMs: INTERVAL_MS, networkPollMaxIntervalMs: INTERVAL_MS, retryAttempts: 1, callers: { ...base.callers, verifyTtlMs: 1000, refusedTtlMs: 0 } } });
+  stack = await startStack({ config: { subscriptions: { networkPollIntervalMs: INTERVAL_MS, networkPollMaxIntervalMs: INTERVAL_MS }, upstream: { retryAttempts: 1 }, callers: { ...base.callers, verifyTtlMs: 1000, refusedTtlMs: 0 } } });
 });
 afterAll(async () => {
   await clients.disposeAll();

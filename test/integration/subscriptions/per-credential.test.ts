@@ -14,7 +14,7 @@ let stack: Stack;
 const clients = new Clients(() => stack);
 
 beforeAll(async () => {
-  stack = await startStack({ config: { networkPollIntervalMs: INTERVAL_MS, networkPollMaxIntervalMs: INTERVAL_MS, retryAttempts: 1 } });
+  stack = await startStack({ config: { subscriptions: { networkPollIntervalMs: INTERVAL_MS, networkPollMaxIntervalMs: INTERVAL_MS }, upstream: { retryAttempts: 1 } } });
 });
 afterEach(async () => {
   await clients.disposeAll();

@@ -17,7 +17,7 @@ const clients = new Clients(() => stack);
 beforeAll(async () => {
   stack = await startStack({
     clock,
-    config: { pollIntervalMs: INTERVAL_MS, pollMaxIntervalMs: INTERVAL_MS, pollNotFoundGraceMs: 100, retryAttempts: 1 },
+    config: { subscriptions: { pollIntervalMs: INTERVAL_MS, pollMaxIntervalMs: INTERVAL_MS, pollNotFoundGraceMs: 100 }, upstream: { retryAttempts: 1 } },
   });
 });
 afterEach(async () => {

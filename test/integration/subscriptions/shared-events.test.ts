@@ -21,7 +21,7 @@ const clients = new Clients(() => stack);
 beforeAll(async () => {
   stack = await startStack({
     clock,
-    config: { pollIntervalMs: 20, pollMaxIntervalMs: 20, upstreamCache: { sharing: false, maxBytes: 0, maxEntries: 1, ttls: new Map(), staleIfErrorSeconds: 0 } },
+    config: { subscriptions: { pollIntervalMs: 20, pollMaxIntervalMs: 20 }, cache: { sharing: false, maxBytes: 0, maxEntries: 1, ttls: new Map(), staleIfErrorSeconds: 0 } },
   });
 });
 afterEach(() => clients.disposeAll());

@@ -39,7 +39,7 @@ function answer(req: SeenRequest, res: ServerResponse): void {
 
 beforeAll(async () => {
   upstream = await startFakeUpstream(answer);
-  gateway = await startTestGateway({ upstreamBaseUrl: upstream.url, pollIntervalMs: 20, pollMaxIntervalMs: 20, pollMaxErrors: 3, pollNotFoundGraceMs: 300, retryAttempts: 1 });
+  gateway = await startTestGateway({ upstream: { baseUrl: upstream.url, retryAttempts: 1 }, subscriptions: { pollIntervalMs: 20, pollMaxIntervalMs: 20, pollMaxErrors: 3, pollNotFoundGraceMs: 300 } });
 });
 afterEach(async () => {
   await clients.disposeAll();

@@ -18,7 +18,7 @@ beforeAll(async () => {
   // The sandbox's clock stands still: statuses move only when a test says so.
   stack = await startStack({
     clock: new ManualClock(1000),
-    config: { networkPollIntervalMs: TEN_MINUTES, networkPollMaxIntervalMs: TEN_MINUTES, pollIntervalMs: TEN_MINUTES, pollMaxIntervalMs: TEN_MINUTES },
+    config: { subscriptions: { networkPollIntervalMs: TEN_MINUTES, networkPollMaxIntervalMs: TEN_MINUTES, pollIntervalMs: TEN_MINUTES, pollMaxIntervalMs: TEN_MINUTES } },
   });
 });
 afterEach(() => clients.disposeAll());

@@ -176,10 +176,10 @@ describe('MCP_MUTATIONS and trusted documents', () => {
     [...buildTools({ schema, runner: idle, operations, mutations: 'listed', trusted: null, warn: () => undefined, ...options }).keys()].sort();
 
   it('is validated at start-up: `listed` by default in sandbox mode, `none` on a platform', () => {
-    expect(loadConfig({}).mcpMutations).toBe('listed');
-    expect(loadConfig({ UPSTREAM_BASE_URL: 'https://platform.example.com' }).mcpMutations).toBe('none');
-    expect(loadConfig({ UPSTREAM_BASE_URL: 'https://platform.example.com', MCP_MUTATIONS: 'listed' }).mcpMutations).toBe('listed');
-    expect(loadConfig({ MCP_MUTATIONS: 'None' }).mcpMutations).toBe('none');
+    expect(loadConfig({}).mcp.mutations).toBe('listed');
+    expect(loadConfig({ UPSTREAM_BASE_URL: 'https://platform.example.com' }).mcp.mutations).toBe('none');
+    expect(loadConfig({ UPSTREAM_BASE_URL: 'https://platform.example.com', MCP_MUTATIONS: 'listed' }).mcp.mutations).toBe('listed');
+    expect(loadConfig({ MCP_MUTATIONS: 'None' }).mcp.mutations).toBe('none');
     expect(() => loadConfig({ MCP_MUTATIONS: 'some' })).toThrow('MCP_MUTATIONS must be one of none, listed, all; got "some"');
   });
 
