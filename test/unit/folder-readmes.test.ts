@@ -34,9 +34,10 @@ it('each folder README names each file it answers for', () => {
   for (const dir of foldersWithReadme(SRC)) {
     const readme = readFileSync(join(dir, 'README.md'), 'utf8');
     for (const file of filesOf(dir)) {
-      // A file is named by its path in the folder or, in a subfolder's table, by its own name.
+      // A file is named by its path in the folder, or by its own name as a word of its own.
       const base = file.slice(file.lastIndexOf('/') + 1);
-      if (!readme.includes(file) && !readme.includes(`\`${base}\``)) missing.push(`${relative(join(SRC, '..'), dir)}/README.md does not name ${file}`);
+      const named = new RegExp(`(^|[^\\w.-])${base.replace(/[.]/g, '\\.')}($|[^\\w-])`, 'm');
+      if (!readme.includes(file) && !named.test(readme)) missing.push(`${relative(join(SRC, '..'), dir)}/README.md does not name ${file}`);
     }
   }
   expect(missing).toEqual([]);
