@@ -85,4 +85,9 @@ describe('one opaque token spelt four ways', () => {
     // The platform saw one spelling only.
     expect(new Set(upstream.requests.map((r) => r.headers.authorization))).toEqual(new Set(['Bearer opaque-T']));
   });
+
+  it("answers a never-verified token's read of the identity check's own URL (the check never joins the read it is charged for)", async () => {
+    const res = await postGraphQL(gateway.url, '{ myOrganization { id } }', undefined, { token: null, headers: { authorization: 'Bearer never-seen-T' } });
+    expect(expectNoErrors(res)).toEqual({ myOrganization: { id: 'org-opaque' } });
+  });
 });

@@ -127,7 +127,10 @@ export function sharingStep(changes: ChangeSource | null): Interceptor {
   return {
     name: 'in-flight sharing',
     wrap: (next) => (call) => {
-      if (call.request.method !== 'GET') return next(call);
+      // The gateway's own check of a token (unmetered) never joins the caller's read of the same
+      // URL: that read's quota charge may be waiting on this very check (the verifier shares its
+      // checks itself).
+      if (call.request.method !== 'GET' || call.caller.unmetered === true) return next(call);
       const key = keyOf(call);
       const joined = flights.get(key);
       if (joined !== undefined) {
