@@ -15,7 +15,8 @@ const pattern = (name) => `^src/${escape(name)}(/|\\.ts$)`;
 
 function folderRules() {
   const doc = readFileSync(join(__dirname, 'docs', 'architecture.md'), 'utf8');
-  const rows = [...doc.matchAll(/^\| \[src\/([\w-]+)\]\([^)]*\) \|[^|]*\| ([^|]*) \|$/gm)];
+  // A row names a folder (`src/core`) or a top-level module (`src/context.ts`).
+  const rows = [...doc.matchAll(/^\| \[src\/([\w-]+)(?:\.ts)?\]\([^)]*\) \|[^|]*\| ([^|]*) \|$/gm)];
   if (rows.length === 0) throw new Error('docs/architecture.md: no folder table found');
   return rows.map(([, folder, cell]) => {
     const named = [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]).filter(isSrcPart);
