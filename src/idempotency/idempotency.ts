@@ -4,11 +4,13 @@
  * while it does; a repeat of the same request gets the first result; a repeat while the first runs
  * waits for it (bounded) and is otherwise told to retry later; the key with another request is
  * refused. Never a second run while the first may have sent its change: a first run whose lease
- * lapsed (its replica died) leaves the key "outcome unknown" until it expires.
+ * lapsed (its replica died) leaves the key "outcome unknown" until it expires. A kept result is
+ * given again only to the credential that produced it: another token of the same identity (a
+ * narrower one, or a refreshed one) is told the outcome exists but gets none of its data.
  */
 import type { FormattedExecutionResult } from 'graphql';
 import type { IdempotencyBound, IdempotencyLease, IdempotencyLimits, IdempotencyStore } from './store';
-import { readResult, resultText } from './result';
+import { readKept, resultText } from './result';
 
 /** Time as the algorithm sees it; tests inject one they move. */
 export interface IdempotencyClock {
@@ -75,16 +77,20 @@ export type IdempotencyOutcome =
   | { readonly kind: 'in-progress'; readonly retryAfterSeconds: number }
   /**
    * No result to give and no second run: the first run's lease lapsed before it recorded an outcome
-   * (`lease-lapsed`: its change may have been applied), or it finished and its result was not kept
-   * (`result-not-kept`). The client checks for the object itself (e.g. lists by name).
+   * (`lease-lapsed`: its change may have been applied), it finished and its result was not kept
+   * (`result-not-kept`), or it was kept for another credential of the same identity
+   * (`other-credential`). The client checks for the object itself (e.g. lists by name).
    */
-  | { readonly kind: 'outcome-unknown'; readonly reason: 'lease-lapsed' | 'result-not-kept' }
+  | { readonly kind: 'outcome-unknown'; readonly reason: 'lease-lapsed' | 'result-not-kept' | 'other-credential' }
   /** A new key is past a bound: refused (`RATE_LIMITED`), no call. */
   | { readonly kind: 'full'; readonly bound: IdempotencyBound; readonly max: number; readonly retryAfterSeconds: number };
 
 export interface Idempotency {
-  /** What to do with a mutation that carries `key` for identity `scope`. `signal` ends a wait early (the client left). */
-  begin(scope: string, key: string, fingerprint: string, signal?: AbortSignal): Promise<IdempotencyOutcome>;
+  /**
+   * What to do with a mutation that carries `key` for identity `scope`, sent with `credential` (a
+   * keyed hash of its token). `signal` ends a wait early (the client left).
+   */
+  begin(scope: string, key: string, fingerprint: string, credential: string, signal?: AbortSignal): Promise<IdempotencyOutcome>;
   /** Runs still holding a lease in this process. */
   running(): number;
 }
@@ -96,7 +102,7 @@ export function createIdempotency(options: IdempotencyOptions): Idempotency {
   const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
   const heartbeats = new Set<() => void>();
 
-  function run(lease: IdempotencyLease): IdempotentRun {
+  function run(lease: IdempotencyLease, credential: string): IdempotentRun {
     const stop = clock.every(Math.max(1, Math.floor(leaseMs / 3)), () => {
       store.renew(lease, clock.now(), leaseMs).catch((error: unknown) => options.warn?.(`idempotency lease not renewed: ${error instanceof Error ? error.message : 'error'}`));
     });
@@ -113,7 +119,7 @@ export function createIdempotency(options: IdempotencyOptions): Idempotency {
       kind: 'run',
       async finish(result) {
         if (!settle()) return false;
-        const text = resultText(result);
+        const text = resultText({ credential, result });
         const kept = Buffer.byteLength(text) <= limits.maxResultBytes ? text : null;
         const stored = await store.complete(lease, kept, clock.now(), ttlMs, limits);
         return stored && kept !== null;
@@ -126,19 +132,20 @@ export function createIdempotency(options: IdempotencyOptions): Idempotency {
 
   return {
     running: () => heartbeats.size,
-    async begin(scope, key, fingerprint, signal) {
+    async begin(scope, key, fingerprint, credential, signal) {
       const deadline = clock.now() + waitMs;
       for (;;) {
         const answer = await store.claim({ scope, key, fingerprint, now: clock.now(), leaseMs, ttlMs, limits });
         switch (answer.state) {
           case 'claimed':
-            return run(answer.lease);
+            return run(answer.lease, credential);
           case 'full':
             return { kind: 'full', bound: answer.bound, max: answer.max, retryAfterSeconds: Math.max(1, Math.ceil(answer.retryAfterMs / 1000)) };
           case 'done': {
             if (answer.fingerprint !== fingerprint) return { kind: 'reused' };
-            const result = answer.result === null ? null : readResult(answer.result);
-            return result === null ? { kind: 'outcome-unknown', reason: 'result-not-kept' } : { kind: 'replay', result };
+            const kept = answer.result === null ? null : readKept(answer.result);
+            if (kept === null) return { kind: 'outcome-unknown', reason: 'result-not-kept' };
+            return kept.credential === credential ? { kind: 'replay', result: kept.result } : { kind: 'outcome-unknown', reason: 'other-credential' };
           }
           case 'running':
             if (answer.fingerprint !== fingerprint) return { kind: 'reused' };

@@ -9,6 +9,26 @@ import type { IdempotencyOutcome } from './idempotency';
 
 export type IdempotencyRefusal = Exclude<IdempotencyOutcome, { kind: 'run' } | { kind: 'replay' }>;
 
+type UnknownReason = Extract<IdempotencyOutcome, { kind: 'outcome-unknown' }>['reason'];
+
+/** What each "outcome unknown" tells the client, and its `extensions.reason`. */
+const OUTCOME_UNKNOWN: Record<UnknownReason, { message: string; reason: string }> = {
+  'lease-lapsed': {
+    message:
+      'The first request with this Idempotency-Key stopped before its outcome was recorded, and its change may have been applied: look for the object (for instance, list by name) before sending the change again with a new key',
+    reason: 'leaseLapsed',
+  },
+  'result-not-kept': {
+    message: 'The first request with this Idempotency-Key finished, but its result was not kept: look for the object (for instance, list by name) instead of sending the change again',
+    reason: 'resultNotKept',
+  },
+  'other-credential': {
+    message:
+      'The first request with this Idempotency-Key was made with another token; its result is given only to that token: look for the object (for instance, list by name) instead of sending the change again',
+    reason: 'otherCredential',
+  },
+};
+
 export function refusalError(outcome: IdempotencyRefusal): GraphQLError {
   switch (outcome.kind) {
     case 'reused':
@@ -20,12 +40,9 @@ export function refusalError(outcome: IdempotencyRefusal): GraphQLError {
         extensions: { code: ErrorCode.IDEMPOTENCY_KEY_IN_PROGRESS, retryAfter: outcome.retryAfterSeconds },
       });
     case 'outcome-unknown':
-      return new GraphQLError(
-        outcome.reason === 'lease-lapsed'
-          ? 'The first request with this Idempotency-Key stopped before its outcome was recorded, and its change may have been applied: look for the object (for instance, list by name) before sending the change again with a new key'
-          : 'The first request with this Idempotency-Key finished, but its result was not kept: look for the object (for instance, list by name) instead of sending the change again',
-        { extensions: { code: ErrorCode.IDEMPOTENCY_OUTCOME_UNKNOWN, outcomeUnknown: true, reason: outcome.reason === 'lease-lapsed' ? 'leaseLapsed' : 'resultNotKept' } },
-      );
+      return new GraphQLError(OUTCOME_UNKNOWN[outcome.reason].message, {
+        extensions: { code: ErrorCode.IDEMPOTENCY_OUTCOME_UNKNOWN, outcomeUnknown: true, reason: OUTCOME_UNKNOWN[outcome.reason].reason },
+      });
     case 'full':
       return new GraphQLError(`Too many idempotency keys are kept${outcome.bound.endsWith('PerIdentity') ? ' for this caller' : ''}; try again later`, {
         extensions: { code: ErrorCode.RATE_LIMITED, limit: 'idempotencyKeys', max: outcome.max, scope: outcome.bound.endsWith('PerIdentity') ? 'caller' : 'gateway', retryAfter: outcome.retryAfterSeconds },

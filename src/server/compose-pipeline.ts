@@ -34,6 +34,8 @@ export interface PipelineParts {
   readonly logger: Logger;
   readonly tracer: Tracer | null;
   readonly metrics: GatewayMetrics;
+  /** The verifier's keyed hash of a token (what an idempotency key's kept result is bound to). */
+  readonly credentialOf: (authorization: string) => string;
 }
 
 export function composePipeline(parts: PipelineParts) {
@@ -73,6 +75,7 @@ export function composePipeline(parts: PipelineParts) {
     tracer: parts.tracer,
     maxSubscriptionsPerConnection: config.subscriptions.maxSubscriptionsPerConnection,
     onSubscriptionCount: (door, delta) => metrics.subscriptionCount(door, delta),
+    credentialOf: parts.credentialOf,
     idempotency: createIdempotency({ store: parts.fleet.idempotency(), ...idempotencyOf(config.idempotency), warn: (message) => parts.logger.warn(message) }),
   });
   return { schema, trusted, mcpOperationsDir, formatErrors, pipeline };

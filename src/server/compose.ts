@@ -169,7 +169,7 @@ export async function composeGateway(config: Config, options: StartGatewayOption
   });
 
   // Every door hands its operations to this one pipeline (compose-pipeline.ts, src/pipeline).
-  const { schema, trusted, mcpOperationsDir, formatErrors, pipeline } = composePipeline({ config, fleet, gate, makeContext, logger, tracer, metrics });
+  const { schema, trusted, mcpOperationsDir, formatErrors, pipeline } = composePipeline({ config, fleet, gate, makeContext, logger, tracer, metrics, credentialOf: callers.verifier.tokenHash });
   // The doors in front of it and the pages (compose-doors.ts).
   const doors = await composeDoors({
     config,

@@ -45,10 +45,10 @@ function holdCreates(s: Pick<Stack, 'sandbox'>, latencyMs = 1500): void {
   s.sandbox.control.setFaults([{ method: 'POST', route: '/rest/v1/networks/*/endpoints', latencyMs }]);
 }
 
-async function post(variables: Record<string, unknown>, key?: string, extensionKey?: unknown): Promise<GqlResult & { replayed: string | null }> {
+async function post(variables: Record<string, unknown>, key?: string, extensionKey?: unknown, token = stack.tokens.admin): Promise<GqlResult & { replayed: string | null }> {
   const res = await fetch(stack.gatewayUrl, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.tokens.admin}`, ...(key !== undefined ? { 'idempotency-key': key } : {}) },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...(key !== undefined ? { 'idempotency-key': key } : {}) },
     body: JSON.stringify({ query: CREATE, variables, ...(extensionKey !== undefined ? { extensions: { idempotencyKey: extensionKey } } : {}) }),
   });
   const body = (await res.json()) as GqlResult['body'] & { extensions?: Record<string, unknown> };
@@ -83,6 +83,25 @@ describe('over HTTP', () => {
     expect(endpointPosts(stack)).toBe(1);
     expect(new Set(answers.map(idOf)).size).toBe(1);
     expect(answers.filter((a) => a.replayed === 'true')).toHaveLength(4);
+  });
+
+  it('another token of the same person repeating the key gets no data of the first answer (409 otherCredential), and no second POST', async () => {
+    const claims: unknown = JSON.parse(Buffer.from(stack.tokens.admin.split('.')[1] ?? '', 'base64url').toString('utf8'));
+    const sub = typeof claims === 'object' && claims !== null && 'sub' in claims && typeof claims.sub === 'string' ? claims.sub : null;
+    if (sub === null) throw new Error('the demo token has no sub');
+    // Same person, down-scoped to one network: the platform would refuse it others.
+    const narrow = stack.sandbox.tokenService.sign({ sub, networkIds: [networkId(stack)] }, 3600);
+    const key = randomUUID();
+    const variables = { n: networkId(stack), name: `cred-${key.slice(0, 8)}` };
+    stack.sandbox.control.resetCalls();
+    const first = await post(variables, key);
+    const other = await post(variables, key, undefined, narrow);
+    expect(idOf(first)).toEqual(expect.any(String));
+    expect({ status: other.status, code: codeOf(other), data: other.body.data ?? null, posts: endpointPosts(stack) }).toEqual({ status: 409, code: 'IDEMPOTENCY_OUTCOME_UNKNOWN', data: null, posts: 1 });
+    expect(JSON.stringify(other.body)).not.toContain(String(idOf(first)));
+    // The first token is still given its answer.
+    const again = await post(variables, key);
+    expect({ id: idOf(again), replayed: again.replayed }).toEqual({ id: idOf(first), replayed: 'true' });
   });
 
   it('the key with other variables is IDEMPOTENCY_KEY_REUSED (422), with no call', async () => {

@@ -2,9 +2,11 @@
  * "Idempotency": a mutation sent with a key (`extensions.idempotencyKey`; the HTTP door puts its
  * `Idempotency-Key` header there, MCP its tools' `idempotencyKey`) runs once per verified identity
  * and key (src/idempotency). The first runs the stages after it and keeps its result; a repeat of
- * the same operation and variables gets that result marked as a replay (`extensions.idempotentReplayed`,
- * and `Idempotent-Replayed: true` on HTTP), with no context made and no call; anything else with
- * the key is refused with no call. Queries and subscriptions ignore the key.
+ * the same operation and variables, with the same token, gets that result marked as a replay
+ * (`extensions.idempotentReplayed`, and `Idempotent-Replayed: true` on HTTP), with no context made
+ * and no call; another token of the identity is told the outcome exists (IDEMPOTENCY_OUTCOME_UNKNOWN)
+ * but not given its data; anything else with the key is refused with no call. Queries and
+ * subscriptions ignore the key.
  *
  * A key is kept per verified identity: a caller without a token is refused (UNAUTHENTICATED) when
  * it sends one, since it can change nothing on the platform and has no identity to keep a key for.
@@ -56,7 +58,10 @@ function replayOf(run: OperationRun, result: FormattedExecutionResult): Answer {
   return { result: markReplayed(result), requestError: result.data === undefined || result.data === null, headers: [[REPLAYED_HEADER, 'true']] };
 }
 
-export function idempotency(store: Idempotency, logger: Pick<Logger, 'warn'>): Stage {
+/** The keyed hash a token's kept results are bound to (never the token itself). */
+export type CredentialOf = (authorization: string) => string;
+
+export function idempotency(store: Idempotency, credentialOf: CredentialOf, logger: Pick<Logger, 'warn'>): Stage {
   /** The store failed to record the outcome: the answer still goes out; repeats then meet a lapsed lease (outcome unknown), never a second run. */
   const settle = (how: Promise<unknown>): Promise<void> =>
     how.then(
@@ -80,7 +85,9 @@ export function idempotency(store: Idempotency, logger: Pick<Logger, 'warn'>): S
         });
       }
       const fingerprint = fingerprintOf({ documentHash: run.prepared.hash, operationName: run.operation.name, variables: run.params.variables });
-      const outcome = await store.begin(identity.key, key, fingerprint, run.record.cancellation.abortSignal());
+      // A caller with an identity has a token: a verified identity comes only from one.
+      const credential = run.caller.authorization === undefined ? '' : credentialOf(run.caller.authorization);
+      const outcome = await store.begin(identity.key, key, fingerprint, credential, run.record.cancellation.abortSignal());
       switch (outcome.kind) {
         case 'replay':
           return replayOf(run, outcome.result);

@@ -24,7 +24,7 @@ import { operationContext } from './context';
 import { doorKinds } from './door-kinds';
 import { execute } from './execute';
 import { heavyTurn } from './heavy-turn';
-import { idempotency } from './idempotency';
+import { idempotency, type CredentialOf } from './idempotency';
 import { pickOperation } from './operation';
 import { price } from './price';
 import { compose, type Next, type Stage } from './stage';
@@ -47,6 +47,8 @@ export interface StageDeps extends SubscribeDeps {
   tracer: Tracer | null;
   /** Idempotency keys of mutations (src/idempotency over this process's or the fleet's store). */
   idempotency: Idempotency;
+  /** The keyed hash of a token a kept result is bound to. */
+  credentialOf: CredentialOf;
 }
 
 /** The stages before execution, outermost first. */
@@ -56,7 +58,7 @@ const STAGES: ReadonlyArray<(deps: StageDeps) => Stage> = [
   () => doorKinds,
   (deps) => price(deps.schema, deps.priceLimits),
   subscribe,
-  (deps) => idempotency(deps.idempotency, deps.logger),
+  (deps) => idempotency(deps.idempotency, deps.credentialOf, deps.logger),
   operationContext,
   (deps) => heavyTurn(deps.gate),
 ];

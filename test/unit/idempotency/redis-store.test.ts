@@ -18,6 +18,8 @@ const describeFleet = redisTestsEnabled() ? describe : describe.skip;
 let redis: TestRedis | undefined;
 const links = redisLinks(() => redis);
 
+/** The credential (a keyed hash of the token) every request here is sent with, but where a test says otherwise. */
+const CREDENTIAL = 'cred:first-token';
 const LIMITS: IdempotencyLimits = { maxKeysPerIdentity: 100, maxKeys: 1000, maxBytesPerIdentity: 1024 * 1024, maxBytes: 8 * 1024 * 1024, maxResultBytes: 64 * 1024 };
 const SECRET = 'eyJhbGciOiJSUzI1NiJ9.enrollment-secret-claims.signature';
 const KEY = 'retry-key-7f3a9c';
@@ -57,30 +59,30 @@ describeFleet('idempotency keys in Redis', () => {
     const one = await links.up();
     await one.client.flushdb();
     const fleetKey = randomBytes(32);
-    await asRun(await idempotency(new RedisIdempotencyStore({ link: one, tokenKey: fleetKey })).begin(IDENTITY, KEY, 'fp-a')).finish(created);
+    await asRun(await idempotency(new RedisIdempotencyStore({ link: one, tokenKey: fleetKey })).begin(IDENTITY, KEY, 'fp-a', CREDENTIAL)).finish(created);
     const stored = await everything(one);
     expect(stored).toContain('netgraph:idem:');
     for (const clear of [SECRET, 'enrollment-secret', 'web-1', KEY, IDENTITY, '3c1f0e9a77b2']) expect(stored).not.toContain(clear);
     const other = new RedisIdempotencyStore({ link: await links.up(), tokenKey: fleetKey });
-    await expect(idempotency(other).begin(IDENTITY, KEY, 'fp-a')).resolves.toEqual({ kind: 'replay', result: created });
+    await expect(idempotency(other).begin(IDENTITY, KEY, 'fp-a', CREDENTIAL)).resolves.toEqual({ kind: 'replay', result: created });
     // A sealed result changed in Redis does not open: no replay of it, and no second run.
     const [record] = (await one.client.keys('netgraph:idem:*')).filter((key) => /^netgraph:idem:[0-9a-f]+:[0-9a-f]+$/.test(key));
     const sealed = (await one.client.hget(record ?? '', 'result')) ?? '';
     await one.client.hset(record ?? '', 'result', `${sealed.slice(0, -4)}AAA=`);
-    await expect(idempotency(other).begin(IDENTITY, KEY, 'fp-a')).resolves.toEqual({ kind: 'outcome-unknown', reason: 'result-not-kept' });
+    await expect(idempotency(other).begin(IDENTITY, KEY, 'fp-a', CREDENTIAL)).resolves.toEqual({ kind: 'outcome-unknown', reason: 'result-not-kept' });
   });
 
   it('without a fleet key, keeps the state in Redis and the result in the replica that ran it: a replay there, outcome-unknown elsewhere, never a second run', async () => {
     const one = await links.up();
     await one.client.flushdb();
     const here = idempotency(new RedisIdempotencyStore({ link: one, tokenKey: null }));
-    await asRun(await here.begin(IDENTITY, KEY, 'fp-a')).finish(created);
+    await asRun(await here.begin(IDENTITY, KEY, 'fp-a', CREDENTIAL)).finish(created);
     const stored = await everything(one);
     for (const clear of [SECRET, 'web-1', KEY, IDENTITY]) expect(stored).not.toContain(clear);
-    await expect(here.begin(IDENTITY, KEY, 'fp-a')).resolves.toEqual({ kind: 'replay', result: created });
+    await expect(here.begin(IDENTITY, KEY, 'fp-a', CREDENTIAL)).resolves.toEqual({ kind: 'replay', result: created });
     const elsewhere = idempotency(new RedisIdempotencyStore({ link: await links.up(), tokenKey: null }));
-    await expect(elsewhere.begin(IDENTITY, KEY, 'fp-a')).resolves.toEqual({ kind: 'outcome-unknown', reason: 'result-not-kept' });
-    await expect(elsewhere.begin(IDENTITY, KEY, 'fp-b')).resolves.toEqual({ kind: 'reused' });
+    await expect(elsewhere.begin(IDENTITY, KEY, 'fp-a', CREDENTIAL)).resolves.toEqual({ kind: 'outcome-unknown', reason: 'result-not-kept' });
+    await expect(elsewhere.begin(IDENTITY, KEY, 'fp-b', CREDENTIAL)).resolves.toEqual({ kind: 'reused' });
   });
 
   it('counts each key once in the bounds, and gives its bytes back when a key is released or expires', async () => {
@@ -88,12 +90,12 @@ describeFleet('idempotency keys in Redis', () => {
     await one.client.flushdb();
     const store = new RedisIdempotencyStore({ link: one, tokenKey: randomBytes(32) });
     const small = createIdempotency({ store, leaseMs: 5000, waitMs: 0, ttlMs: 60_000, limits: { ...LIMITS, maxKeysPerIdentity: 1 } });
-    await asRun(await small.begin(IDENTITY, 'a', 'fp-a')).abandon();
-    await asRun(await small.begin(IDENTITY, 'b', 'fp-a')).abandon();
-    const run = asRun(await small.begin(IDENTITY, 'c', 'fp-a'));
-    await expect(small.begin(IDENTITY, 'd', 'fp-a')).resolves.toMatchObject({ kind: 'full', bound: 'keysPerIdentity' });
+    await asRun(await small.begin(IDENTITY, 'a', 'fp-a', CREDENTIAL)).abandon();
+    await asRun(await small.begin(IDENTITY, 'b', 'fp-a', CREDENTIAL)).abandon();
+    const run = asRun(await small.begin(IDENTITY, 'c', 'fp-a', CREDENTIAL));
+    await expect(small.begin(IDENTITY, 'd', 'fp-a', CREDENTIAL)).resolves.toMatchObject({ kind: 'full', bound: 'keysPerIdentity' });
     await run.finish(created);
-    await expect(small.begin(IDENTITY, 'c', 'fp-a')).resolves.toMatchObject({ kind: 'replay' });
+    await expect(small.begin(IDENTITY, 'c', 'fp-a', CREDENTIAL)).resolves.toMatchObject({ kind: 'replay' });
   });
 
   it('keeps keys in this replica while Redis is away', async () => {
@@ -101,7 +103,7 @@ describeFleet('idempotency keys in Redis', () => {
     const store = new RedisIdempotencyStore({ link, tokenKey: randomBytes(32) });
     await link.close();
     const alone = idempotency(store);
-    await asRun(await alone.begin(IDENTITY, 'away', 'fp-a')).finish(created);
-    await expect(alone.begin(IDENTITY, 'away', 'fp-a')).resolves.toEqual({ kind: 'replay', result: created });
+    await asRun(await alone.begin(IDENTITY, 'away', 'fp-a', CREDENTIAL)).finish(created);
+    await expect(alone.begin(IDENTITY, 'away', 'fp-a', CREDENTIAL)).resolves.toEqual({ kind: 'replay', result: created });
   });
 });

@@ -3,7 +3,7 @@ import { ErrorCode } from '../../../src/errors/codes';
 import { canonicalJson, documentHashOf, fingerprintOf } from '../../../src/idempotency/fingerprint';
 import { parseIdempotencyKey } from '../../../src/idempotency/key';
 import { refusalError, refusalHttpStatus } from '../../../src/idempotency/refusal';
-import { markReplayed, readResult, resultText } from '../../../src/idempotency/result';
+import { markReplayed, readKept, resultText } from '../../../src/idempotency/result';
 
 describe('parseIdempotencyKey', () => {
   it('takes 1 to 255 printable characters, and no key at all', () => {
@@ -51,12 +51,16 @@ describe('fingerprintOf', () => {
 describe('the kept result', () => {
   it('reads back what it wrote, and marks a replay', () => {
     const result = { data: { createNetwork: { id: 'n1' } }, errors: [{ message: 'partial', path: ['x'] }] };
-    expect(readResult(resultText(result))).toEqual(result);
+    expect(readKept(resultText({ credential: 'c1', result }))).toEqual({ credential: 'c1', result });
     expect(markReplayed(result).extensions).toEqual({ idempotentReplayed: true });
   });
 
-  it.each(['not json', '[]', '{"data":[1]}', '{"errors":[{"nomessage":1}]}', '{"extensions":3}'])('refuses %s', (text) => {
-    expect(readResult(text)).toBeNull();
+  it.each(['[]', '{"data":[1]}', '{"errors":[{"nomessage":1}]}', '{"extensions":3}', '3'])('refuses a result of %s', (text) => {
+    expect(readKept(`{"credential":"c1","result":${text}}`)).toBeNull();
+  });
+
+  it.each(['not json', '{"result":{"data":{}}}', '{"credential":1,"result":{"data":{}}}'])('refuses %s', (text) => {
+    expect(readKept(text)).toBeNull();
   });
 });
 

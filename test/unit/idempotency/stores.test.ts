@@ -17,6 +17,8 @@ import { waitUntil } from '../../helpers/wait';
 let redis: TestRedis | undefined;
 const links = redisLinks(() => redis);
 
+/** The credential (a keyed hash of the token) every request here is sent with, but where a test says otherwise. */
+const CREDENTIAL = 'cred:first-token';
 const LIMITS: IdempotencyLimits = { maxKeysPerIdentity: 100, maxKeys: 1000, maxBytesPerIdentity: 1024 * 1024, maxBytes: 8 * 1024 * 1024, maxResultBytes: 64 * 1024 };
 
 type TestClock = IdempotencyClock & { advance(ms: number): void };
@@ -130,12 +132,12 @@ describe.each(kinds)('idempotency %s', (_name, kind) => {
     const [one, other] = await kind.stores();
     const clock = kind.clock();
     const replica = make(one, clock);
-    const first = asRun(await replica.begin('alice', 'k1', 'fp-a'));
+    const first = asRun(await replica.begin('alice', 'k1', 'fp-a', CREDENTIAL));
     expect(replica.running()).toBe(1);
     await expect(first.finish(created('web'))).resolves.toBe(true);
     expect(replica.running()).toBe(0);
-    await expect(make(other, clock).begin('alice', 'k1', 'fp-a')).resolves.toEqual({ kind: 'replay', result: created('web') });
-    await expect(make(one, clock).begin('alice', 'k1', 'fp-a')).resolves.toEqual({ kind: 'replay', result: created('web') });
+    await expect(make(other, clock).begin('alice', 'k1', 'fp-a', CREDENTIAL)).resolves.toEqual({ kind: 'replay', result: created('web') });
+    await expect(make(one, clock).begin('alice', 'k1', 'fp-a', CREDENTIAL)).resolves.toEqual({ kind: 'replay', result: created('web') });
   });
 
   it('lets five concurrent repeats start exactly one run; the others replay its result once it finishes', async () => {
@@ -143,7 +145,7 @@ describe.each(kinds)('idempotency %s', (_name, kind) => {
     const clock = kind.clock();
     const replicas = [make(one, clock), make(other, clock)];
     const settled: IdempotencyOutcome[] = [];
-    const begins = [0, 1, 2, 3, 4].map((i) => replicas[i % 2]!.begin('alice', 'k5', 'fp-a').then((outcome) => (settled.push(outcome), outcome)));
+    const begins = [0, 1, 2, 3, 4].map((i) => replicas[i % 2]!.begin('alice', 'k5', 'fp-a', CREDENTIAL).then((outcome) => (settled.push(outcome), outcome)));
     const run = await waitUntil(() => settled.find((o): o is IdempotentRun => o.kind === 'run'), 'one run');
     // The others wait for it: nothing else has answered.
     expect(settled).toHaveLength(1);
@@ -156,8 +158,8 @@ describe.each(kinds)('idempotency %s', (_name, kind) => {
   it('tells a repeat that waited its bound that the first still runs, with a retry hint', async () => {
     const [one] = await kind.stores();
     const clock = kind.clock();
-    const first = asRun(await make(one, clock).begin('alice', 'k2', 'fp-a'));
-    const repeat = make(one, clock, { waitMs: 50 }).begin('alice', 'k2', 'fp-a');
+    const first = asRun(await make(one, clock).begin('alice', 'k2', 'fp-a', CREDENTIAL));
+    const repeat = make(one, clock, { waitMs: 50 }).begin('alice', 'k2', 'fp-a', CREDENTIAL);
     clock.advance(51);
     await expect(repeat).resolves.toEqual({ kind: 'in-progress', retryAfterSeconds: 1 });
     await first.finish(created('slow'));
@@ -166,39 +168,39 @@ describe.each(kinds)('idempotency %s', (_name, kind) => {
   it('refuses the key with another operation or other variables, running or done', async () => {
     const [one, other] = await kind.stores();
     const clock = kind.clock();
-    const first = asRun(await make(one, clock).begin('alice', 'k3', 'fp-a'));
-    await expect(make(other, clock).begin('alice', 'k3', 'fp-b')).resolves.toEqual({ kind: 'reused' });
+    const first = asRun(await make(one, clock).begin('alice', 'k3', 'fp-a', CREDENTIAL));
+    await expect(make(other, clock).begin('alice', 'k3', 'fp-b', CREDENTIAL)).resolves.toEqual({ kind: 'reused' });
     await first.finish(created('x'));
-    await expect(make(other, clock).begin('alice', 'k3', 'fp-b')).resolves.toEqual({ kind: 'reused' });
+    await expect(make(other, clock).begin('alice', 'k3', 'fp-b', CREDENTIAL)).resolves.toEqual({ kind: 'reused' });
   });
 
   it("keeps another identity's key its own", async () => {
     const [one, other] = await kind.stores();
     const clock = kind.clock();
-    const alice = asRun(await make(one, clock).begin('alice', 'shared', 'fp-a'));
-    const bob = asRun(await make(other, clock).begin('bob', 'shared', 'fp-b'));
+    const alice = asRun(await make(one, clock).begin('alice', 'shared', 'fp-a', CREDENTIAL));
+    const bob = asRun(await make(other, clock).begin('bob', 'shared', 'fp-b', CREDENTIAL));
     await alice.finish(created('alice'));
     await bob.finish(created('bob'));
-    await expect(make(one, clock).begin('bob', 'shared', 'fp-b')).resolves.toEqual({ kind: 'replay', result: created('bob') });
+    await expect(make(one, clock).begin('bob', 'shared', 'fp-b', CREDENTIAL)).resolves.toEqual({ kind: 'replay', result: created('bob') });
   });
 
   it('frees a key whose first run was abandoned (nothing sent): the repeat runs', async () => {
     const [one, other] = await kind.stores();
     const clock = kind.clock();
-    await asRun(await make(one, clock).begin('alice', 'k4', 'fp-a')).abandon();
-    asRun(await make(other, clock).begin('alice', 'k4', 'fp-a'));
+    await asRun(await make(one, clock).begin('alice', 'k4', 'fp-a', CREDENTIAL)).abandon();
+    asRun(await make(other, clock).begin('alice', 'k4', 'fp-a', CREDENTIAL));
   });
 
   it('answers outcome-unknown, never a second run, once a first run stopped renewing its lease; a late result is still kept', async () => {
     const [one, other] = await kind.stores();
     const clock = kind.clock();
-    const first = asRun(await make(dying(one), clock).begin('alice', 'k6', 'fp-a'));
+    const first = asRun(await make(dying(one), clock).begin('alice', 'k6', 'fp-a', CREDENTIAL));
     clock.advance(kind.times.leaseMs + 1);
     const repeat = make(other, clock, { waitMs: 20 });
-    await waitUntil(async () => (await repeat.begin('alice', 'k6', 'fp-a')).kind === 'outcome-unknown', 'outcome-unknown after the lease');
-    await expect(repeat.begin('alice', 'k6', 'fp-a')).resolves.toEqual({ kind: 'outcome-unknown', reason: 'lease-lapsed' });
+    await waitUntil(async () => (await repeat.begin('alice', 'k6', 'fp-a', CREDENTIAL)).kind === 'outcome-unknown', 'outcome-unknown after the lease');
+    await expect(repeat.begin('alice', 'k6', 'fp-a', CREDENTIAL)).resolves.toEqual({ kind: 'outcome-unknown', reason: 'lease-lapsed' });
     await first.finish(created('late'));
-    await expect(repeat.begin('alice', 'k6', 'fp-a')).resolves.toEqual({ kind: 'replay', result: created('late') });
+    await expect(repeat.begin('alice', 'k6', 'fp-a', CREDENTIAL)).resolves.toEqual({ kind: 'replay', result: created('late') });
   });
 
   it('keeps a live run renewed past its lease: repeats wait, they are not told outcome-unknown', async () => {
@@ -215,23 +217,23 @@ describe.each(kinds)('idempotency %s', (_name, kind) => {
       complete: (...args) => one.complete(...args),
       release: (lease) => one.release(lease),
     };
-    const first = asRun(await make(counted, clock).begin('alice', 'k7', 'fp-a'));
+    const first = asRun(await make(counted, clock).begin('alice', 'k7', 'fp-a', CREDENTIAL));
     // Four renewals, a third of a lease apart: more than a lease has passed since the claim.
     await waitUntil(() => {
       clock.advance(kind.times.leaseMs / 6);
       return renewals >= 4;
     }, 'four renewals');
-    await expect(make(other, clock, { waitMs: 0 }).begin('alice', 'k7', 'fp-a')).resolves.toMatchObject({ kind: 'in-progress' });
+    await expect(make(other, clock, { waitMs: 0 }).begin('alice', 'k7', 'fp-a', CREDENTIAL)).resolves.toMatchObject({ kind: 'in-progress' });
     await first.finish(created('renewed'));
   });
 
   it('frees a key once its TTL passed: the same request runs again', async () => {
     const [one] = await kind.stores();
     const clock = kind.clock();
-    await asRun(await make(one, clock).begin('alice', 'k8', 'fp-a')).finish(created('old'));
+    await asRun(await make(one, clock).begin('alice', 'k8', 'fp-a', CREDENTIAL)).finish(created('old'));
     clock.advance(kind.times.ttlMs + 1);
     const runs = await waitUntil(async () => {
-      const outcome = await make(one, clock).begin('alice', 'k8', 'fp-a');
+      const outcome = await make(one, clock).begin('alice', 'k8', 'fp-a', CREDENTIAL);
       return outcome.kind === 'run' ? outcome : null;
     }, 'the key free again');
     await runs.abandon();
@@ -241,23 +243,23 @@ describe.each(kinds)('idempotency %s', (_name, kind) => {
     const [one] = await kind.stores();
     const clock = kind.clock();
     const small = make(one, clock, { limits: { ...LIMITS, maxKeysPerIdentity: 2 } });
-    await asRun(await small.begin('alice', 'a', 'fp-a')).finish(created('a'));
-    asRun(await small.begin('alice', 'b', 'fp-a'));
-    const refused = await small.begin('alice', 'c', 'fp-a');
+    await asRun(await small.begin('alice', 'a', 'fp-a', CREDENTIAL)).finish(created('a'));
+    asRun(await small.begin('alice', 'b', 'fp-a', CREDENTIAL));
+    const refused = await small.begin('alice', 'c', 'fp-a', CREDENTIAL);
     expect(refused).toMatchObject({ kind: 'full', bound: 'keysPerIdentity', max: 2 });
     expect(refused.kind === 'full' && refused.retryAfterSeconds).toBeGreaterThanOrEqual(1);
     // Keys already held still answer.
-    await expect(small.begin('alice', 'a', 'fp-a')).resolves.toEqual({ kind: 'replay', result: created('a') });
-    asRun(await small.begin('bob', 'c', 'fp-a'));
+    await expect(small.begin('alice', 'a', 'fp-a', CREDENTIAL)).resolves.toEqual({ kind: 'replay', result: created('a') });
+    asRun(await small.begin('bob', 'c', 'fp-a', CREDENTIAL));
   });
 
   it('refuses a new key past the count in all', async () => {
     const [one] = await kind.stores();
     const clock = kind.clock();
     const small = make(one, clock, { limits: { ...LIMITS, maxKeys: 2 } });
-    asRun(await small.begin('alice', 'a', 'fp-a'));
-    asRun(await small.begin('bob', 'a', 'fp-a'));
-    await expect(small.begin('carol', 'a', 'fp-a')).resolves.toMatchObject({ kind: 'full', bound: 'keys', max: 2 });
+    asRun(await small.begin('alice', 'a', 'fp-a', CREDENTIAL));
+    asRun(await small.begin('bob', 'a', 'fp-a', CREDENTIAL));
+    await expect(small.begin('carol', 'a', 'fp-a', CREDENTIAL)).resolves.toMatchObject({ kind: 'full', bound: 'keys', max: 2 });
   });
 
   it('does not keep a result over the size bound or past the bytes bound: repeats get outcome-unknown, never a second run', async () => {
@@ -265,23 +267,23 @@ describe.each(kinds)('idempotency %s', (_name, kind) => {
     const clock = kind.clock();
     const small = make(one, clock, { limits: { ...LIMITS, maxResultBytes: 200 } });
     const big: FormattedExecutionResult = { data: { blob: 'x'.repeat(500) } };
-    await expect(asRun(await small.begin('alice', 'big', 'fp-a')).finish(big)).resolves.toBe(false);
-    await expect(make(other, clock).begin('alice', 'big', 'fp-a')).resolves.toEqual({ kind: 'outcome-unknown', reason: 'result-not-kept' });
+    await expect(asRun(await small.begin('alice', 'big', 'fp-a', CREDENTIAL)).finish(big)).resolves.toBe(false);
+    await expect(make(other, clock).begin('alice', 'big', 'fp-a', CREDENTIAL)).resolves.toEqual({ kind: 'outcome-unknown', reason: 'result-not-kept' });
 
     const tight = make(one, clock, { limits: { ...LIMITS, maxBytesPerIdentity: 4000 } });
     const medium: FormattedExecutionResult = { data: { blob: 'y'.repeat(2000) } };
-    await expect(asRun(await tight.begin('bob', 'm1', 'fp-a')).finish(medium)).resolves.toBe(true);
-    await expect(asRun(await tight.begin('bob', 'm2', 'fp-a')).finish(medium)).resolves.toBe(false);
-    await expect(tight.begin('bob', 'm1', 'fp-a')).resolves.toEqual({ kind: 'replay', result: medium });
-    await expect(tight.begin('bob', 'm2', 'fp-a')).resolves.toEqual({ kind: 'outcome-unknown', reason: 'result-not-kept' });
+    await expect(asRun(await tight.begin('bob', 'm1', 'fp-a', CREDENTIAL)).finish(medium)).resolves.toBe(true);
+    await expect(asRun(await tight.begin('bob', 'm2', 'fp-a', CREDENTIAL)).finish(medium)).resolves.toBe(false);
+    await expect(tight.begin('bob', 'm1', 'fp-a', CREDENTIAL)).resolves.toEqual({ kind: 'replay', result: medium });
+    await expect(tight.begin('bob', 'm2', 'fp-a', CREDENTIAL)).resolves.toEqual({ kind: 'outcome-unknown', reason: 'result-not-kept' });
   });
 
   it('ends a wait when the client goes away', async () => {
     const [one] = await kind.stores();
     const clock = kind.clock();
-    const first = asRun(await make(one, clock).begin('alice', 'k9', 'fp-a'));
+    const first = asRun(await make(one, clock).begin('alice', 'k9', 'fp-a', CREDENTIAL));
     const gone = new AbortController();
-    const repeat = make(one, clock).begin('alice', 'k9', 'fp-a', gone.signal);
+    const repeat = make(one, clock).begin('alice', 'k9', 'fp-a', CREDENTIAL, gone.signal);
     gone.abort();
     await expect(repeat).resolves.toMatchObject({ kind: 'in-progress' });
     await first.finish(created('x'));

@@ -41,9 +41,10 @@ function setup(options: { waitMs?: number } = {}) {
     runs += 1;
     return behave(run.params, run.record.calls);
   };
-  const pipeline = compose([account, pickOperation(preparer), idempotency(store, quiet)], terminal);
-  const send = (query: string, params: Omit<GraphQLParams, 'query'>, identity: Identity | null = { key: 'id-a', organizationId: 'o', subject: null }) => {
-    const caller = backgroundCaller(identity ? 'Bearer t' : undefined, identity);
+  // The token's keyed hash as the verifier makes it: here, the token's text itself.
+  const pipeline = compose([account, pickOperation(preparer), idempotency(store, (authorization) => `hash(${authorization})`, quiet)], terminal);
+  const send = (query: string, params: Omit<GraphQLParams, 'query'>, identity: Identity | null = { key: 'id-a', organizationId: 'o', subject: null }, token = 't') => {
+    const caller = backgroundCaller(identity ? `Bearer ${token}` : undefined, identity);
     const options = { door: 'http' as const };
     return pipeline(startRun(preparer.document(query), { query, ...params }, caller, options, new OperationRecord(recordDeps(), caller, options))).then(answerOf);
   };
@@ -68,6 +69,20 @@ describe('idempotency stage', () => {
     expect(first.result).toEqual({ data: { bump: 7 } });
     expect(again.result).toEqual({ data: { bump: 7 }, extensions: { idempotentReplayed: true } });
     expect(again.headers).toEqual([['idempotent-replayed', 'true']]);
+  });
+
+  it('gives the kept result only to the token that made it: another token of the identity learns the outcome exists, not its data', async () => {
+    const s = setup();
+    await s.send(MUTATION, { variables: { n: 7 }, ...key('k-cred') }, undefined, 'wide-token');
+    const narrower = await s.send(MUTATION, { variables: { n: 7 }, ...key('k-cred') }, undefined, 'narrow-token');
+    expect(s.runs()).toBe(1);
+    expect(narrower.result.data).toBeUndefined();
+    expect(narrower.result.errors?.[0]?.extensions).toMatchObject({ code: 'IDEMPOTENCY_OUTCOME_UNKNOWN', reason: 'otherCredential' });
+    expect(narrower.status).toBe(409);
+    // The first token still gets its result.
+    const same = await s.send(MUTATION, { variables: { n: 7 }, ...key('k-cred') }, undefined, 'wide-token');
+    expect(same.result).toEqual({ data: { bump: 7 }, extensions: { idempotentReplayed: true } });
+    expect(s.runs()).toBe(1);
   });
 
   it('makes a concurrent repeat wait for the first and get its result: one run', async () => {
