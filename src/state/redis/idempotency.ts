@@ -52,6 +52,9 @@ local function mine(record, owner)
 end
 `;
 
+
+/** What `evalUnlessGone` answers when Redis went away mid-call. */
+const GONE: unique symbol = Symbol('redis gone');
 /**
  * KEYS: record, lease, identity index, identity sizes, all index, all sizes.
  * ARGV: fingerprint, owner, leaseMs, ttlMs, max keys per identity, max bytes per identity, max keys, max bytes, overhead, member, all member.
@@ -162,30 +165,24 @@ export class RedisIdempotencyStore implements IdempotencyStore {
     const { limits } = request;
     const names = this.names(request.scope, request.key);
     const owner = randomUUID();
-    let reply: unknown;
-    try {
-      reply = await this.link.client.eval(
-        CLAIM,
-        names.keys.length,
-        ...names.keys,
-        request.fingerprint,
-        owner,
-        request.leaseMs,
-        request.ttlMs,
-        limits.maxKeysPerIdentity,
-        limits.maxBytesPerIdentity,
-        limits.maxKeys,
-        limits.maxBytes,
-        KEY_OVERHEAD_BYTES,
-        names.member,
-        names.allMember,
-      );
-    } catch (error) {
-      // Redis went away mid-claim: whether the claim was applied is unknown; if it was, its lease
-      // lapses and repeats there are told "outcome unknown", never a second run. Any other failure is a fault.
-      if (isReply(error)) throw error;
-      return this.claimAlone(request);
-    }
+    // Redis going away mid-claim leaves unknown whether it was applied; if it was, its lease lapses
+    // and repeats there are told "outcome unknown", never a second run.
+    const reply = await this.evalUnlessGone(
+      CLAIM,
+      names.keys,
+      request.fingerprint,
+      owner,
+      request.leaseMs,
+      request.ttlMs,
+      limits.maxKeysPerIdentity,
+      limits.maxBytesPerIdentity,
+      limits.maxKeys,
+      limits.maxBytes,
+      KEY_OVERHEAD_BYTES,
+      names.member,
+      names.allMember,
+    );
+    if (reply === GONE) return this.claimAlone(request);
     if (!Array.isArray(reply)) throw new Error('idempotency claim: unexpected answer from Redis');
     const [state, a, b, c] = reply as unknown[];
     if (state === 'claimed') return { state: 'claimed', lease: { scope: request.scope, key: request.key, fingerprint: request.fingerprint, owner } };
@@ -207,28 +204,21 @@ export class RedisIdempotencyStore implements IdempotencyStore {
     const names = this.names(lease.scope, lease.key);
     let sealed = '';
     if (result !== null && this.resultKey !== null) sealed = seal(this.resultKey, result, this.bound(names, lease.fingerprint));
-    let kept: unknown;
-    try {
-      kept = await this.link.client.eval(
-        COMPLETE,
-        names.keys.length,
-        ...names.keys,
-        lease.owner,
-        sealed,
-        Buffer.byteLength(sealed),
-        ttlMs,
-        limits.maxBytesPerIdentity,
-        limits.maxBytes,
-        KEY_OVERHEAD_BYTES,
-        names.member,
-        names.allMember,
-      );
-    } catch (error) {
-      // Redis went away: not recorded; the lease lapses and repeats are told "outcome unknown" (never a second run).
-      if (isReply(error)) throw error;
-      return false;
-    }
-    if (kept === -1) return false;
+    // Redis going away leaves it not recorded: the lease lapses and repeats are told "outcome unknown" (never a second run).
+    const kept = await this.evalUnlessGone(
+      COMPLETE,
+      names.keys,
+      lease.owner,
+      sealed,
+      Buffer.byteLength(sealed),
+      ttlMs,
+      limits.maxBytesPerIdentity,
+      limits.maxBytes,
+      KEY_OVERHEAD_BYTES,
+      names.member,
+      names.allMember,
+    );
+    if (kept === GONE || kept === -1) return false;
     if (result !== null && this.resultKey === null) {
       this.localResults.set(this.localId(names, lease.owner), result);
       return true;
@@ -241,6 +231,16 @@ export class RedisIdempotencyStore implements IdempotencyStore {
     const names = this.names(lease.scope, lease.key);
     // A release that fails leaves the key running until its lease lapses: refused, never run twice.
     await this.link.client.eval(RELEASE, names.keys.length, ...names.keys, lease.owner, names.member, names.allMember).catch(() => undefined);
+  }
+
+  /** A script's reply, or GONE when Redis went away during the call (an error Redis itself answered is a fault, thrown). */
+  private async evalUnlessGone(script: string, keys: readonly string[], ...args: Array<string | number>): Promise<unknown> {
+    try {
+      return await this.link.client.eval(script, keys.length, ...keys, ...args);
+    } catch (error) {
+      if (isReply(error)) throw error;
+      return GONE;
+    }
   }
 
   private async claimAlone(request: ClaimRequest): Promise<ClaimAnswer> {
