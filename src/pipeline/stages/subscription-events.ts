@@ -38,26 +38,26 @@ export class SubscriptionEvents {
   stream(source: AsyncIterable<unknown>, run: OperationRun, operation: PreparedOperation, end: () => void): AnswerStream {
     const { record, params } = run;
     const iterator = source[Symbol.asyncIterator]();
+    // Not async functions: a follower waits for its next event for minutes, and a suspended async
+    // function holds its frame (a generator, its registers, a promise) all that time; a `then`
+    // holds one reaction.
+    const failed = async (error: unknown): Promise<IteratorResult<FormattedExecutionResult>> => {
+      const { formatted } = record.format([error]);
+      await iterator.return?.();
+      end();
+      return { done: false, value: { errors: formatted ?? [] } };
+    };
+    const executed = (item: IteratorResult<unknown>): IteratorResult<FormattedExecutionResult> | Promise<IteratorResult<FormattedExecutionResult>> => {
+      if (item.done === true) {
+        end();
+        return { done: true, value: undefined };
+      }
+      // Subscribers of one event with the same operation, variables and credential share one execution.
+      const key = `${this.shared.idOf(operation)}\n${this.shared.credentialOf(run.caller.authorization)}\n${JSON.stringify(params.variables ?? null)}`;
+      return this.shared.run(item.value, key, record.cancellation, (cancellation) => this.execute(run, operation, item.value, cancellation)).then((value) => ({ done: false, value }));
+    };
     const stream: AnswerStream = {
-      next: async () => {
-        let item: IteratorResult<unknown>;
-        try {
-          item = await iterator.next();
-        } catch (error) {
-          const { formatted } = record.format([error]);
-          await iterator.return?.();
-          end();
-          return { done: false, value: { errors: formatted ?? [] } };
-        }
-        if (item.done) {
-          end();
-          return { done: true, value: undefined };
-        }
-        // Subscribers of one event with the same operation, variables and credential share one execution.
-        const key = `${this.shared.idOf(operation)}\n${this.shared.credentialOf(run.caller.authorization)}\n${JSON.stringify(params.variables ?? null)}`;
-        const value = await this.shared.run(item.value, key, record.cancellation, (cancellation) => this.execute(run, operation, item.value, cancellation));
-        return { done: false, value };
-      },
+      next: () => iterator.next().then(executed, failed),
       async return() {
         // Stop the source first: a poller waiting for its next tick ends now, not at the tick.
         record.cancellation.abort();
