@@ -62,7 +62,9 @@ export function subscribe(deps: SubscribeDeps): Stage {
     }
     // The resolver's `subscribe` has run: what its stream needs it took (a poller's stream, the
     // cancellation's signal); its events run with contexts of their own. Let go of this one now,
-    // not when the stream ends: a follower then holds no loaders for its whole life.
+    // not when the stream ends: a follower then holds no loaders, and no budget listening on its
+    // cancellation (which kept the whole context), for its whole life.
+    context.budget.finish();
     deps.releaseContext(context);
     if (!(Symbol.asyncIterator in source)) {
       giveBack();
