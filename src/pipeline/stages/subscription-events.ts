@@ -12,19 +12,28 @@ import type { AnswerStream } from '../types';
 import type { SubscribeDeps } from './subscribe';
 import type { OperationRun } from './stage';
 
+/** What a subscription's events need of it. */
+interface Follower {
+  readonly record: OperationRun['record'];
+  readonly caller: OperationRun['caller'];
+  readonly operation: PreparedOperation;
+  readonly variables: OperationRun['params']['variables'];
+  readonly key: string;
+}
+
 export class SubscriptionEvents {
   private readonly shared = new SharedEventExecutions();
 
   constructor(private readonly deps: Pick<SubscribeDeps, 'schema' | 'createContext' | 'releaseContext'>) {}
 
   /** One event executed with a fresh context. */
-  private async execute(run: OperationRun, operation: PreparedOperation, rootValue: unknown, cancellation: Cancellation): Promise<FormattedExecutionResult> {
-    const { record, params } = run;
-    const contextValue = this.deps.createContext(run.caller, cancellation, record.calls, record.trace);
+  private async execute(follower: Follower, rootValue: unknown, cancellation: Cancellation): Promise<FormattedExecutionResult> {
+    const { record, caller, operation, variables } = follower;
+    const contextValue = this.deps.createContext(caller, cancellation, record.calls, record.trace);
     contextValue.budget.startDeadline();
     try {
       // Subscription events run on graphql-js: each is small, and its root value is the event.
-      const result = await execute({ schema: this.deps.schema, document: operation.document, operationName: operation.name, variableValues: params.variables ?? undefined, rootValue, contextValue });
+      const result = await execute({ schema: this.deps.schema, document: operation.document, operationName: operation.name, variableValues: variables ?? undefined, rootValue, contextValue });
       const value: FormattedExecutionResult = {};
       if (result.errors && result.errors.length > 0) value.errors = record.format(result.errors).formatted;
       if (result.data !== undefined) value.data = result.data;
@@ -36,7 +45,18 @@ export class SubscriptionEvents {
   }
 
   stream(source: AsyncIterable<unknown>, run: OperationRun, operation: PreparedOperation, end: () => void): AnswerStream {
-    const { record, params } = run;
+    // What a follower keeps for its whole life: not the run (its request text, its prepared
+    // document's estimate…), only what its events need, and its sharing key made once rather
+    // than hashed again at every event.
+    const { record } = run;
+    const follower: Follower = {
+      record,
+      caller: run.caller,
+      operation,
+      variables: run.params.variables,
+      // Subscribers of one event with the same operation, variables and credential share one execution.
+      key: `${this.shared.idOf(operation)}\n${this.shared.credentialOf(run.caller.authorization)}\n${JSON.stringify(run.params.variables ?? null)}`,
+    };
     const iterator = source[Symbol.asyncIterator]();
     // Not async functions: a follower waits for its next event for minutes, and a suspended async
     // function holds its frame (a generator, its registers, a promise) all that time; a `then`
@@ -52,9 +72,7 @@ export class SubscriptionEvents {
         end();
         return { done: true, value: undefined };
       }
-      // Subscribers of one event with the same operation, variables and credential share one execution.
-      const key = `${this.shared.idOf(operation)}\n${this.shared.credentialOf(run.caller.authorization)}\n${JSON.stringify(params.variables ?? null)}`;
-      return this.shared.run(item.value, key, record.cancellation, (cancellation) => this.execute(run, operation, item.value, cancellation)).then((value) => ({ done: false, value }));
+      return this.shared.run(item.value, follower.key, record.cancellation, (cancellation) => this.execute(follower, item.value, cancellation)).then((value) => ({ done: false, value }));
     };
     const stream: AnswerStream = {
       next: () => iterator.next().then(executed, failed),
