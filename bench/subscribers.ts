@@ -75,10 +75,10 @@ export interface SubscribersOptions {
   log(line: string): void;
 }
 
-const POLL_INTERVAL_MS = 250;
+export const POLL_INTERVAL_MS = 250;
 /** Sockets opened at once (the kernel's accept queue, this process's event loop). */
-const OPENING_BATCH = 100;
-const WAIT_MS = 120_000;
+export const OPENING_BATCH = 100;
+export const WAIT_MS = 120_000;
 const NETWORK_ROUTE = 'GET /rest/v1/networks/{networkId}';
 
 const CHANGES = `subscription Follow($networkId: UUID!) {
@@ -90,12 +90,12 @@ const CHANGES = `subscription Follow($networkId: UUID!) {
   }
 }`;
 
-const CREATE = `mutation Create($networkId: UUID!, $input: CreateEndpointInput!) {
+export const CREATE = `mutation Create($networkId: UUID!, $input: CreateEndpointInput!) {
   createEndpoint(networkId: $networkId, input: $input) { __typename }
 }`;
 
 /** Every follower's times (performance.now(), 0: not yet), one slot per follower: socket × perSocket + subscription. */
-class Followers {
+export class Followers {
   readonly subscribedAt: Float64Array;
   readonly firstAt: Float64Array;
   readonly changeAt: Float64Array;
@@ -151,19 +151,19 @@ class Followers {
 }
 
 /** Resolves once `done()` holds (checked every 5 ms) or after `ms`. */
-async function until(done: () => boolean, ms: number): Promise<void> {
+export async function until(done: () => boolean, ms: number): Promise<void> {
   const deadline = performance.now() + ms;
   while (!done() && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
-function percentile(sorted: readonly number[], p: number): number {
+export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return -1;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? -1;
 }
 
-const round = (ms: number): number => Math.round(ms * 10) / 10;
-const networkPolls = (sandbox: RunningSandbox): number => sandbox.control.calls().byRoute[NETWORK_ROUTE] ?? 0;
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+export const round = (ms: number): number => Math.round(ms * 10) / 10;
+export const networkPolls = (sandbox: RunningSandbox): number => sandbox.control.calls().byRoute[NETWORK_ROUTE] ?? 0;
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function runSubscribers(options: SubscribersOptions): Promise<SubscribersResult> {
   const perSocket = options.perSocket ?? 1;
