@@ -6,7 +6,7 @@
  * `phases-stop` (where its requests' time went in between, phase-clock.ts) and any the entry adds —
  * and stops when told to or when the parent goes away.
  */
-import { getHeapSpaceStatistics, setFlagsFromString, writeHeapSnapshot } from 'node:v8';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { isObject, type JsonObject } from '../src/core/parse';
 import { createPhaseClock } from './phase-clock';
@@ -48,8 +48,6 @@ export function serveChild(name: string, start: () => Promise<ChildServer>, ques
     'cpu-usage': cpuUsage,
     'memory-usage': memoryUsage,
     'memory-settled': memorySettled,
-    // A heap snapshot written where asked (`path`), to find what a process holds: answers the file written.
-    'heap-snapshot': (message) => Promise.resolve(writeHeapSnapshot(typeof message['path'] === 'string' ? message['path'] : undefined)),
     'phases-start': () => Promise.resolve(phases.start()),
     'phases-stop': () => Promise.resolve(phases.stop()),
   };
