@@ -34,6 +34,10 @@ export interface BenchOptions {
   scenario: 'queries' | 'subscribers';
   /** WebSocket subscribers of the subscribers scenario. */
   subscribers: number;
+  /** Subscriptions on each socket of the subscribers scenario (a console tab follows more than one thing). */
+  perSocket: number;
+  /** Gateway replicas of the subscribers scenario (more than 1: a fleet on one Redis, `--subscribers` followers on each). */
+  replicas: number;
   /** Skip the fault scenario (bench/fault-scenario.ts). */
   skipFaults: boolean;
   /** Run the fault scenario only, adding its figures to an existing results file. */
@@ -54,6 +58,8 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   scales: [1, 2, 4],
   scenario: 'queries',
   subscribers: 2000,
+  perSocket: 2,
+  replicas: 1,
   skipFaults: false,
   faultsOnly: false,
 };
@@ -73,6 +79,8 @@ export const USAGE = `usage: npm run bench -- [flags]
   --no-scale               skip the scale series
   --scenario subscribers   run only the subscribers scenario (networkChanges followers), adding its figures to results.json
   --subscribers N          WebSocket subscribers of that scenario (default 2000)
+  --per-socket N           subscriptions per socket in that scenario (default 2: N/2 sockets)
+  --replicas R             that scenario on R gateways sharing one Redis (N followers on each; default 1)
 
   --no-faults              skip the fault scenario (half the rest/v1 GETs failing)
   --faults-only            run the fault scenario alone; its figures are added to the results file`;
@@ -123,6 +131,8 @@ const VALUE_FLAGS: Record<string, Setter> = {
     o.scenario = v;
   },
   '--subscribers': (o, v, f) => (o.subscribers = positiveInt(f, v)),
+  '--per-socket': (o, v, f) => (o.perSocket = positiveInt(f, v)),
+  '--replicas': (o, v, f) => (o.replicas = positiveInt(f, v)),
   '--gateway': (o, v, f) => {
     if (v !== 'child' && v !== 'in-process') throw new UsageError(`${f}: expected child or in-process`);
     o.gateway = v;

@@ -2,10 +2,12 @@
  * The child side of a bench child process (see child-launcher.ts): starts a server, reports its
  * URL (and NODE_ENV) over IPC, answers questions by id — `cpu-usage` (this process's CPU time so
  * far, user + system µs, every thread: GC and the thread pool included), `memory-usage` (its
- * resident set, bytes), `phases-start` and
+ * resident set, bytes), `memory-settled` (resident set and heap after a collection), `phases-start` and
  * `phases-stop` (where its requests' time went in between, phase-clock.ts) and any the entry adds —
  * and stops when told to or when the parent goes away.
  */
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { isObject, type JsonObject } from '../src/core/parse';
 import { createPhaseClock } from './phase-clock';
 
@@ -19,6 +21,21 @@ export type ChildQuestion = (message: JsonObject) => Promise<unknown>;
 
 const memoryUsage: ChildQuestion = () => Promise.resolve(process.memoryUsage().rss);
 
+/** Memory once garbage is collected (twice, a moment apart): what the process holds, not what it has not freed yet. */
+const memorySettled: ChildQuestion = async () => {
+  // The gateway runs without --expose-gc (as deployed); a bench question may collect on demand.
+  setFlagsFromString('--expose-gc');
+  const gc: unknown = runInNewContext('gc');
+  for (let i = 0; i < 2; i += 1) {
+    if (typeof gc === 'function') Reflect.apply(gc, undefined, []);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
+  // The young generation's pages: they grow under load up to --max-semi-space-size and stay.
+  const newSpace = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.physical_space_size ?? 0;
+  return { rss, heapUsed, external, arrayBuffers, newSpace };
+};
+
 const cpuUsage: ChildQuestion = () => {
   const { user, system } = process.cpuUsage();
   return Promise.resolve(user + system);
@@ -30,6 +47,7 @@ export function serveChild(name: string, start: () => Promise<ChildServer>, ques
     ...questions,
     'cpu-usage': cpuUsage,
     'memory-usage': memoryUsage,
+    'memory-settled': memorySettled,
     'phases-start': () => Promise.resolve(phases.start()),
     'phases-stop': () => Promise.resolve(phases.stop()),
   };

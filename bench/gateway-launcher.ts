@@ -12,6 +12,7 @@
  *   runs from sources. Figures are lower: one event loop serves everything; CPU time cannot be
  *   told apart from the sandbox's and the load generator's, so `cpuMicros` answers null.
  */
+import { isObject } from '../src/core/parse';
 import type { RunningSandbox } from '../src/sandbox';
 import type { GatewayMode } from './args';
 import { NO_PHASES, startChild, type PhaseReader } from './child-launcher';
@@ -27,9 +28,24 @@ export interface GatewayHandle {
   cpuMicros(): Promise<number | null>;
   /** The gateway process's resident set (bytes); in-process, this whole process's. */
   rssBytes(): Promise<number>;
+  /** Its memory after a full collection (bytes); in-process, this whole process's, collected when --expose-gc allows. */
+  settledMemory(): Promise<SettledMemory>;
   /** Where its requests' time went (phase-clock.ts); reads null in-process. */
   phases: PhaseReader;
   close(): Promise<void>;
+}
+
+export interface SettledMemory {
+  rss: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+  /** The young generation's resident pages (absent in runs made before it was read). */
+  newSpace?: number;
+}
+
+function isSettledMemory(value: unknown): value is SettledMemory {
+  return isObject(value) && ['rss', 'heapUsed', 'external', 'arrayBuffers'].every((k) => typeof value[k] === 'number');
 }
 
 /** A gateway's environment against the sandbox, as a deployment would set it. */
@@ -64,6 +80,10 @@ async function startInProcess(env: Record<string, string>, loaderOptions: Loader
     nodeEnv: process.env['NODE_ENV'] ?? null,
     cpuMicros: () => Promise.resolve(null),
     rssBytes: () => Promise.resolve(process.memoryUsage().rss),
+    settledMemory: () => {
+      const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
+      return Promise.resolve({ rss, heapUsed, external, arrayBuffers });
+    },
     phases: NO_PHASES,
     close: () => gateway.close(),
   };
@@ -81,6 +101,11 @@ export async function startGatewayChild(script: string, env: Record<string, stri
       const rss = await child.ask('memory-usage');
       if (typeof rss !== 'number') throw new Error('gateway child: memory-usage answered no number');
       return rss;
+    },
+    settledMemory: async () => {
+      const memory = await child.ask('memory-settled');
+      if (!isSettledMemory(memory)) throw new Error('gateway child: memory-settled answered no memory figures');
+      return memory;
     },
     phases: child.phases,
     close: () => child.close(),

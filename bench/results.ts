@@ -10,6 +10,7 @@ import type { DashboardResult } from './dashboard';
 import type { FloorKind } from './floor-kind';
 import type { PhaseSummary } from './phase-clock';
 import type { SubscribersResult } from './subscribers';
+import type { FleetSubscribersResult } from './subscribers-fleet';
 
 export interface UnbatchedResult {
   upstreamCalls: number;
@@ -236,6 +237,8 @@ export interface BenchResults {
   loadAverage: { start: number; end: number };
   elapsedMs: number;
   /** The subscribers scenario's figures (`--scenario subscribers`, run on its own and kept across full runs); absent until it ran. */
+  /** The subscribers scenario on a fleet (`--replicas R`, run on its own); absent until it ran. */
+  subscribersFleet?: FleetSubscribersResult & { date: string };
   subscribers?: SubscribersResult & { date: string };
   /** The subscribers scenario's run before `subscribers` (kept when a new one is written), to read before → after. */
   subscribersBefore?: SubscribersResult & { date: string };

@@ -9,6 +9,7 @@ import { runBenchmark } from './benchmark';
 import type { BenchResults } from './results';
 import { readResultsField, writeResults, writeResultsField } from './results';
 import { runSubscribers, type SubscribersResult } from './subscribers';
+import { runFleetSubscribers } from './subscribers-fleet';
 import { formatSubscribers, formatTable } from './table';
 import { runFaultScenario, type FaultScenarioResult } from './fault-scenario';
 
@@ -26,7 +27,7 @@ const consoleIo: RunIo = {
 
 /** The subscribers scenario alone: its figures printed, and added to results.json (`subscribers`). */
 async function subscribersScenario(options: BenchOptions, io: RunIo): Promise<SubscribersResult> {
-  const result = await runSubscribers({ subscribers: options.subscribers, gateway: options.gateway, log: io.log });
+  const result = await runSubscribers({ subscribers: options.subscribers, perSocket: options.perSocket, gateway: options.gateway, log: io.log });
   io.print(formatSubscribers(result));
   if (options.out !== null) {
     const path = resolve(packageRoot(), options.out);
@@ -62,9 +63,11 @@ export async function main(argv: readonly string[], io: RunIo = consoleIo): Prom
     // The subscribers scenario runs on its own: its last figures stay in the file.
     const subscribers = readResultsField(path, 'subscribers');
     const subscribersBefore = readResultsField(path, 'subscribersBefore');
+    const subscribersFleet = readResultsField(path, 'subscribersFleet');
     writeResults(path, results);
     if (subscribers !== undefined) writeResultsField(path, 'subscribers', subscribers);
     if (subscribersBefore !== undefined) writeResultsField(path, 'subscribersBefore', subscribersBefore);
+    if (subscribersFleet !== undefined) writeResultsField(path, 'subscribersFleet', subscribersFleet);
     io.log(`results written to ${path} (${(results.elapsedMs / 1000).toFixed(1)} s)`);
   }
   return results;
@@ -73,6 +76,14 @@ export async function main(argv: readonly string[], io: RunIo = consoleIo): Prom
 /** The command line: one scenario alone (subscribers, faults), or the queries' benchmark; the process's exit status. */
 async function cli(argv: readonly string[]): Promise<number> {
   const options = parseArgs(argv);
+  if (options.scenario === 'subscribers' && options.replicas > 1) {
+    const fleet = await runFleetSubscribers({ replicas: options.replicas, subscribers: options.subscribers, perSocket: options.perSocket, gateway: options.gateway, log: consoleIo.log });
+    consoleIo.print(JSON.stringify(fleet, null, 2));
+    if (options.out !== null) {
+      writeResultsField(resolve(packageRoot(), options.out), 'subscribersFleet', { ...fleet, date: new Date().toISOString() });
+    }
+    return fleet.reached === fleet.connected && fleet.connected === fleet.replicas * fleet.perReplica ? 0 : 1;
+  }
   if (options.scenario === 'subscribers') {
     const result = await subscribersScenario(options, consoleIo);
     return result.reached === result.subscribers ? 0 : 1;

@@ -227,5 +227,11 @@ export function formatSubscribers(r: SubscribersResult): string {
     `subscribers of networkChanges: ${r.connected} of ${r.subscribers} connected (gateway ${r.gatewayMode}), network of ${r.networkResources} resources, first event ${(r.firstEventBytes / 1024).toFixed(0)} KiB`,
     `gateway RSS: ${mib(r.rssBeforeBytes)} before, ${mib(r.rssAfterBytes)} after: ${(r.rssPerSubscriberBytes / 1024).toFixed(1)} KiB per subscriber`,
     `one change (${r.changeThrough === "gateway" ? 'a mutation through the gateway' : 'made straight to the platform'}): first subscriber after ${r.changeToFirstMs} ms, last after ${r.changeToLastMs} ms (fan-out ${r.fanOutMs} ms, poll interval ${r.pollIntervalMs} ms); reached ${r.reached}`,
+    ...(r.settledBefore && r.settledAfter
+      ? [
+          `${r.sockets ?? r.subscribers} sockets × ${r.perSocket ?? 1}; settled RSS ${mib(r.settledBefore.rss)} → ${mib(r.settledAfter.rss)}: ${((r.rssSettledPerFollowerBytes ?? 0) / 1024).toFixed(1)} KiB per follower (heap ${((r.heapPerFollowerBytes ?? 0) / 1024).toFixed(1)} KiB)`,
+          `first event after subscribe p50 ${r.firstEventMs?.p50} ms, p99 ${r.firstEventMs?.p99} ms; all first events in ${r.firstEventsToAllMs} ms; change → p99 follower ${r.changeToP99Ms} ms; polls per interval ${r.pollsPerInterval}; after leaving: ${r.pollsAfterLeaving} polls, settled RSS ${mib(r.settledAfterLeaving?.rss ?? 0)}`,
+        ]
+      : []),
   ].join('\n');
 }

@@ -110,13 +110,18 @@ function isAnswerStream(answer: Precomputed['answer']): answer is AnswerStream {
 /** `stream`, calling `ended` once when it ends however it ends. */
 function endsWith(stream: AnswerStream, ended: () => void): AnswerStream {
   const wrapped: AnswerStream = {
-    async next() {
-      const step = await stream.next().catch((error: unknown) => {
-        ended();
-        throw error;
-      });
-      if (step.done === true) ended();
-      return step;
+    // A `then`, not an async function: a subscription waits for its next event for minutes (memory per follower).
+    next() {
+      return stream.next().then(
+        (step) => {
+          if (step.done === true) ended();
+          return step;
+        },
+        (error: unknown) => {
+          ended();
+          throw error;
+        },
+      );
     },
     async return() {
       ended();

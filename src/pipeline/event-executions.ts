@@ -4,6 +4,9 @@
  * credential get the result of one execution of it, instead of one each. Held by the payload
  * object (a WeakMap): when the event is gone, so are its results.
  *
+ * A subscriber that comes while its poller's latest value is unchanged is handed that value again,
+ * so its first event is the same payload object: it shares the result made for those before it.
+ *
  * The execution belongs to no one subscriber: it runs under a cancellation of its own, aborted
  * only when every subscriber waiting on it has left (a subscriber leaving mid-event must not
  * hand the others a cancellation error).
@@ -17,6 +20,8 @@ interface SharedRun {
   result: Promise<FormattedExecutionResult>;
   cancellation: Cancellation;
   waiting: number;
+  /** Settled with errors (an upstream read failed): shared by those who waited on it, run afresh for a later arrival. */
+  failed: boolean;
 }
 
 export class SharedEventExecutions {
@@ -52,10 +57,17 @@ export class SharedEventExecutions {
       this.byEvent.set(event, runs);
     }
     let run = runs.get(key);
-    // One whose every waiter left was cancelled: a subscriber arriving later runs it afresh.
-    if (run === undefined || run.cancellation.aborted) {
+    // One whose every waiter left was cancelled, or that answered errors: a subscriber arriving
+    // later runs it afresh. Otherwise a later arrival (a follower's first event while nothing
+    // changed) gets the result as it is: no execution, and the door's bytes of it are made already.
+    if (run === undefined || run.cancellation.aborted || run.failed) {
       const cancellation = new Cancellation();
-      run = { result: execute(cancellation), cancellation, waiting: 0 };
+      const fresh: SharedRun = { result: execute(cancellation), cancellation, waiting: 0, failed: false };
+      fresh.result.then(
+        (result) => (fresh.failed = result.errors !== undefined && result.errors.length > 0),
+        () => (fresh.failed = true),
+      );
+      run = fresh;
       runs.set(key, run);
     }
     return this.wait(run, waiter);

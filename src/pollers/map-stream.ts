@@ -22,10 +22,9 @@ export function sharedPayload<V extends object, P>(map: (value: V) => P): (value
 
 export function mapStream<V, P>(stream: PollStream<V>, map: (value: V) => P): PollStream<P> {
   const mapped: PollStream<P> = {
-    next: async () => {
-      const result = await stream.next();
-      return result.done ? { done: true, value: undefined } : { done: false, value: map(result.value) };
-    },
+    // A `then`, not an async function: a follower's read waits for minutes, and a suspended async
+    // function holds its frame all that time.
+    next: () => stream.next().then((result): IteratorResult<P> => (result.done === true ? { done: true, value: undefined } : { done: false, value: map(result.value) })),
     return: async () => {
       await stream.return?.();
       return { done: true, value: undefined };

@@ -60,3 +60,29 @@ it('a subscriber asking after every other left runs the event afresh', async () 
   expect(await later).toEqual({ data: { aborted: false } });
   expect(held.runs).toHaveLength(2);
 });
+
+it('a later subscriber of the same event gets the settled result without a new execution', async () => {
+  const shared = new SharedEventExecutions();
+  const event = {};
+  const held = heldExecution();
+  const first = shared.run(event, 'k', new Cancellation(), held.execute);
+  held.finish();
+  const answer = await first;
+  const later = await shared.run(event, 'k', new Cancellation(), held.execute);
+  expect(later).toBe(answer);
+  expect(held.runs).toHaveLength(1);
+});
+
+it('a result with errors is not handed to a later subscriber: it runs the event afresh', async () => {
+  const shared = new SharedEventExecutions();
+  const event = {};
+  let runs = 0;
+  const execute = (): Promise<FormattedExecutionResult> => {
+    runs += 1;
+    return Promise.resolve(runs === 1 ? { errors: [{ message: 'upstream unavailable' }] } : { data: { ok: true } });
+  };
+  expect(await shared.run(event, 'k', new Cancellation(), execute)).toEqual({ errors: [{ message: 'upstream unavailable' }] });
+  expect(await shared.run(event, 'k', new Cancellation(), execute)).toEqual({ data: { ok: true } });
+  expect(await shared.run(event, 'k', new Cancellation(), execute)).toEqual({ data: { ok: true } });
+  expect(runs).toBe(2);
+});

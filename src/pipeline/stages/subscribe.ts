@@ -60,9 +60,14 @@ export function subscribe(deps: SubscribeDeps): Stage {
       deps.releaseContext(context);
       return refusal(record, [error]);
     }
+    // The resolver's `subscribe` has run: what its stream needs it took (a poller's stream, the
+    // cancellation's signal); its events run with contexts of their own. Let go of this one now,
+    // not when the stream ends: a follower then holds no loaders, and no budget listening on its
+    // cancellation (which kept the whole context), for its whole life.
+    context.budget.finish();
+    deps.releaseContext(context);
     if (!(Symbol.asyncIterator in source)) {
       giveBack();
-      deps.releaseContext(context);
       const errors = source.errors ?? [];
       return errors.length > 0 ? refusal(record, errors) : { result: {}, requestError: true };
     }
@@ -74,7 +79,6 @@ export function subscribe(deps: SubscribeDeps): Stage {
       giveBack();
       deps.onSubscriptionCount?.(options.door, -1);
       record.cancellation.abort();
-      deps.releaseContext(context);
       record.finish();
     };
     return events.stream(source, run, operation, end);

@@ -12,19 +12,28 @@ import type { AnswerStream } from '../types';
 import type { SubscribeDeps } from './subscribe';
 import type { OperationRun } from './stage';
 
+/** What a subscription's events need of it. */
+interface Follower {
+  readonly record: OperationRun['record'];
+  readonly caller: OperationRun['caller'];
+  readonly operation: PreparedOperation;
+  readonly variables: OperationRun['params']['variables'];
+  readonly key: string;
+}
+
 export class SubscriptionEvents {
   private readonly shared = new SharedEventExecutions();
 
   constructor(private readonly deps: Pick<SubscribeDeps, 'schema' | 'createContext' | 'releaseContext'>) {}
 
   /** One event executed with a fresh context. */
-  private async execute(run: OperationRun, operation: PreparedOperation, rootValue: unknown, cancellation: Cancellation): Promise<FormattedExecutionResult> {
-    const { record, params } = run;
-    const contextValue = this.deps.createContext(run.caller, cancellation, record.calls, record.trace);
+  private async execute(follower: Follower, rootValue: unknown, cancellation: Cancellation): Promise<FormattedExecutionResult> {
+    const { record, caller, operation, variables } = follower;
+    const contextValue = this.deps.createContext(caller, cancellation, record.calls, record.trace);
     contextValue.budget.startDeadline();
     try {
       // Subscription events run on graphql-js: each is small, and its root value is the event.
-      const result = await execute({ schema: this.deps.schema, document: operation.document, operationName: operation.name, variableValues: params.variables ?? undefined, rootValue, contextValue });
+      const result = await execute({ schema: this.deps.schema, document: operation.document, operationName: operation.name, variableValues: variables ?? undefined, rootValue, contextValue });
       const value: FormattedExecutionResult = {};
       if (result.errors && result.errors.length > 0) value.errors = record.format(result.errors).formatted;
       if (result.data !== undefined) value.data = result.data;
@@ -36,28 +45,37 @@ export class SubscriptionEvents {
   }
 
   stream(source: AsyncIterable<unknown>, run: OperationRun, operation: PreparedOperation, end: () => void): AnswerStream {
-    const { record, params } = run;
+    // What a follower keeps for its whole life: not the run (its request text, its prepared
+    // document's estimate…), only what its events need, and its sharing key made once rather
+    // than hashed again at every event.
+    const { record } = run;
+    const follower: Follower = {
+      record,
+      caller: run.caller,
+      operation,
+      variables: run.params.variables,
+      // Subscribers of one event with the same operation, variables and credential share one execution.
+      key: `${this.shared.idOf(operation)}\n${this.shared.credentialOf(run.caller.authorization)}\n${JSON.stringify(run.params.variables ?? null)}`,
+    };
     const iterator = source[Symbol.asyncIterator]();
+    // Not async functions: a follower waits for its next event for minutes, and a suspended async
+    // function holds its frame (a generator, its registers, a promise) all that time; a `then`
+    // holds one reaction.
+    const failed = async (error: unknown): Promise<IteratorResult<FormattedExecutionResult>> => {
+      const { formatted } = record.format([error]);
+      await iterator.return?.();
+      end();
+      return { done: false, value: { errors: formatted ?? [] } };
+    };
+    const executed = (item: IteratorResult<unknown>): IteratorResult<FormattedExecutionResult> | Promise<IteratorResult<FormattedExecutionResult>> => {
+      if (item.done === true) {
+        end();
+        return { done: true, value: undefined };
+      }
+      return this.shared.run(item.value, follower.key, record.cancellation, (cancellation) => this.execute(follower, item.value, cancellation)).then((value) => ({ done: false, value }));
+    };
     const stream: AnswerStream = {
-      next: async () => {
-        let item: IteratorResult<unknown>;
-        try {
-          item = await iterator.next();
-        } catch (error) {
-          const { formatted } = record.format([error]);
-          await iterator.return?.();
-          end();
-          return { done: false, value: { errors: formatted ?? [] } };
-        }
-        if (item.done) {
-          end();
-          return { done: true, value: undefined };
-        }
-        // Subscribers of one event with the same operation, variables and credential share one execution.
-        const key = `${this.shared.idOf(operation)}\n${this.shared.credentialOf(run.caller.authorization)}\n${JSON.stringify(params.variables ?? null)}`;
-        const value = await this.shared.run(item.value, key, record.cancellation, (cancellation) => this.execute(run, operation, item.value, cancellation));
-        return { done: false, value };
-      },
+      next: () => iterator.next().then(executed, failed),
       async return() {
         // Stop the source first: a poller waiting for its next tick ends now, not at the tick.
         record.cancellation.abort();

@@ -52,7 +52,15 @@ describe('args', () => {
       faultsOnly: false,
       scenario: 'queries',
       subscribers: 2000,
+      perSocket: 2,
+      replicas: 1,
     });
+  });
+
+  it('reads the subscribers scenario\'s sockets and replicas', () => {
+    const o = parseArgs(['--scenario', 'subscribers', '--subscribers', '3000', '--per-socket=3', '--replicas', '3']);
+    expect({ scenario: o.scenario, subscribers: o.subscribers, perSocket: o.perSocket, replicas: o.replicas }).toEqual({ scenario: 'subscribers', subscribers: 3000, perSocket: 3, replicas: 3 });
+    expect(() => parseArgs(['--replicas', '0'])).toThrow(/--replicas/);
   });
 
   it('runs the scale series at 1x, 2x and 4x unless --no-scale', () => {
