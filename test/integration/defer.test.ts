@@ -197,24 +197,42 @@ function logRun(log: EventLog): DoorRun {
   return { parts: () => log.results as Payload[], done: () => log.ended(), leave: () => log.unsubscribe() };
 }
 
+interface LogLine {
+  transport?: string;
+  operationName?: string | null;
+  status?: number;
+  upstreamCalls?: number;
+}
+
+/** The log lines of the deferred query's runs on `door`. */
+function pageLines(door: string): LogLine[] {
+  return stack.logs.map((line) => JSON.parse(line) as LogLine).filter((l) => l.transport === door && l.operationName === 'Page');
+}
+
 describe.each(Object.keys(DOORS))('over %s', (door) => {
   const start = DOORS[door] as () => Promise<DoorRun>;
 
   it('the first part arrives while the slow call is held; merged, the parts equal the plain answer', async () => {
     const plain = await stack.gql(PLAIN);
+    const logged = pageLines(door).length;
     holdSlowCall();
     const run = await start();
     await waitUntil(() => run.parts().length >= 1, 'the first part');
     expect(slowCallHeld()).toBe(true);
     expect(run.parts()[0]?.hasNext).toBe(true);
+    // Logged once, when its last part is sent: not yet.
+    expect(pageLines(door)).toHaveLength(logged);
     await run.done();
     expect(run.parts().at(-1)?.hasNext).toBe(false);
     expect(merge(run.parts())).toEqual(plain.body);
+    await waitUntil(() => pageLines(door).length > logged, 'the log line');
+    expect(pageLines(door)).toHaveLength(logged + 1);
+    expect(pageLines(door).at(-1)?.upstreamCalls).toBe(stack.sandbox.control.calls().total);
   });
 
   it('a client that leaves after the first part causes no further upstream call', async () => {
     holdSlowCall();
-    stack.sandbox.control.resetCalls();
+    const logged = pageLines(door).length;
     const run = await start();
     await waitUntil(() => run.parts().length >= 1, 'the first part');
     expect(slowCallHeld()).toBe(true);
@@ -223,6 +241,9 @@ describe.each(Object.keys(DOORS))('over %s', (door) => {
     // The held call's time passes: had the gateway still waited for it, its AppWAN calls would follow.
     await pause(HOLD_MS + 300);
     expect(stack.sandbox.control.calls().total).toBe(before);
+    // Logged once, when it left, with the calls made until then.
+    expect(pageLines(door)).toHaveLength(logged + 1);
+    expect(pageLines(door).at(-1)?.upstreamCalls).toBe(before);
     expect(Object.keys(stack.sandbox.control.calls().byRoute).filter((route) => route.includes('appWans'))).toEqual([]);
   });
 });
