@@ -8,6 +8,7 @@
  */
 import { request, type IncomingMessage } from 'node:http';
 import { meros } from 'meros/node';
+import { sha256 } from '../../src/persisted/trusted-documents';
 import { CYCLE_QUERY } from '../helpers/abusive-queries';
 import { connectMcp, structured } from '../helpers/mcp';
 import { startStack, type Stack } from '../helpers/stack';
@@ -73,9 +74,9 @@ function merge(parts: readonly Payload[]): Result {
 }
 
 /** One POST to /graphql read part by part (meros): the parts so far, the response, and how to leave. */
-async function multipart(query: string, accept = 'multipart/mixed;deferSpec=20220824, application/json') {
+async function multipart(query: string | Record<string, unknown>, accept = 'multipart/mixed;deferSpec=20220824, application/json') {
   const url = new URL(stack.gatewayUrl);
-  const body = JSON.stringify({ query });
+  const body = JSON.stringify(typeof query === 'string' ? { query } : query);
   const response = await new Promise<IncomingMessage>((resolve, reject) => {
     const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept, authorization: `Bearer ${stack.tokens.admin}` } }, resolve);
     req.once('error', reject);
@@ -149,6 +150,20 @@ describe('rules before any call', () => {
     await ws.ended();
     expect(ws.results).toEqual([plain.body]);
     expect(stack.sandbox.control.calls().total).toBe(0);
+  });
+
+  it('runs a deferred persisted query by its hash alone, in parts (APQ)', async () => {
+    const plain = await stack.gql(PLAIN);
+    const extensions = { persistedQuery: { version: 1, sha256Hash: sha256(DEFERRED) } };
+    const unknown = await multipart({ extensions });
+    await unknown.read;
+    expect(unknown.parts[0]?.errors?.[0]?.extensions?.['code']).toBe('PERSISTED_QUERY_NOT_FOUND');
+    for (const body of [{ query: DEFERRED, extensions }, { extensions }]) {
+      const answer = await multipart(body);
+      await answer.read;
+      expect(answer.response.headers['content-type']).toMatch(/^multipart\/mixed/);
+      expect(merge(answer.parts)).toEqual(plain.body);
+    }
   });
 
   it('refuses a deferred mutation before anything runs, with or without an idempotency key', async () => {

@@ -129,6 +129,18 @@ describe('incremental and execute stages', () => {
     expect(executor.stats()).toEqual({ compiled: 0, fallback: 0 });
   });
 
+  it('streams a list: the first items with the rest of the answer, the others as items with their path', async () => {
+    const { run } = runner();
+    const outcome = await run(runOf('{ fast list @stream(initialCount: 1, label: "rest") }', {}, { door: 'ws', incremental: true }));
+    if (!isStream(outcome)) throw new Error('expected parts');
+    const parts = (await all(outcome)) as Array<FormattedExecutionResult & { incremental?: Array<{ items?: unknown[]; path?: unknown[] }> }>;
+    expect(parts[0]).toEqual({ data: { fast: 'fast', list: [1] }, hasNext: true });
+    const items = parts.slice(1).flatMap((part) => part.incremental ?? []);
+    expect(items.flatMap((item) => item.items ?? [])).toEqual([2, 3]);
+    expect(items[0]).toMatchObject({ path: ['list', 1], label: 'rest' });
+    expect(parts.at(-1)).toMatchObject({ hasNext: false });
+  });
+
   it('follows a variable `if`: false runs on graphql-jit', async () => {
     const { executor, run } = runner();
     const query = 'query ($d: Boolean!) { fast ... @defer(if: $d) { list } }';
