@@ -6094,6 +6094,21 @@ export type ResolversParentTypes = ResolversObject<{
   WorkflowStep: ProcessStepRecord;
 }>;
 
+export type DeferDirectiveArgs = {
+  if: Scalars['Boolean']['input'];
+  label?: Maybe<Scalars['String']['input']>;
+};
+
+export type DeferDirectiveResolver<Result, Parent, ContextType = GatewayContext, Args = DeferDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type StreamDirectiveArgs = {
+  if: Scalars['Boolean']['input'];
+  initialCount?: Maybe<Scalars['Int']['input']>;
+  label?: Maybe<Scalars['String']['input']>;
+};
+
+export type StreamDirectiveResolver<Result, Parent, ContextType = GatewayContext, Args = StreamDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
 export type AlertResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Alert'] = ResolversParentTypes['Alert']> = ResolversObject<{
   eventSourceType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -8008,3 +8023,7 @@ export type Resolvers<ContextType = GatewayContext> = ResolversObject<{
   WorkflowStep?: WorkflowStepResolvers<ContextType>;
 }>;
 
+export type DirectiveResolvers<ContextType = GatewayContext> = ResolversObject<{
+  defer?: DeferDirectiveResolver<any, any, ContextType>;
+  stream?: StreamDirectiveResolver<any, any, ContextType>;
+}>;
