@@ -10,6 +10,7 @@ import type { DashboardResult } from './dashboard';
 import type { FloorKind } from './floor-kind';
 import type { PhaseSummary } from './phase-clock';
 import type { SubscribersResult } from './subscribers';
+import type { DeferScenarioResult } from './defer-scenario';
 
 export interface UnbatchedResult {
   upstreamCalls: number;
@@ -235,6 +236,8 @@ export interface BenchResults {
    */
   loadAverage: { start: number; end: number };
   elapsedMs: number;
+  /** The defer scenario's figures (`--scenario defer`, run on its own and kept across full runs); absent until it ran. */
+  deferScenario?: DeferScenarioResult & { date: string };
   /** The subscribers scenario's figures (`--scenario subscribers`, run on its own and kept across full runs); absent until it ran. */
   subscribers?: SubscribersResult & { date: string };
   /** The subscribers scenario's run before `subscribers` (kept when a new one is written), to read before → after. */

@@ -11,6 +11,7 @@ import { readResultsField, writeResults, writeResultsField } from './results';
 import { runSubscribers, type SubscribersResult } from './subscribers';
 import { formatSubscribers, formatTable } from './table';
 import { runFaultScenario, type FaultScenarioResult } from './fault-scenario';
+import { formatDefer, runDeferScenario, type DeferScenarioResult } from './defer-scenario';
 
 export interface RunIo {
   /** Progress lines. */
@@ -39,6 +40,18 @@ async function subscribersScenario(options: BenchOptions, io: RunIo): Promise<Su
   return result;
 }
 
+/** The defer scenario alone: its figures printed, and added to results.json (`deferScenario`). */
+async function deferScenario(options: BenchOptions, io: RunIo): Promise<DeferScenarioResult> {
+  const result = await runDeferScenario(options, io.log);
+  io.print(formatDefer(result));
+  if (options.out !== null) {
+    const path = resolve(packageRoot(), options.out);
+    writeResultsField(path, 'deferScenario', { ...result, date: new Date().toISOString() });
+    io.log(`defer figures added to ${path}`);
+  }
+  return result;
+}
+
 /** `--faults-only`: the fault scenario alone, its figures added to the results file. */
 export async function mainFaultsOnly(argv: readonly string[], io: RunIo = consoleIo): Promise<FaultScenarioResult> {
   const options = parseArgs(argv);
@@ -59,10 +72,12 @@ export async function main(argv: readonly string[], io: RunIo = consoleIo): Prom
   if (options.out !== null) {
     // Relative paths are taken from the package root, so `bench/results.json` lands in bench/ from any directory.
     const path = resolve(packageRoot(), options.out);
-    // The subscribers scenario runs on its own: its last figures stay in the file.
+    // The subscribers and defer scenarios run on their own: their last figures stay in the file.
     const subscribers = readResultsField(path, 'subscribers');
     const subscribersBefore = readResultsField(path, 'subscribersBefore');
+    const deferred = readResultsField(path, 'deferScenario');
     writeResults(path, results);
+    if (deferred !== undefined) writeResultsField(path, 'deferScenario', deferred);
     if (subscribers !== undefined) writeResultsField(path, 'subscribers', subscribers);
     if (subscribersBefore !== undefined) writeResultsField(path, 'subscribersBefore', subscribersBefore);
     io.log(`results written to ${path} (${(results.elapsedMs / 1000).toFixed(1)} s)`);
@@ -76,6 +91,10 @@ async function cli(argv: readonly string[]): Promise<number> {
   if (options.scenario === 'subscribers') {
     const result = await subscribersScenario(options, consoleIo);
     return result.reached === result.subscribers ? 0 : 1;
+  }
+  if (options.scenario === 'defer') {
+    const result = await deferScenario(options, consoleIo);
+    return result.mergedEqualsPlain ? 0 : 1;
   }
   if (options.faultsOnly) {
     await mainFaultsOnly(argv);
