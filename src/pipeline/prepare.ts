@@ -15,6 +15,7 @@ import { CostTooExpensiveError, ErrorCode } from '../errors/codes';
 import { toGraphQLError } from '../errors/to-graphql-error';
 import { checkDocument, type DocumentLimits } from '../limits/document-check';
 import { sha256 as sha256Hex, type TrustedDocuments } from '../persisted/trusted-documents';
+import { incrementalUseOf, type IncrementalUse } from './incremental';
 
 export type OperationType = 'query' | 'mutation' | 'subscription';
 
@@ -28,6 +29,8 @@ export interface PreparedOperation {
   readonly hash: string;
   /** The executor's slot (src/pipeline/execute.ts): its compiled form, made on first run. */
   compiled: unknown;
+  /** Its use of `@defer`/`@stream` (incremental.ts), found once here. */
+  readonly incremental: IncrementalUse;
 }
 
 /** A document as the pipeline knows it: refused, or parsed and valid. */
@@ -120,7 +123,7 @@ export function createPreparer(options: PrepareOptions): Preparer {
         const message = operationName ? `Unknown operation named "${operationName}".` : 'Must provide operation name if query contains multiple operations.';
         found = new GraphQLError(message, { extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } });
       } else {
-        found = { document, operation, name: operation.name?.value ?? null, type: operation.operation, hash: prepared.hash, compiled: undefined };
+        found = { document, operation, name: operation.name?.value ?? null, type: operation.operation, hash: prepared.hash, compiled: undefined, incremental: incrementalUseOf(document, operation) };
       }
       // Bounded by the names the document has, and by the names a caller tries (refusals kept for a few).
       if (!(found instanceof GraphQLError) || prepared.operations.size < 16) prepared.operations.set(key, found);

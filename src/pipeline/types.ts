@@ -33,6 +33,12 @@ export interface RunOptions {
   connection?: Connection;
   /** What kinds of operation the door accepts; others are refused before anything runs. @default every kind */
   accepts?: ReadonlySet<'query' | 'mutation' | 'subscription'>;
+  /**
+   * The door delivers an answer in parts (HTTP's `multipart/mixed`, WebSocket, SSE): an operation
+   * with an active `@defer`/`@stream` then answers an incremental `AnswerStream`. Elsewhere the
+   * whole result comes in one answer, the directives ignored. @default false
+   */
+  incremental?: boolean;
   /** The request came by HTTP GET: a mutation is refused (405), whatever the door. */
   viaGet?: boolean;
   /**
@@ -56,5 +62,26 @@ export interface Answer {
   documentRefused?: boolean;
 }
 
-/** A subscription's events, each formatted; `return()` ends it (its pollers stop). */
-export type AnswerStream = AsyncGenerator<FormattedExecutionResult, void, undefined>;
+/**
+ * One part of an answer delivered in parts (`@defer`/`@stream`, the 2022 format): the first
+ * `{data, errors, hasNext}`, then `{incremental: [{data | items, errors, path, label}], hasNext}`;
+ * the last says `hasNext: false`.
+ */
+export interface IncrementalPayload extends FormattedExecutionResult {
+  hasNext: boolean;
+  incremental?: ReadonlyArray<{
+    data?: Record<string, unknown> | null;
+    items?: ReadonlyArray<unknown> | null;
+    errors?: FormattedExecutionResult['errors'];
+    path?: ReadonlyArray<string | number>;
+    label?: string;
+    extensions?: Record<string, unknown>;
+  }>;
+}
+
+/**
+ * A stream of results, each formatted; `return()` ends it (a subscription's pollers stop, an
+ * incremental answer's pending work is cancelled). A subscription's events, or, when `incremental`
+ * is true, the parts of one query's answer (`IncrementalPayload`s).
+ */
+export type AnswerStream = AsyncGenerator<FormattedExecutionResult, void, undefined> & { readonly incremental?: true };

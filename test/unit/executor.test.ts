@@ -159,7 +159,7 @@ it('counts the answer it keeps on the budget once, when a query runs again on gr
   const expected = await execute({ schema, document, contextValue: byGraphqlJs });
   const byJit = contextOf();
   const executor = createExecutor(schema, 'jit');
-  const answer = await executor.execute({ document, operation, name: null, type: 'query', hash: 'h', compiled: undefined }, byJit, undefined);
+  const answer = await executor.execute({ document, operation, name: null, type: 'query', hash: 'h', compiled: undefined, incremental: { kind: 'never' } }, byJit, undefined);
   expect(answer).toEqual(expected);
   // The compiled run's answer was discarded (a non-null violation): only graphql-js's is counted.
   expect(executor.stats()).toMatchObject({ compiled: 0, fallback: 1 });

@@ -2,7 +2,8 @@
  * "Context": the operation's context for the stages after it (fresh loaders, the running budget
  * and its deadline, started here), given back on every path once the answer is made. A budget
  * crossed while the stages after it ran (OPERATION_BUDGET_EXCEEDED, a refused turn) is the
- * operation's refusal.
+ * operation's refusal. An answer in parts keeps its context (deadline, heavy slot, loaders) until
+ * its last part was read or its client left.
  */
 import type { GatewayContext } from '../../context';
 import type { Cancellation } from '../../core/cancellation';
@@ -10,7 +11,7 @@ import { LimitExceededError } from '../../errors/codes';
 import type { OperationSpan } from '../../tracing';
 import type { CallCounter } from '../../context';
 import type { Caller } from '../types';
-import { refusal, type Stage } from './stage';
+import { isStream, refusal, whenEnded, type Stage } from './stage';
 
 export interface ContextMaker {
   createContext(caller: Caller, cancellation: Cancellation, calls: CallCounter, trace: OperationSpan | undefined): GatewayContext;
@@ -24,15 +25,22 @@ export function operationContext(maker: ContextMaker): Stage {
       const { record } = run;
       const context = maker.createContext(run.caller, record.cancellation, record.calls, record.trace);
       run.context = context;
+      const giveBack = (): void => {
+        context.budget.finish();
+        maker.releaseContext(context);
+      };
+      let kept = false;
       try {
         context.budget.startDeadline();
-        return await next(run);
+        const outcome = await next(run);
+        if (!isStream(outcome)) return outcome;
+        kept = true;
+        return whenEnded(outcome, giveBack);
       } catch (error) {
         if (error instanceof LimitExceededError) return refusal(record, [error]);
         throw error;
       } finally {
-        context.budget.finish();
-        maker.releaseContext(context);
+        if (!kept) giveBack();
       }
     },
   };

@@ -2,13 +2,17 @@
  * "Execute", the terminal stage of queries and mutations: the operation run by the executor
  * (graphql-jit or graphql-js, ../execute.ts) in the context the `context` stage made; errors
  * formatted; the cost report when the client asked for it (the request extension `"cost": true`,
- * into which a door translates its own way of asking); stale reads said.
+ * into which a door translates its own way of asking); stale reads said. An operation whose answer
+ * comes in parts (`run.incremental`, the `incremental` stage) runs on the incremental executor
+ * (../incremental-execute.ts) and answers a stream of them; the cost report and stale reads then
+ * come with the last part.
  */
-import type { ExecutionResult, FormattedExecutionResult } from 'graphql';
+import type { ExecutionResult, FormattedExecutionResult, GraphQLSchema } from 'graphql';
 import type { GatewayContext } from '../../context';
 import type { CostEstimate } from '../../limits/cost';
 import type { PriceLimits } from '../../limits/limits';
 import type { Executor } from '../execute';
+import { executeIncremental, isInParts, partsOf } from '../incremental-execute';
 import type { Next } from './stage';
 
 /** The cost report: estimated, actual, and the limits of both. */
@@ -24,20 +28,43 @@ export function costReport(estimate: CostEstimate | null, context: GatewayContex
   };
 }
 
-export function execute(executor: Executor, limits: PriceLimits): Next {
+export function execute(executor: Executor, limits: PriceLimits, schema: GraphQLSchema): Next {
   return async (run) => {
     const { operation, context, record, params } = run;
     if (!operation || !context) throw new Error('execute needs the operation and its context (the operation and context stages)');
-    const result: ExecutionResult = await executor.execute(operation, context, params.variables ?? undefined);
+    const variables = params.variables ?? undefined;
+    const wantsCost = params.extensions?.['cost'] === true;
+    /** What the whole answer carries in `extensions`: the cost report when asked, stale reads said. */
+    const extensionsOf = (hasData: boolean): Record<string, unknown> | undefined => {
+      let extensions: Record<string, unknown> | undefined;
+      if (wantsCost && hasData) extensions = { cost: costReport(run.estimate, context, limits) };
+      // Some reads were answered from cached copies past their freshness (an API's breaker open): say how old.
+      if (record.calls.stale) extensions = { ...extensions, staleUpstream: { ...record.calls.stale } };
+      return extensions;
+    };
+    let result: ExecutionResult;
+    if (run.incremental) {
+      const outcome = await executeIncremental(schema, operation, context, variables, record.cancellation.abortSignal());
+      // In parts: the context stage keeps the context (and finishes the budget) until the last one.
+      if (isInParts(outcome)) {
+        return partsOf(outcome, {
+          format: (errors) => record.format(errors).formatted,
+          lastExtensions: () => extensionsOf(true),
+          cancel: () => record.cancellation.abort(),
+        });
+      }
+      // Nothing deferred after all (or its variables did not coerce): one result, as on graphql-jit.
+      result = { ...(outcome.errors ? { errors: outcome.errors } : {}), ...(outcome.data !== undefined ? { data: outcome.data } : {}) };
+    } else {
+      result = await executor.execute(operation, context, variables);
+    }
     context.budget.finish();
     const errors = result.errors && result.errors.length > 0 ? record.format(result.errors) : null;
-    const wantsCost = params.extensions?.['cost'] === true;
     const answer: FormattedExecutionResult = {};
     if (errors) answer.errors = errors.formatted;
     if (result.data !== undefined) answer.data = result.data;
-    if (wantsCost && result.data !== undefined) answer.extensions = { cost: costReport(run.estimate, context, limits) };
-    // Some reads were answered from cached copies past their freshness (an API's breaker open): say how old.
-    if (record.calls.stale) answer.extensions = { ...answer.extensions, staleUpstream: { ...record.calls.stale } };
+    const extensions = extensionsOf(result.data !== undefined);
+    if (extensions) answer.extensions = extensions;
     return { result: answer, requestError: result.data === undefined, ...(errors?.status !== undefined ? { status: errors.status } : {}) };
   };
 }

@@ -1,9 +1,9 @@
 /**
  * The operation pipeline's stages: every operation passes these, in this order, declared here only.
  *
- *   account ─► operation ─► door kinds ─► price ─► subscribe ─► idempotency ─► context ─► heavy turn ─► execute
+ *   account ─► operation ─► door kinds ─► incremental ─► price ─► subscribe ─► idempotency ─► context ─► heavy turn ─► execute
  *
- * `admit` stages (operation, door kinds, price) check before anything runs, and `check()` runs
+ * `admit` stages (operation, door kinds, incremental, price) check before anything runs, and `check()` runs
  * exactly those; `wrap` stages surround the ones after them. A subscription leaves at `subscribe`;
  * queries and mutations end at `execute`. `idempotency` comes after the refusals of price and
  * subscription (they answer first) and before `context` (a replay makes none). A new operation-level concern is a stage file and one
@@ -25,6 +25,7 @@ import { doorKinds } from './door-kinds';
 import { execute } from './execute';
 import { heavyTurn } from './heavy-turn';
 import { idempotency } from './idempotency';
+import { incremental } from './incremental';
 import { pickOperation } from './operation';
 import { price } from './price';
 import { compose, type Next, type Stage } from './stage';
@@ -54,6 +55,7 @@ const STAGES: ReadonlyArray<(deps: StageDeps) => Stage> = [
   () => account,
   (deps) => pickOperation(deps.preparer),
   () => doorKinds,
+  () => incremental,
   (deps) => price(deps.schema, deps.priceLimits),
   subscribe,
   (deps) => idempotency(deps.idempotency, deps.logger),
@@ -74,7 +76,7 @@ export function createStages(deps: StageDeps): Stages {
   const stages = STAGES.map((make) => make(deps));
   return {
     names: [...stages.map((stage) => stage.name), 'execute'],
-    run: compose(stages, execute(deps.executor, deps.priceLimits)),
+    run: compose(stages, execute(deps.executor, deps.priceLimits, deps.schema)),
     checks: stages.filter((stage) => stage.admit !== undefined),
   };
 }

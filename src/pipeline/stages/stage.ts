@@ -10,6 +10,7 @@ import type { GatewayContext } from '../../context';
 import type { CostEstimate } from '../../limits/cost';
 import type { PreparedDocument, PreparedOperation } from '../prepare';
 import type { OperationRecord } from '../record';
+import type { FormattedExecutionResult } from 'graphql';
 import type { Answer, AnswerStream, Caller, GraphQLParams, RunOptions } from '../types';
 
 /** One operation on its way through the stages. */
@@ -26,6 +27,8 @@ export interface OperationRun {
   estimate: CostEstimate | null;
   /** The operation's context (loaders, budget), made by the `context` stage for the stages after it. */
   context: GatewayContext | null;
+  /** Its answer comes in parts (an active `@defer`/`@stream` on a door that delivers parts), set by the `incremental` stage. */
+  incremental: boolean;
   /** The refusal is the document's own (not found, not valid, no such operation): nothing of it ran. */
   documentRefused: boolean;
 }
@@ -43,7 +46,7 @@ export interface Stage {
 
 /** A fresh run of `prepared` (nothing picked, priced or made yet). */
 export function startRun(prepared: PreparedDocument, params: GraphQLParams, caller: Caller, options: RunOptions, record: OperationRecord): OperationRun {
-  return { prepared, params, caller, options, record, operation: null, estimate: null, context: null, documentRefused: false };
+  return { prepared, params, caller, options, record, operation: null, estimate: null, context: null, incremental: false, documentRefused: false };
 }
 
 /** The answer refusing `run` with `errors` (formatted and kept for the log line). */
@@ -83,4 +86,49 @@ export function checkAll(stages: readonly Stage[], run: OperationRun): readonly 
 /** Whether a pipeline answer is a subscription's stream. */
 export function isStream(outcome: Outcome): outcome is AnswerStream {
   return !('result' in outcome);
+}
+
+/**
+ * `stream`, calling `ended` once when it ends however it ends (its last result read, `return()`,
+ * `throw()`, an error): how a stage that wraps a stream keeps what it holds until then.
+ */
+export function whenEnded(stream: AnswerStream, ended: () => void): AnswerStream {
+  let done = false;
+  const end = (): void => {
+    if (done) return;
+    done = true;
+    ended();
+  };
+  const wrapped: AnswerStream = {
+    ...(stream.incremental ? { incremental: true } : {}),
+    async next() {
+      let step: IteratorResult<FormattedExecutionResult, void>;
+      try {
+        step = await stream.next();
+      } catch (error) {
+        end();
+        throw error;
+      }
+      if (step.done === true) end();
+      return step;
+    },
+    async return() {
+      try {
+        return await stream.return(undefined);
+      } finally {
+        end();
+      }
+    },
+    async throw(error: unknown) {
+      try {
+        return await stream.throw(error);
+      } finally {
+        end();
+      }
+    },
+    [Symbol.asyncIterator]() {
+      return wrapped;
+    },
+  };
+  return wrapped;
 }
