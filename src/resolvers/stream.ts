@@ -25,10 +25,12 @@ import type { OperationBudget } from '../limits/budget';
 import type { PagedResult, PageWindow as UpstreamWindow } from '../upstream/paging';
 import { encodeCursor, pageWindow, type Connection, type ConnectionArgs, type Edge, type PageInfo, type PageWindow } from './connection';
 
-/** What a streamed list needs of the request: its budget (items counted, a crossed budget stops the pages) and its cancellation. */
+/** What a streamed list needs of the request: its budget (items counted, a crossed budget stops the pages), its cancellation, and whether the answer comes in parts. */
 export interface StreamScope {
   budget: OperationBudget;
   cancellation: Cancellation;
+  /** Only an answer in parts runs on the executor that reads async lists; on one JSON body, `@stream` is read as a plain list. */
+  inParts?: boolean;
 }
 
 /** Whether `nodes` carries an active `@stream` (its `if` not false) on one of these field nodes. */
@@ -116,8 +118,8 @@ export class StreamedConnection<T> implements Connection<T> {
 }
 
 /**
- * A streamed connection when the field's `nodes` carry an active `@stream`, else null (the caller
- * reads the list as it always did). The arguments are checked before the first call.
+ * A streamed connection when the answer comes in parts and the field's `nodes` carry an active
+ * `@stream`, else null (the caller reads the list as it always did). The arguments are checked before the first call.
  */
 export function streamedConnection<T>(
   info: GraphQLResolveInfo,
@@ -125,7 +127,7 @@ export function streamedConnection<T>(
   args: ConnectionArgs,
   pages: (window: UpstreamWindow) => AsyncGenerator<PagedResult<T>, void, undefined>,
 ): Promise<Connection<T>> | null {
-  if (!streamsNodes(info)) return null;
+  if (scope.inParts !== true || !streamsNodes(info)) return null;
   const window = pageWindow(args);
   const source = pages({ offset: window.offset, count: window.limit });
   return source.next().then((first) => {
