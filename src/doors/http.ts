@@ -9,7 +9,9 @@
  * method; it has no persisted queries and runs no operation, and the errors it words are logged
  * as it formats them (the pipeline's formatter), never read back from its answer. The
  * `Idempotency-Key` header is handed on as `extensions.idempotencyKey` (the pipeline's idempotency
- * stage decides; a replayed answer carries `Idempotent-Replayed: true` among its headers).
+ * stage decides; a replayed answer carries `Idempotent-Replayed: true` among its headers). A
+ * client whose `Accept` takes `multipart/mixed` gets an operation with an active `@defer`/`@stream`
+ * in parts (multipart.ts); any other gets the whole result in one JSON body.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -27,6 +29,7 @@ import { endWith } from './answer-body';
 import { csrfRefusal } from './csrf';
 import type { GatewayDoor } from './door';
 import { getParams, postParams } from './http-params';
+import { acceptsParts, writeParts } from './multipart';
 
 /** Largest request body accepted (queries plus variables); WebSocket messages share it. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -214,6 +217,8 @@ export async function createHttpDoor(options: HttpDoorOptions): Promise<HttpDoor
       if (!res.writableFinished) cancellation.abort();
     });
     const accept = req.headers.accept;
+    // `multipart/mixed` accepted: an operation with an active @defer/@stream answers in parts.
+    const parts = acceptsParts(accept);
     const caller: Caller = options.callerOf({ authorization: req.headers.authorization, socketAddress: req.socket.remoteAddress, headers: req.headers, cancellation, requestId });
     const runOptions: RunOptions = {
       door: 'http',
@@ -221,6 +226,7 @@ export async function createHttpDoor(options: HttpDoorOptions): Promise<HttpDoor
       cancellation,
       accepts: HTTP_ACCEPTS,
       viaGet: req.method === 'GET',
+      incremental: parts,
       statusOf: (answer: Answer) => statusOf(answer, accept),
     };
     const refuse = (error: GraphQLError, status: number): void => {
@@ -245,11 +251,14 @@ export async function createHttpDoor(options: HttpDoorOptions): Promise<HttpDoor
     if (key instanceof GraphQLError) return refuse(key, 400);
     const params = read && key !== null ? { ...read, extensions: { ...read.extensions, idempotencyKey: key } } : read;
     if (params) {
-      const type = contentTypeFor(accept);
+      // A client taking parts gets its JSON answers (refusals, operations that defer nothing) as JSON.
+      const type = contentTypeFor(accept) ?? (parts ? NO_ACCEPT_TYPE : null);
       if (type === null) return refuse(notAcceptable(), 406);
       // The IDE's (or a client's) `netgraph-cost` header is this door's spelling of the request extension `"cost": true`.
       const wantsCost = /^(1|true)$/i.test(header(req.headers[COST_HEADER]) ?? '');
-      const answer = single(await pipeline.handle(wantsCost ? withCost(params) : params, caller, runOptions));
+      const outcome = await pipeline.handle(wantsCost ? withCost(params) : params, caller, runOptions);
+      if (isStream(outcome) && outcome.incremental) return writeParts(res, outcome);
+      const answer = await single(outcome);
       send(res, answer, statusOf(answer, accept), type);
       return;
     }
@@ -304,9 +313,11 @@ const NOTHING_RUNS_IN_APOLLO: ApolloServerPlugin<BaseContext> = {
   },
 };
 
-/** HTTP accepts no subscription (HTTP_ACCEPTS): a pipeline answer here is never a stream. */
-function single(answer: Answer | AnswerStream): Answer {
-  return isStream(answer) ? { result: {}, requestError: true } : answer;
+/** HTTP accepts no subscription (HTTP_ACCEPTS), and parts are written by writeParts: any other stream is ended, unanswered. */
+async function single(answer: Answer | AnswerStream): Promise<Answer> {
+  if (!isStream(answer)) return answer;
+  await answer.return(undefined);
+  return { result: {}, requestError: true };
 }
 
 function header(value: string | string[] | undefined): string | undefined {

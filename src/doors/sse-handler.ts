@@ -121,6 +121,8 @@ export function createSseHandler(scope: SseScope) {
         requestId: caller.requestId,
         connection: reservation?.connection ?? { subscriptions: 0 },
         viaGet: raw.method === 'GET',
+        // An answer in parts (@defer/@stream): each part its own `next` event.
+        incremental: true,
         ...(reservation ? {} : { cancellation: caller.cancellation }),
       });
       if (isStream(answer)) return answer as AsyncGenerator<ExecutionResult>;

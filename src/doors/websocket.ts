@@ -287,7 +287,7 @@ export function createWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoo
         const cancellation = new Cancellation();
         state.running.add(cancellation);
         try {
-          const answer = await pipeline.handle(payload, state.caller, { door: 'ws', cancellation, connection: state.connection });
+          const answer = await pipeline.handle(payload, state.caller, { door: 'ws', cancellation, connection: state.connection, incremental: true });
           if (isStream(answer)) {
             state.streams.add(answer);
             return { schema: options.schema, document: AS_SUBSCRIPTION, contextValue: { answer: endsWith(answer, () => state.streams.delete(answer)) } satisfies Precomputed };
