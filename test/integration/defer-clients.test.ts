@@ -1,5 +1,5 @@
 /**
- * `@defer` through real clients (issue 43): Apollo Client 4 with its 2022 incremental handler and
+ * `@defer` through real clients: Apollo Client 4 with its 2022 incremental handler and
  * urql's fetch exchange run a deferred query against the gateway over HTTP (multipart/mixed) and
  * see the fast fields first — while the slow call behind the deferred fragment is still held by a
  * sandbox fault — then the whole, equal to the plain query's answer. Order of events, no clock.
