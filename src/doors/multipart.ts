@@ -40,20 +40,12 @@ export function acceptsParts(accept: string | undefined): boolean {
   });
 }
 
-/** Resolves when `res` can take more, or has closed. */
-function drained(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.once('drain', done);
-    res.once('close', done);
-  });
-}
-
-/** Writes `stream`'s parts to `res` as they come; stops the stream when the client leaves. */
+/**
+ * Writes `stream`'s parts to `res` as they come; stops the stream when the client leaves. A write
+ * never waits for a slow reader, exactly as a whole answer is handed to the socket at once: what
+ * the socket holds is bounded by the operation's response bytes (OPERATION_MAX_RESPONSE_BYTES), and
+ * the operation ends at its own pace, giving back its slot and context, whoever reads how slowly.
+ */
 export async function writeParts(res: ServerResponse, stream: AnswerStream, headers: Readonly<Record<string, string>> = {}): Promise<void> {
   // The client gone while a part is pending: end the stream now (its upstream calls are cancelled).
   const leave = (): void => void stream.return(undefined);
@@ -63,7 +55,7 @@ export async function writeParts(res: ServerResponse, stream: AnswerStream, head
     res.write(OPENING);
     for await (const part of stream) {
       if (res.destroyed) break;
-      if (!res.write(PART_HEAD + JSON.stringify(part) + PART_END)) await drained(res);
+      res.write(PART_HEAD + JSON.stringify(part) + PART_END);
     }
     if (!res.destroyed) res.end(CLOSING);
   } finally {

@@ -8,6 +8,7 @@
  */
 import { request, type IncomingMessage } from 'node:http';
 import { meros } from 'meros/node';
+import { sha256 } from '../../src/persisted/trusted-documents';
 import { CYCLE_QUERY } from '../helpers/abusive-queries';
 import { connectMcp, structured } from '../helpers/mcp';
 import { startStack, type Stack } from '../helpers/stack';
@@ -73,9 +74,9 @@ function merge(parts: readonly Payload[]): Result {
 }
 
 /** One POST to /graphql read part by part (meros): the parts so far, the response, and how to leave. */
-async function multipart(query: string, accept = 'multipart/mixed;deferSpec=20220824, application/json') {
+async function multipart(query: string | Record<string, unknown>, accept = 'multipart/mixed;deferSpec=20220824, application/json') {
   const url = new URL(stack.gatewayUrl);
-  const body = JSON.stringify({ query });
+  const body = JSON.stringify(typeof query === 'string' ? { query } : query);
   const response = await new Promise<IncomingMessage>((resolve, reject) => {
     const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept, authorization: `Bearer ${stack.tokens.admin}` } }, resolve);
     req.once('error', reject);
@@ -151,6 +152,20 @@ describe('rules before any call', () => {
     expect(stack.sandbox.control.calls().total).toBe(0);
   });
 
+  it('runs a deferred persisted query by its hash alone, in parts (APQ)', async () => {
+    const plain = await stack.gql(PLAIN);
+    const extensions = { persistedQuery: { version: 1, sha256Hash: sha256(DEFERRED) } };
+    const unknown = await multipart({ extensions });
+    await unknown.read;
+    expect(unknown.parts[0]?.errors?.[0]?.extensions?.['code']).toBe('PERSISTED_QUERY_NOT_FOUND');
+    for (const body of [{ query: DEFERRED, extensions }, { extensions }]) {
+      const answer = await multipart(body);
+      await answer.read;
+      expect(answer.response.headers['content-type']).toMatch(/^multipart\/mixed/);
+      expect(merge(answer.parts)).toEqual(plain.body);
+    }
+  });
+
   it('refuses a deferred mutation before anything runs, with or without an idempotency key', async () => {
     stack.sandbox.control.resetCalls();
     const mutation = 'mutation { ... @defer { deleteNetwork(id: "3c3ed9c0-50a0-4a30-8d1a-8e2cc4b1fb0a") { id } } }';
@@ -197,24 +212,42 @@ function logRun(log: EventLog): DoorRun {
   return { parts: () => log.results as Payload[], done: () => log.ended(), leave: () => log.unsubscribe() };
 }
 
+interface LogLine {
+  transport?: string;
+  operationName?: string | null;
+  status?: number;
+  upstreamCalls?: number;
+}
+
+/** The log lines of the deferred query's runs on `door`. */
+function pageLines(door: string): LogLine[] {
+  return stack.logs.map((line) => JSON.parse(line) as LogLine).filter((l) => l.transport === door && l.operationName === 'Page');
+}
+
 describe.each(Object.keys(DOORS))('over %s', (door) => {
   const start = DOORS[door] as () => Promise<DoorRun>;
 
   it('the first part arrives while the slow call is held; merged, the parts equal the plain answer', async () => {
     const plain = await stack.gql(PLAIN);
+    const logged = pageLines(door).length;
     holdSlowCall();
     const run = await start();
     await waitUntil(() => run.parts().length >= 1, 'the first part');
     expect(slowCallHeld()).toBe(true);
     expect(run.parts()[0]?.hasNext).toBe(true);
+    // Logged once, when its last part is sent: not yet.
+    expect(pageLines(door)).toHaveLength(logged);
     await run.done();
     expect(run.parts().at(-1)?.hasNext).toBe(false);
     expect(merge(run.parts())).toEqual(plain.body);
+    await waitUntil(() => pageLines(door).length > logged, 'the log line');
+    expect(pageLines(door)).toHaveLength(logged + 1);
+    expect(pageLines(door).at(-1)?.upstreamCalls).toBe(stack.sandbox.control.calls().total);
   });
 
   it('a client that leaves after the first part causes no further upstream call', async () => {
     holdSlowCall();
-    stack.sandbox.control.resetCalls();
+    const logged = pageLines(door).length;
     const run = await start();
     await waitUntil(() => run.parts().length >= 1, 'the first part');
     expect(slowCallHeld()).toBe(true);
@@ -223,6 +256,9 @@ describe.each(Object.keys(DOORS))('over %s', (door) => {
     // The held call's time passes: had the gateway still waited for it, its AppWAN calls would follow.
     await pause(HOLD_MS + 300);
     expect(stack.sandbox.control.calls().total).toBe(before);
+    // Logged once, when it left, with the calls made until then.
+    expect(pageLines(door)).toHaveLength(logged + 1);
+    expect(pageLines(door).at(-1)?.upstreamCalls).toBe(before);
     expect(Object.keys(stack.sandbox.control.calls().byRoute).filter((route) => route.includes('appWans'))).toEqual([]);
   });
 });

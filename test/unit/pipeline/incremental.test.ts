@@ -18,9 +18,11 @@ import { OperationRecord } from '../../../src/pipeline/record';
 import { compose, isStream, startRun, type OperationRun, type Outcome } from '../../../src/pipeline/stages';
 import { execute } from '../../../src/pipeline/stages/execute';
 import { incremental } from '../../../src/pipeline/stages/incremental';
+import { operationContext } from '../../../src/pipeline/stages/context';
 import { pickOperation } from '../../../src/pipeline/stages/operation';
 import type { AnswerStream, GraphQLParams, RunOptions } from '../../../src/pipeline/types';
 import { inProcessContext } from '../../helpers/context';
+import { waitUntil } from '../../helpers/wait';
 
 /** The slow field answers when the test says so. */
 let releaseSlow: (value: string) => void = () => undefined;
@@ -105,8 +107,9 @@ describe('incremental and execute stages', () => {
 
   it('answers the whole result in one answer, the directives ignored, where the door takes no parts', async () => {
     const { executor, run } = runner();
+    const started = slowStarted;
     const pending = run(runOf(DEFERRED, {}, { door: 'mcp' }));
-    await waitForSlow();
+    await waitForSlow(started);
     releaseSlow('slow');
     expect(single(await pending)).toEqual({ data: { fast: 'fast', slow: 'slow' } });
     expect(executor.stats().compiled).toBe(1);
@@ -114,14 +117,28 @@ describe('incremental and execute stages', () => {
 
   it('answers parts on a door that takes them: the first before the slow field resolved, then the rest with its path and label', async () => {
     const { executor, run } = runner();
+    const started = slowStarted;
     const outcome = await run(runOf(DEFERRED, {}, { door: 'http', incremental: true }));
     if (!isStream(outcome)) throw new Error('expected parts: ' + JSON.stringify(outcome));
     expect(outcome.incremental).toBe(true);
     const first = await outcome.next();
     expect(first.value).toEqual({ data: { fast: 'fast' }, hasNext: true });
+    await waitForSlow(started);
     releaseSlow('slow');
     expect(await all(outcome)).toEqual([{ incremental: [{ data: { slow: 'slow' }, path: [], label: 'later' }], hasNext: false }]);
     expect(executor.stats()).toEqual({ compiled: 0, fallback: 0 });
+  });
+
+  it('streams a list: the first items with the rest of the answer, the others as items with their path', async () => {
+    const { run } = runner();
+    const outcome = await run(runOf('{ fast list @stream(initialCount: 1, label: "rest") }', {}, { door: 'ws', incremental: true }));
+    if (!isStream(outcome)) throw new Error('expected parts');
+    const parts = (await all(outcome)) as Array<FormattedExecutionResult & { incremental?: Array<{ items?: unknown[]; path?: unknown[] }> }>;
+    expect(parts[0]).toEqual({ data: { fast: 'fast', list: [1] }, hasNext: true });
+    const items = parts.slice(1).flatMap((part) => part.incremental ?? []);
+    expect(items.flatMap((item) => item.items ?? [])).toEqual([2, 3]);
+    expect(items[0]).toMatchObject({ path: ['list', 1], label: 'rest' });
+    expect(parts.at(-1)).toMatchObject({ hasNext: false });
   });
 
   it('follows a variable `if`: false runs on graphql-jit', async () => {
@@ -165,6 +182,36 @@ describe('incremental and execute stages', () => {
   });
 });
 
-async function waitForSlow(before = slowStarted - 1): Promise<void> {
-  for (let i = 0; i < 100 && slowStarted <= before; i += 1) await new Promise((resolve) => setImmediate(resolve));
+/** Until the slow field has started since `before` (its count then): its `releaseSlow` is the one to call. */
+async function waitForSlow(before: number): Promise<void> {
+  await waitUntil(() => slowStarted > before, 'the slow field to start');
 }
+
+describe('the context of an answer in parts', () => {
+  it('is kept (budget running, heavy slot held) until the last part was read, then given back once', async () => {
+    const released: string[] = [];
+    let slotGiven = 0;
+    const maker = {
+      createContext: (_caller: unknown, cancellation: Cancellation) => {
+        const context = inProcessContext(noUpstream, { cancellation });
+        context.budget.holdSlot(() => (slotGiven += 1));
+        return context;
+      },
+      releaseContext: () => released.push('context'),
+    };
+    const executor = createExecutor(schema, 'jit');
+    const started = slowStarted;
+    const run = runOf(DEFERRED, {}, { door: 'ws', incremental: true });
+    run.context = null;
+    const outcome = await compose([pickOperation(preparer), incremental, operationContext(maker)], execute(executor, DEFAULT_LIMITS.price, schema))(run);
+    if (!isStream(outcome)) throw new Error('expected parts');
+    await outcome.next();
+    expect(released).toEqual([]);
+    expect(slotGiven).toBe(0);
+    await waitForSlow(started);
+    releaseSlow('slow');
+    await all(outcome);
+    expect(released).toEqual(['context']);
+    expect(slotGiven).toBe(1);
+  });
+});
