@@ -30,8 +30,8 @@ export interface BenchOptions {
    * The first is the reference the growth check compares the others with.
    */
   scales: number[];
-  /** `--scenario subscribers`: run only the subscribers scenario (bench/subscribers.ts) and add its figures to results.json. */
-  scenario: 'queries' | 'subscribers';
+  /** `--scenario subscribers`: run only the subscribers scenario (bench/subscribers.ts) and add its figures to results.json; `--scenario defer`: the console page with a slow field (bench/defer-scenario.ts), likewise. */
+  scenario: 'queries' | 'subscribers' | 'defer';
   /** WebSocket subscribers of the subscribers scenario. */
   subscribers: number;
   /** Subscriptions on each socket of the subscribers scenario (a console tab follows more than one thing). */
@@ -81,6 +81,7 @@ export const USAGE = `usage: npm run bench -- [flags]
   --subscribers N          WebSocket subscribers of that scenario (default 2000)
   --per-socket N           subscriptions per socket in that scenario (default 2: N/2 sockets)
   --replicas R             that scenario on R gateways sharing one Redis (N followers on each; default 1)
+  --scenario defer         run only the defer scenario (a console page whose event search is held 2 s: @defer's first part vs the whole), adding its figures to results.json
 
   --no-faults              skip the fault scenario (half the rest/v1 GETs failing)
   --faults-only            run the fault scenario alone; its figures are added to the results file`;
@@ -127,7 +128,7 @@ const VALUE_FLAGS: Record<string, Setter> = {
     o.scales = scales;
   },
   '--scenario': (o, v, f) => {
-    if (v !== 'queries' && v !== 'subscribers') throw new UsageError(`${f}: expected queries or subscribers`);
+    if (v !== 'queries' && v !== 'subscribers' && v !== 'defer') throw new UsageError(`${f}: expected queries, subscribers or defer`);
     o.scenario = v;
   },
   '--subscribers': (o, v, f) => (o.subscribers = positiveInt(f, v)),

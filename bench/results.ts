@@ -11,6 +11,7 @@ import type { FloorKind } from './floor-kind';
 import type { PhaseSummary } from './phase-clock';
 import type { SubscribersResult } from './subscribers';
 import type { FleetSubscribersResult } from './subscribers-fleet';
+import type { DeferScenarioResult } from './defer-scenario';
 
 export interface UnbatchedResult {
   upstreamCalls: number;
@@ -236,9 +237,11 @@ export interface BenchResults {
    */
   loadAverage: { start: number; end: number };
   elapsedMs: number;
-  /** The subscribers scenario's figures (`--scenario subscribers`, run on its own and kept across full runs); absent until it ran. */
+  /** The defer scenario's figures (`--scenario defer`, run on its own and kept across full runs); absent until it ran. */
+  deferScenario?: DeferScenarioResult & { date: string };
   /** The subscribers scenario on a fleet (`--replicas R`, run on its own); absent until it ran. */
   subscribersFleet?: FleetSubscribersResult & { date: string };
+  /** The subscribers scenario's figures (`--scenario subscribers`, run on its own and kept across full runs); absent until it ran. */
   subscribers?: SubscribersResult & { date: string };
   /** The subscribers scenario's run before `subscribers` (kept when a new one is written), to read before → after. */
   subscribersBefore?: SubscribersResult & { date: string };

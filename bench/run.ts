@@ -12,6 +12,7 @@ import { runSubscribers, type SubscribersResult } from './subscribers';
 import { runFleetSubscribers } from './subscribers-fleet';
 import { formatSubscribers, formatTable } from './table';
 import { runFaultScenario, type FaultScenarioResult } from './fault-scenario';
+import { formatDefer, runDeferScenario, type DeferScenarioResult } from './defer-scenario';
 
 export interface RunIo {
   /** Progress lines. */
@@ -40,6 +41,18 @@ async function subscribersScenario(options: BenchOptions, io: RunIo): Promise<Su
   return result;
 }
 
+/** The defer scenario alone: its figures printed, and added to results.json (`deferScenario`). */
+async function deferScenario(options: BenchOptions, io: RunIo): Promise<DeferScenarioResult> {
+  const result = await runDeferScenario(options, io.log);
+  io.print(formatDefer(result));
+  if (options.out !== null) {
+    const path = resolve(packageRoot(), options.out);
+    writeResultsField(path, 'deferScenario', { ...result, date: new Date().toISOString() });
+    io.log(`defer figures added to ${path}`);
+  }
+  return result;
+}
+
 /** `--faults-only`: the fault scenario alone, its figures added to the results file. */
 export async function mainFaultsOnly(argv: readonly string[], io: RunIo = consoleIo): Promise<FaultScenarioResult> {
   const options = parseArgs(argv);
@@ -53,6 +66,9 @@ export async function mainFaultsOnly(argv: readonly string[], io: RunIo = consol
   return faults;
 }
 
+/** Figures of the scenarios run on their own (`--scenario …`), kept across full runs. */
+const SCENARIO_FIELDS = ['deferScenario', 'subscribers', 'subscribersBefore', 'subscribersFleet'] as const;
+
 export async function main(argv: readonly string[], io: RunIo = consoleIo): Promise<BenchResults> {
   const options = parseArgs(argv);
   const results = await runBenchmark(options, io.log);
@@ -60,14 +76,10 @@ export async function main(argv: readonly string[], io: RunIo = consoleIo): Prom
   if (options.out !== null) {
     // Relative paths are taken from the package root, so `bench/results.json` lands in bench/ from any directory.
     const path = resolve(packageRoot(), options.out);
-    // The subscribers scenario runs on its own: its last figures stay in the file.
-    const subscribers = readResultsField(path, 'subscribers');
-    const subscribersBefore = readResultsField(path, 'subscribersBefore');
-    const subscribersFleet = readResultsField(path, 'subscribersFleet');
+    // The scenarios that run on their own keep their last figures in the file.
+    const kept = SCENARIO_FIELDS.map((field) => [field, readResultsField(path, field)] as const);
     writeResults(path, results);
-    if (subscribers !== undefined) writeResultsField(path, 'subscribers', subscribers);
-    if (subscribersBefore !== undefined) writeResultsField(path, 'subscribersBefore', subscribersBefore);
-    if (subscribersFleet !== undefined) writeResultsField(path, 'subscribersFleet', subscribersFleet);
+    for (const [field, value] of kept) if (value !== undefined) writeResultsField(path, field, value);
     io.log(`results written to ${path} (${(results.elapsedMs / 1000).toFixed(1)} s)`);
   }
   return results;
@@ -87,6 +99,10 @@ async function cli(argv: readonly string[]): Promise<number> {
   if (options.scenario === 'subscribers') {
     const result = await subscribersScenario(options, consoleIo);
     return result.reached === result.subscribers ? 0 : 1;
+  }
+  if (options.scenario === 'defer') {
+    const result = await deferScenario(options, consoleIo);
+    return result.mergedEqualsPlain ? 0 : 1;
   }
   if (options.faultsOnly) {
     await mainFaultsOnly(argv);

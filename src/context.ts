@@ -96,6 +96,11 @@ export type GatewayContext = {
   calls: CallCounter;
   /** This operation's running budget (src/limits/budget.ts): upstream calls, deadline, nodes, response bytes. */
   budget: OperationBudget;
+  /**
+   * Set by the execute stage when this answer comes in parts (an active `@defer`/`@stream` on a
+   * door that delivers parts): only then may a `@stream`ed list be an async one (resolvers/stream.ts).
+   */
+  inParts?: boolean;
   gateway: GatewayServices;
   /** Follow a target through the poller shared by every subscriber with the same credentials (subscriptions). */
   pollers: GatewayPollers;

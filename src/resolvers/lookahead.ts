@@ -29,6 +29,7 @@ import {
   type SelectionSetNode,
   visit,
 } from 'graphql';
+import { streamsHere } from './stream';
 
 export function nestedFieldNames(info: GraphQLResolveInfo): Set<string> {
   return fieldNames(selectionOf(info));
@@ -53,6 +54,8 @@ export interface SelectedField {
   readonly args: Readonly<Record<string, unknown>>;
   /** What is selected below it, by field name. */
   readonly below: Selection;
+  /** It carries an active `@stream` (a streamed list is read page by page by its own field, never prefetched whole). */
+  readonly streamed?: true;
 }
 
 /** Fields by name, each with its occurrences (two aliases of one field are two occurrences). */
@@ -162,7 +165,7 @@ function collect(info: GraphQLResolveInfo, set: SelectionSetNode | undefined, ty
       if (args === null) continue;
       const below = new Map<string, SelectedField[]>();
       collect(info, selection.selectionSet, def === undefined ? undefined : getNamedType(def.type), below);
-      appendAll(out, selection.name.value, [{ args, below }]);
+      appendAll(out, selection.name.value, [streamsHere([selection], info) ? { args, below, streamed: true } : { args, below }]);
     } else {
       const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : info.fragments[selection.name.value];
       if (fragment === undefined) continue;
@@ -217,7 +220,9 @@ export function prefetchChildren(batching: boolean, selection: Selection, starte
   for (const [name, occurrences] of selection) {
     const start = starters(name);
     if (start === undefined) continue;
-    for (const { args } of occurrences) {
+    for (const { args, below } of occurrences) {
+      // A connection whose `nodes` are streamed reads its pages itself, one at a time (stream.ts).
+      if (below.get('nodes')?.some((n) => n.streamed === true) === true) continue;
       try {
         Promise.resolve(start(args)).catch(() => undefined);
       } catch {

@@ -1,9 +1,10 @@
-/** The executable schema: every SDL file under schema/ plus the merged resolvers. */
+/** The executable schema: every SDL file under schema/ plus the merged resolvers (connections' `nodes` able to `@stream`, resolvers/stream.ts). */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GraphQLSchema } from 'graphql';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { resolvers } from '../resolvers';
+import { streamableNodes } from '../resolvers/stream';
 import { projectRoot } from './project-root';
 
 export function loadTypeDefs(): string[] {
@@ -15,5 +16,5 @@ export function loadTypeDefs(): string[] {
 }
 
 export function buildSchema(): GraphQLSchema {
-  return makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers });
+  return streamableNodes(makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers }));
 }

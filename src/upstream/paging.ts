@@ -151,3 +151,56 @@ function sliceWindow<T>(items: T[], startIndex: number, window: PageWindow): T[]
   const from = window.offset - startIndex;
   return Number.isFinite(window.count) ? items.slice(from, from + window.count) : items.slice(from);
 }
+
+/**
+ * The window page by page, for `@stream`: the first page as `fetchWindow` plans it, then each
+ * page still needed, one at a time and only when the consumer asks for more, so the first items
+ * can be sent before later pages are fetched and a consumer that stops (a client gone, a budget
+ * crossed) starts no further call. Each step yields the window's items that became contiguous
+ * (in upstream order) and the whole list's size. Without `@stream`, `fetchWindow` stays the path:
+ * same pages, fetched in parallel.
+ */
+export async function* streamWindow<T>(fetchPage: PageFetcher<T>, window: PageWindow): AsyncGenerator<PagedResult<T>, void, undefined> {
+  const first = planFirstPage(window);
+  const answer = await fetchPage(first.page, first.size);
+  if (answer.page === null) {
+    yield { items: sliceWindow(answer.items, 0, window), totalCount: answer.items.length };
+    return;
+  }
+  const used = effectiveSize(answer, first.size);
+  const startIndex = (answer.page.number ?? first.page) * used;
+  const totalPages = answer.page.totalPages ?? null;
+  const reported = answer.page.totalElements ?? null;
+  const lastExisting = reported !== null ? reported - 1 : totalPages !== null ? totalPages * used - 1 : startIndex + answer.items.length - 1;
+  const lastWanted = Math.min(window.offset + window.count - 1, lastExisting);
+  const missing = neededPages(window.offset, lastWanted, used, startIndex, answer.items.length);
+  const pages = used <= 0 ? [] : totalPages === null ? missing : missing.filter((p) => p < totalPages);
+
+  const byIndex = new Map<number, T>();
+  answer.items.forEach((item, i) => byIndex.set(startIndex + i, item));
+  let next = window.offset;
+  const totalCount = (): number => reported ?? next;
+  // The items from `next` on that are known, up to the last one wanted.
+  const take = (): T[] => {
+    const out: T[] = [];
+    for (let item = byIndex.get(next); next <= lastWanted && item !== undefined; item = byIndex.get(next)) {
+      out.push(item);
+      byIndex.delete(next);
+      next += 1;
+    }
+    return out;
+  };
+
+  const firstItems = take();
+  yield { items: firstItems, totalCount: totalCount() };
+  for (const p of pages) {
+    if (next > lastWanted) return;
+    const extra = await fetchPage(p, used);
+    const base = (extra.page?.number ?? p) * used;
+    extra.items.forEach((item, i) => byIndex.set(base + i, item));
+    const items = take();
+    // The list ended early (changed between calls, or a short count): nothing more to follow.
+    if (items.length === 0) return;
+    yield { items, totalCount: totalCount() };
+  }
+}

@@ -129,6 +129,39 @@ describeBrowser('GraphQL IDE in Chromium', () => {
       expect(await runAndReadResult(page)).toMatchObject({ data: expected });
     });
 
+    it('shows a deferred query part by part: the network first while its AppWAN list is held, then the whole', async () => {
+      const slow = '/rest/v1/networks/{networkId}/appWans';
+      const networkId = stack.sandbox.restFacts().networks[0]?.id ?? '';
+      const query = `query ConsolePage {\n  network(id: "${networkId}") {\n    id\n    name\n    ... @defer(label: "lists") { appWans { totalCount nodes { id name } } }\n  }\n}`;
+      const whole = expectNoErrors(await stack.gql(query.replace(' @defer(label: "lists")', '')));
+      const accepts: string[] = [];
+      const onRequest = (request: { method(): string; url(): string; headers(): Record<string, string> }): void => {
+        if (request.method() === 'POST' && request.url() === stack.gatewayUrl) accepts.push(request.headers()['accept'] ?? '');
+      };
+      page.on('request', onRequest);
+      stack.sandbox.control.resetCalls();
+      // Long enough that the first part shows well before it; the test waits for what the pane shows, not for it.
+      stack.sandbox.control.setFaults([{ method: 'GET', route: slow, latencyMs: 4000 }]);
+      try {
+        await setEditorValue(page, QUERY_EDITOR, query);
+        const network = (r: unknown): Record<string, unknown> | null => {
+          const data = isObject(r) ? r['data'] : undefined;
+          return isObject(data) && isObject(data['network']) ? data['network'] : null;
+        };
+        const first = await runAndReadResult(page, (r) => network(r) !== null);
+        const slowAnswered = stack.sandbox.control.timings().some((t) => t.route === slow && t.answeredMs !== null);
+        expect(slowAnswered).toBe(false);
+        expect(network(first)).toEqual({ id: networkId, name: expect.any(String) });
+        const last = await readResultUntil(page, (r) => network(r)?.['appWans'] !== undefined);
+        expect(isObject(last) ? last['data'] : undefined).toEqual(whole);
+        // GraphiQL's fetcher asked for the parts.
+        expect(accepts.at(-1)).toContain('multipart/mixed');
+      } finally {
+        page.off('request', onRequest);
+        stack.sandbox.control.clearFaults();
+      }
+    });
+
     it('sent no request off the machine and logged no browser errors (CSP violations included)', () => {
       expect(watch.external).toEqual([]);
       expect(watch.errors).toEqual([]);

@@ -1,4 +1,4 @@
-import { fetchAll, fetchWindow, planFirstPage, type PageFetcher } from '../../src/upstream/paging';
+import { fetchAll, fetchWindow, planFirstPage, streamWindow, type PageFetcher } from '../../src/upstream/paging';
 
 /** A fake upstream list of `total` numbers that clamps page sizes at `max` (saying so, or echoing the size asked for). */
 function fakeList(total: number, max: number, opts: { withTotals?: boolean; echoSize?: boolean } = {}) {
@@ -113,5 +113,54 @@ describe('fetchAll', () => {
       { page: 1, size: 200 },
       { page: 2, size: 200 },
     ]);
+  });
+});
+
+describe('streamWindow (@stream)', () => {
+  it('yields the first page before any later page is fetched, then one page per step, the same items as fetchWindow', async () => {
+    const upstream = fakeList(450, 200);
+    const steps = streamWindow(upstream.fetchPage, { offset: 0, count: 420 });
+    const first = await steps.next();
+    expect(first.done).toBe(false);
+    expect(first.value).toEqual({ items: Array.from({ length: 200 }, (_, i) => i), totalCount: 450 });
+    expect(upstream.calls).toEqual([{ page: 0, size: 420 }]);
+    const second = await steps.next();
+    expect(second.value).toEqual({ items: Array.from({ length: 200 }, (_, i) => 200 + i), totalCount: 450 });
+    expect(upstream.calls).toHaveLength(2);
+    const third = await steps.next();
+    expect(third.value).toEqual({ items: Array.from({ length: 20 }, (_, i) => 400 + i), totalCount: 450 });
+    expect((await steps.next()).done).toBe(true);
+    expect(upstream.calls).toEqual([
+      { page: 0, size: 420 },
+      { page: 1, size: 200 },
+      { page: 2, size: 200 },
+    ]);
+    const whole = fakeList(450, 200);
+    expect((await fetchWindow(whole.fetchPage, { offset: 0, count: 420 })).items).toEqual(Array.from({ length: 420 }, (_, i) => i));
+    expect(whole.calls).toHaveLength(3);
+  });
+
+  it('a consumer that stops after the first page starts no further call', async () => {
+    const upstream = fakeList(1000, 100);
+    for await (const step of streamWindow(upstream.fetchPage, { offset: 0, count: 1000 })) {
+      expect(step.items).toHaveLength(100);
+      break;
+    }
+    expect(upstream.calls).toHaveLength(1);
+  });
+
+  it('a window starting past the clamped first page stitches in order (offset 150 of pages of 20)', async () => {
+    const upstream = fakeList(2400, 20, { echoSize: true });
+    const items: number[] = [];
+    for await (const step of streamWindow(upstream.fetchPage, { offset: 150, count: 100 })) items.push(...step.items);
+    expect(items).toEqual(Array.from({ length: 100 }, (_, i) => 150 + i));
+  });
+
+  it('a window one page holds is one step and one call', async () => {
+    const upstream = fakeList(50, 200);
+    const steps: number[][] = [];
+    for await (const step of streamWindow(upstream.fetchPage, { offset: 10, count: 20 })) steps.push(step.items);
+    expect(steps).toEqual([Array.from({ length: 20 }, (_, i) => 10 + i)]);
+    expect(upstream.calls).toHaveLength(1);
   });
 });

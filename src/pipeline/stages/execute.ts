@@ -44,6 +44,7 @@ export function execute(executor: Executor, limits: PriceLimits, schema: GraphQL
     };
     let result: ExecutionResult;
     if (run.incremental) {
+      context.inParts = true; // a @stream'ed connection may page as the parts go (resolvers/stream.ts)
       const outcome = await executeIncremental(schema, operation, context, variables, record.cancellation.abortSignal());
       // In parts: the context stage keeps the context (and finishes the budget) until the last one.
       if (isInParts(outcome)) {

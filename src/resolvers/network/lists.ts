@@ -118,6 +118,26 @@ export const networkLists = {
 } as const;
 
 /**
+ * The same lists page by page, for a `@stream`ed `nodes` (../stream.ts): same arguments checked,
+ * same upstream order; a later page is fetched only when the executor asks for more items.
+ */
+export const networkListPages = {
+  endpoints: (loaders: NetworkLoaders, networkId: string, args: ListArgs) => {
+    const sort = totalOrder(sortSpecs(args.sort, SORTABLE.endpoint));
+    return (w: PageWindow) => loaders.listPages('endpoint', w, { networkId, sort });
+  },
+  services: (loaders: NetworkLoaders, networkId: string, args: ListArgs) => {
+    const sort = sortSpecs(args.sort, SORTABLE.service);
+    return (w: PageWindow) => loaders.listPages('service', w, { networkId, sort });
+  },
+  appWans: (loaders: NetworkLoaders, networkId: string, args: ListArgs) => {
+    const sort = sortSpecs(args.sort, SORTABLE.appWan);
+    return (w: PageWindow) => loaders.listPages('appWan', w, { networkId, sort });
+  },
+  endpointGroups: (loaders: NetworkLoaders, networkId: string, _args: ListArgs) => (w: PageWindow) => loaders.listPages('endpointGroup', w, { networkId }),
+} as const;
+
+/**
  * The member lists of an endpoint, a service and an AppWAN, by field name: the types' fields, and
  * what `endpoint(networkId:, id:)`, `service(…)` and `appWan(…)` start alongside their own call
  * (both ids are arguments; with no record yet, the list is read at its built path).

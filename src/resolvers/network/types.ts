@@ -7,7 +7,8 @@ import { hrefTarget } from '../../upstream/network/hal';
 import { relations } from '../../upstream/network/resources';
 import type { OpaqueRecord } from '../../upstream/network/records';
 import type { GatewayContext } from '../../context';
-import { appWanMembers, arrayConnection, endpointMembers, listConnection, networkLists, relationParent, serviceMembers, SORTABLE, sortSpecs } from './lists';
+import { appWanMembers, arrayConnection, endpointMembers, listConnection, networkListPages, networkLists, relationParent, serviceMembers, SORTABLE, sortSpecs } from './lists';
+import { streamedConnection } from '../stream';
 import { prefetchingNetworks } from './prefetch';
 import { currentStateName, sessionStatusName, statusName } from './status-names';
 import { segment } from '../../upstream/path-segment';
@@ -54,13 +55,21 @@ export const networkTypes: Resolvers = {
         : loaders.network.networkConfigMetadataOf(n.id),
     // Batched with the other networks of its group (a group-wide list may answer them all); a lone
     // network's list is the same cached call `network(id:)` started (lists.ts networkLists.endpoints).
-    endpoints: (n, args, { loaders }) => {
+    // With `@stream` on `nodes`: page by page (../stream.ts); otherwise as always.
+    endpoints: (n, args, ctx, info) => {
       const sort = sortSpecs(args.sort, SORTABLE.endpoint);
-      return listConnection(args, (w) => loaders.network.endpointsOf(n, sort, w));
+      return (
+        streamedConnection(info, ctx, args, networkListPages.endpoints(ctx.loaders.network, n.id, args)) ??
+        listConnection(args, (w) => ctx.loaders.network.endpointsOf(n, sort, w))
+      );
     },
-    services: (n, args, { loaders }) => networkLists.services(loaders.network, n.id, args),
-    appWans: (n, args, { loaders }) => networkLists.appWans(loaders.network, n.id, args),
-    endpointGroups: (n, args, { loaders }) => networkLists.endpointGroups(loaders.network, n.id, args),
+    services: (n, args, ctx, info) =>
+      streamedConnection(info, ctx, args, networkListPages.services(ctx.loaders.network, n.id, args)) ?? networkLists.services(ctx.loaders.network, n.id, args),
+    appWans: (n, args, ctx, info) =>
+      streamedConnection(info, ctx, args, networkListPages.appWans(ctx.loaders.network, n.id, args)) ?? networkLists.appWans(ctx.loaders.network, n.id, args),
+    endpointGroups: (n, args, ctx, info) =>
+      streamedConnection(info, ctx, args, networkListPages.endpointGroups(ctx.loaders.network, n.id, args)) ??
+      networkLists.endpointGroups(ctx.loaders.network, n.id, args),
     endpointGroup: (n, { id }, { loaders }) => loaders.network.byId('endpointGroup', id, n.id),
     gatewayClusters: (n, args, { loaders }) => listConnection(args, (w) => loaders.network.list('gatewayCluster', w, { networkId: n.id })),
     gatewayCluster: (n, { id }, { loaders }) => loaders.network.byId('gatewayCluster', id, n.id),

@@ -6,7 +6,7 @@
 import type { HttpClient, UpstreamRequest, UpstreamResponse } from '../http-types';
 import { asObject, type JsonObject } from '../../core/parse';
 import { readBody } from '../read-body';
-import { fetchAll, fetchWindow, type PagedResult, type PageWindow, type UpstreamPage } from '../paging';
+import { fetchAll, fetchWindow, streamWindow, type PagedResult, type PageWindow, type UpstreamPage } from '../paging';
 import { hrefTarget, parseHalList } from './hal';
 import { parseProcessList, type ProcessRecord } from './processes';
 import { parseNetworkConfigMetadata, parseNetworkGroup, type NetworkConfigMetadataRecord, type NetworkGroupRecord } from './records';
@@ -74,6 +74,19 @@ export class RestV1Client {
     if (opts.sort !== undefined) target.sort = opts.sort;
     const parse = resources[kind].parse;
     return fetchWindow((page, size) => this.listPage(target, resources[kind].embedded, parse, page, size), window);
+  }
+
+  /** `listWindow` page by page, each later page fetched only when asked for (`@stream`, paging.ts `streamWindow`). */
+  listWindowPages<K extends ResourceKind>(
+    kind: K,
+    window: PageWindow,
+    opts: { networkId?: string; sort?: readonly SortSpec[]; query?: Record<string, string> } = {},
+  ): AsyncGenerator<PagedResult<RecordFor<K>>, void, undefined> {
+    const target: ListTarget = { path: collectionPath(kind, opts.networkId) };
+    if (opts.query !== undefined) target.query = opts.query;
+    if (opts.sort !== undefined) target.sort = opts.sort;
+    const parse = resources[kind].parse;
+    return streamWindow((page, size) => this.listPage(target, resources[kind].embedded, parse, page, size), window);
   }
 
   /** A window of any HAL list (a followed href or a built path), parsed with `parse`. */

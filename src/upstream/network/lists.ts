@@ -36,7 +36,7 @@ export interface SharedLists {
 }
 
 /** The loaders' list reads (their types and meaning are NetworkLoaders'), and the shared-list loaders (made on first use). */
-export type ListReads = Pick<NetworkLoaders, 'list' | 'listAt' | 'all' | 'members' | 'sites' | 'networkConfigMetadataOf' | 'networkGroupByBillingAccount' | 'text' | 'processes' | 'workflow'> & {
+export type ListReads = Pick<NetworkLoaders, 'list' | 'listPages' | 'listAt' | 'all' | 'members' | 'sites' | 'networkConfigMetadataOf' | 'networkGroupByBillingAccount' | 'text' | 'processes' | 'workflow'> & {
   shared(): SharedLists;
 };
 
@@ -48,6 +48,14 @@ export function createListReads(rest: RestV1Client, cache: RequestCache, byId: (
       byId().prime(kind, result.items, opts.networkId);
       return result;
     });
+  }
+
+  /** Not cached (each page is consumed once, by the streamed field); every page primes by id as `list` does. */
+  async function* listPages<K extends ResourceKind>(kind: K, window: PageWindow, opts: ListOptions = {}): AsyncGenerator<PagedResult<RecordFor<K>>, void, undefined> {
+    for await (const page of rest.listWindowPages(kind, window, opts)) {
+      byId().prime(kind, page.items, opts.networkId);
+      yield page;
+    }
   }
 
   function listAt<K extends ResourceKind>(kind: K, target: ListTarget, window: PageWindow, networkId?: string): Promise<PagedResult<RecordFor<K>>> {
@@ -106,6 +114,7 @@ export function createListReads(rest: RestV1Client, cache: RequestCache, byId: (
 
   return {
     list,
+    listPages,
     listAt,
     all,
     members,

@@ -43,6 +43,8 @@ export interface NetworkLoaders {
   changes(): NetworkChanges;
   byId<K extends ResourceKind>(kind: K, id: string, networkId?: string): Promise<RecordFor<K>>;
   list<K extends ResourceKind>(kind: K, window: PageWindow, opts?: ListOptions): Promise<PagedResult<RecordFor<K>>>;
+  /** `list` page by page for a `@stream`ed field: a later page is fetched only when the executor asks for more items; not cached. */
+  listPages<K extends ResourceKind>(kind: K, window: PageWindow, opts?: ListOptions): AsyncGenerator<PagedResult<RecordFor<K>>, void, undefined>;
   /** A window of a list at a followed HAL href (or any built path), items of `kind`. */
   listAt<K extends ResourceKind>(kind: K, target: ListTarget, window: PageWindow, networkId?: string): Promise<PagedResult<RecordFor<K>>>;
   /** The whole list of a kind (e.g. all AppWANs of a network). */
@@ -100,6 +102,7 @@ export function createNetworkLoaders(http: HttpClient, options: LoaderOptions): 
     endpointsOf: (network, sort, window) => lists.shared().endpoints.load(network, sort, window),
     byId: byId.byId,
     list: lists.list,
+    listPages: lists.listPages,
     listAt: lists.listAt,
     all: lists.all,
     members: lists.members,
