@@ -7,6 +7,7 @@
 import { execute, type IncrementalExecutionResults, type IncrementalResult, type SingularExecutionResult, type SubsequentIncrementalExecutionResult } from '@graphql-tools/executor';
 import type { GraphQLError, GraphQLSchema } from 'graphql';
 import type { PreparedOperation } from './prepare';
+import type { SelectionOrder } from './selection-order';
 import type { AnswerStream, IncrementalPayload } from './types';
 
 export type IncrementalOutcome = SingularExecutionResult<Record<string, unknown>> | IncrementalExecutionResults<Record<string, unknown>>;
@@ -22,6 +23,8 @@ export function isInParts(outcome: IncrementalOutcome): outcome is IncrementalEx
 }
 
 export interface PartsOptions {
+  /** Puts each part's keys in the operation's selection order (selection-order.ts). */
+  order: SelectionOrder;
   /** The errors of one payload, formatted (and kept for the log line). */
   format(errors: readonly GraphQLError[]): IncrementalPayload['errors'];
   /** What the last payload carries in `extensions` (the cost report, stale reads), read when it is made. */
@@ -38,9 +41,9 @@ function itemOf(item: IncrementalResult<Record<string, unknown>>, options: Parts
   if ('items' in item) {
     // The executor's typings give `items` its data's type; it is the streamed list's items.
     const items: unknown = item.items;
-    out.items = Array.isArray(items) ? items : null;
+    out.items = Array.isArray(items) ? options.order.at(items, item.path ?? []) : null;
   } else if ('data' in item && item.data !== undefined) {
-    out.data = item.data;
+    out.data = item.data === null ? null : options.order.at(item.data, item.path ?? []);
   }
   if (item.errors && item.errors.length > 0) out.errors = options.format(item.errors);
   if (item.path) out.path = item.path;
@@ -61,7 +64,7 @@ export function partsOf(results: IncrementalExecutionResults<Record<string, unkn
   const { initialResult, subsequentResults } = results;
   let first: IncrementalPayload | null = { hasNext: initialResult.hasNext };
   if (initialResult.errors && initialResult.errors.length > 0) first.errors = options.format(initialResult.errors);
-  if (initialResult.data !== undefined) first.data = initialResult.data;
+  if (initialResult.data !== undefined) first.data = initialResult.data === null ? null : options.order.at(initialResult.data);
   let over = false;
   const done: IteratorReturnResult<void> = { done: true, value: undefined };
   /** The last part says so: it carries the extensions of the whole answer. */

@@ -13,6 +13,7 @@ import type { CostEstimate } from '../../limits/cost';
 import type { PriceLimits } from '../../limits/limits';
 import type { Executor } from '../execute';
 import { executeIncremental, isInParts, partsOf } from '../incremental-execute';
+import { selectionOrderOf } from '../selection-order';
 import type { Next } from './stage';
 
 /** The cost report: estimated, actual, and the limits of both. */
@@ -49,13 +50,15 @@ export function execute(executor: Executor, limits: PriceLimits, schema: GraphQL
       // In parts: the context stage keeps the context (and finishes the budget) until the last one.
       if (isInParts(outcome)) {
         return partsOf(outcome, {
+          order: selectionOrderOf(operation.document, operation.operation),
           format: (errors) => record.format(errors).formatted,
           lastExtensions: () => extensionsOf(true),
           cancel: () => record.cancellation.abort(),
         });
       }
       // Nothing deferred after all (or its variables did not coerce): one result, as on graphql-jit.
-      result = { ...(outcome.errors ? { errors: outcome.errors } : {}), ...(outcome.data !== undefined ? { data: outcome.data } : {}) };
+      const data = outcome.data === undefined || outcome.data === null ? outcome.data : selectionOrderOf(operation.document, operation.operation).at(outcome.data);
+      result = { ...(outcome.errors ? { errors: outcome.errors } : {}), ...(data !== undefined ? { data } : {}) };
     } else {
       result = await executor.execute(operation, context, variables);
     }
