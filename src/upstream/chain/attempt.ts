@@ -9,6 +9,8 @@ import type { UpstreamResponse } from '../http-types';
 import type { AttemptResult, AttemptWatch, UpstreamAttempt, UpstreamCall } from './call';
 import { cancelled } from './stopped';
 
+const NONE: readonly AttemptWatch[] = [];
+
 class Attempt implements UpstreamAttempt {
   result: AttemptResult | null = null;
   headers: Readonly<Record<string, string>> | undefined = undefined;
@@ -19,8 +21,6 @@ class Attempt implements UpstreamAttempt {
     readonly final: boolean,
   ) {}
 }
-
-const NONE: readonly AttemptWatch[] = [];
 
 /**
  * Attempt `number` of `call`, charged and watched; synchronous unless a charge is not (a fleet
@@ -38,7 +38,7 @@ export function openAttempt(call: UpstreamCall, number: number, final: boolean):
 export function endAttempt(attempt: UpstreamAttempt, response: UpstreamResponse | null, error?: unknown): void {
   const { call, result } = attempt;
   call.lastAttempt = result;
-  const watches = (attempt as Attempt).watches;
+  const watches = attempt instanceof Attempt ? attempt.watches : NONE;
   if (watches.length === 0) return;
   const ended = response !== null ? { status: response.status } : { status: result?.status ?? null, errorCode: codeOf(error) };
   for (const watch of watches) watch.end(ended);
