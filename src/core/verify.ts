@@ -133,25 +133,36 @@ export function createCallerVerifier(options: VerifierOptions): CallerVerifier {
     return verdict;
   }
 
-  function verdictFor(authorization: string): Promise<Verdict> {
-    const hash = hashOf(authorization);
+  /** `hash`: the hash of `authorization` normalized, the value the platform is asked about. */
+  function verdictFor(authorization: string, hash: string): Promise<Verdict> {
     const known = local.get(hash);
     if (known && known.until > now()) return Promise.resolve(known.verdict);
     const running = pending.get(hash);
     if (running) return running;
-    const started = ask(authorization, hash).finally(() => pending.delete(hash));
+    const started = ask(normalizeAuthorization(authorization) ?? '', hash).finally(() => pending.delete(hash));
     pending.set(hash, started);
     return started;
   }
 
+  // The last Authorization value asked about and its hash: one caller asks about one token many
+  // times (its request's verification, then each read the HTTP cache answers), and an HMAC costs
+  // microseconds each time. The value never leaves the process; one entry, replaced by the next.
+  let last: { authorization: string; hash: string } | null = null;
+  const hashOfValue = (authorization: string): string => {
+    if (last !== null && last.authorization === authorization) return last.hash;
+    const hash = hashOf(normalizeAuthorization(authorization) ?? '');
+    last = { authorization, hash };
+    return hash;
+  };
+
   return {
-    tokenHash: (authorization) => hashOf(normalizeAuthorization(authorization) ?? ''),
+    tokenHash: hashOfValue,
     isCurrent(authorization) {
-      const known = local.get(hashOf(normalizeAuthorization(authorization) ?? ''));
+      const known = local.get(hashOfValue(authorization));
       return known !== undefined && known.verdict.accepted && known.until > now();
     },
     async verify(authorization) {
-      const verdict = await verdictFor(normalizeAuthorization(authorization) ?? '');
+      const verdict = await verdictFor(authorization, hashOfValue(authorization));
       if (!verdict.accepted) throw new GatewayError(verdict.code, REFUSAL_TEXT[verdict.code]);
       return verdict.identity;
     },

@@ -5,7 +5,7 @@
 import { ErrorCode, UpstreamError } from '../../src/errors/codes';
 import { Cancellation } from '../../src/core/cancellation';
 import type { UpstreamService } from '../../src/errors/codes';
-import type { AttemptResult, CallerOptions, Send, UpstreamCall } from '../../src/upstream/chain/call';
+import type { AttemptResult, CallerOptions, SendAttempt, UpstreamAttempt, UpstreamCall } from '../../src/upstream/chain/call';
 import { startCall } from '../../src/upstream/chain/target';
 import { DEFAULT_RESILIENCE, UpstreamHealth, type HealthSettings, type Timers } from '../../src/upstream/health';
 import type { ServiceBase } from '../../src/upstream/link-target';
@@ -23,14 +23,15 @@ export function fakeCall(options: { request?: Partial<UpstreamRequest>; caller?:
   return startCall({ bases: BASES, searchAuthorization: null }, request, { options: caller, spendQuota: options.spendQuota ?? null, credentialKey: () => key });
 }
 
-/** A send step that answers each attempt from `statuses` in turn (the last one repeats) and records the attempts. */
-export function scriptedSend(statuses: ReadonlyArray<number | 'reset'>, extra: { retryAfterMs?: number } = {}): Send & { attempts: number[] } {
+/** A send step that answers each attempt from `statuses` in turn (the last one repeats) and records the attempts' numbers. */
+export function scriptedSend(statuses: ReadonlyArray<number | 'reset'>, extra: { retryAfterMs?: number } = {}): SendAttempt & { attempts: number[] } {
   const attempts: number[] = [];
-  const send = (call: UpstreamCall): Promise<UpstreamResponse> => {
-    attempts.push(call.attempt);
+  const send = (attempt: UpstreamAttempt): Promise<UpstreamResponse> => {
+    const { call } = attempt;
+    attempts.push(attempt.number);
     const status = statuses[Math.min(attempts.length, statuses.length) - 1] ?? 200;
     if (status === 'reset') {
-      call.lastAttempt = { status: null, retryable: true, retryAfterMs: null, transportCode: 'ECONNRESET' };
+      attempt.result = { status: null, retryable: true, retryAfterMs: null, transportCode: 'ECONNRESET' };
       return Promise.reject(new UpstreamError(ErrorCode.UPSTREAM_UNAVAILABLE, 'reset', call.target.info));
     }
     const result: AttemptResult = {
@@ -39,7 +40,7 @@ export function scriptedSend(statuses: ReadonlyArray<number | 'reset'>, extra: {
       retryAfterMs: status === 429 || status === 503 ? (extra.retryAfterMs ?? null) : null,
       transportCode: undefined,
     };
-    call.lastAttempt = result;
+    attempt.result = result;
     if (status < 300) return Promise.resolve({ status, headers: {}, body: null, text: '' });
     return Promise.reject(new UpstreamError(status === 429 ? ErrorCode.RATE_LIMITED : ErrorCode.UPSTREAM_ERROR, `answered ${status}`, { ...call.target.info, status }));
   };

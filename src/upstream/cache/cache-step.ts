@@ -75,10 +75,11 @@ export function cacheStep(deps: CacheStepDeps): Interceptor {
 
   /**
    * Whether a cached copy may answer this call's token: no token, no verifier, or an acceptance
-   * that is current, here or once verified again. A refusal (or no answer) sends the read to the
-   * network instead, where the platform answers for the token.
+   * that is current, here (`true`, no await: most hits) or once verified again (a promise). A
+   * refusal (or no answer) sends the read to the network instead, where the platform answers for
+   * the token.
    */
-  async function mayAnswer(call: UpstreamCall): Promise<boolean> {
+  function mayAnswer(call: UpstreamCall): true | Promise<boolean> {
     const token = tokenOf(call);
     if (verdicts === undefined || token === undefined || verdicts.isCurrent(token)) return true;
     return verdicts.verify(token).then(
@@ -132,7 +133,8 @@ export function cacheStep(deps: CacheStepDeps): Interceptor {
     if (entry !== undefined) {
       const asked = cache.requestOf(request);
       if (entry.policy.satisfiesWithoutRevalidation(asked)) {
-        if (await mayAnswer(call)) {
+        const may = mayAnswer(call);
+        if (may === true || (await may)) {
           counted(call, 'hit');
           return answerFrom(entry.answer.status, entry.answer.headers, entry.answer.text);
         }

@@ -14,7 +14,7 @@
  */
 import { ErrorCode, UpstreamError } from '../../errors/codes';
 import { apiOf, type ApiGate, type CallResult, type UpstreamApi, type UpstreamHealth } from '../health';
-import type { AttemptResult, AttemptWatch, Interceptor, UpstreamCall } from './call';
+import type { AttemptResult, AttemptWatch, Interceptor, UpstreamAttempt, UpstreamCall } from './call';
 import type { ChainDeps } from './deps';
 
 type Closed = { readonly reason: 'failures' | 'rate-limited' | 'unavailable'; readonly retryAfterMs: number; readonly credential: boolean };
@@ -40,7 +40,7 @@ export function breaker(deps: ChainDeps): Interceptor {
       }
       // The probe is its first attempt's; a probe call that never left gives its turn back below.
       const probe = { pending: admission.probe };
-      call.watchers.push(() => watchAttempt(call, api, gate, health, probe));
+      call.watchers.push((attempt) => watchAttempt(attempt, api, gate, health, probe));
       try {
         return await next(call);
       } catch (error) {
@@ -55,7 +55,7 @@ export function breaker(deps: ChainDeps): Interceptor {
 }
 
 /** Records one attempt for its API as it ends, or as a failure once it has been in flight `slowCallMs`. */
-function watchAttempt(call: UpstreamCall, api: UpstreamApi, gate: ApiGate, health: UpstreamHealth, probe: { pending: boolean }): AttemptWatch {
+function watchAttempt(attempt: UpstreamAttempt, api: UpstreamApi, gate: ApiGate, health: UpstreamHealth, probe: { pending: boolean }): AttemptWatch {
   const isProbe = probe.pending;
   probe.pending = false;
   let counted = false;
@@ -71,12 +71,12 @@ function watchAttempt(call: UpstreamCall, api: UpstreamApi, gate: ApiGate, healt
   return {
     end() {
       stopTimer?.();
-      const result = call.lastAttempt;
+      const result = attempt.result;
       const windowMs = result === null ? null : pauseFor(result, health);
       if (windowMs !== null) {
         const until = health.now() + windowMs;
         // A 429 is the platform limiting this credential; a 503 is the API itself.
-        if (result?.status === 429) health.closeForCredential(api, call.credentialKey, until);
+        if (result?.status === 429) health.closeForCredential(api, attempt.call.credentialKey, until);
         else gate.pause(until, 'unavailable');
         if (!counted) gate.record('neutral', isProbe);
         return;

@@ -1,5 +1,6 @@
 /**
- * The shape every step of the upstream chain shares: one call as it passes the chain, the `Send`
+ * The shape every step of the upstream chain shares: one call as it passes the chain, each
+ * attempt of it that leaves (`UpstreamAttempt`, made by the attempts step, retry.ts), the `Send`
  * each step wraps, and the hooks outer steps leave for the attempts that actually leave.
  */
 import type { UpstreamCallInfo } from '../../errors/codes';
@@ -83,13 +84,13 @@ export interface CallerScope {
  */
 export type Charge = (attempt: number) => void | Promise<void>;
 
-/** An observer of one attempt that left (the trace step's span): headers to send with it, and its end. */
+/** An observer of one attempt that left (the trace step's span, the breaker's record): headers to send with it, and its end. */
 export interface AttemptWatch {
   readonly headers?: Readonly<Record<string, string>> | undefined;
   end(result: { status: number | null; errorCode?: string | undefined }): void;
 }
 
-/** What the send step learnt of the last attempt that left; read by retry, metrics, breaker. */
+/** What the send step learnt of one attempt that left (`UpstreamAttempt.result`); read by retry, metrics, breaker. */
 export interface AttemptResult {
   /** The answer's status; null when no answer came (transport error, cancellation). */
   readonly status: number | null;
@@ -130,28 +131,80 @@ export interface UpstreamCall {
   apiState: 'closed' | 'open' | 'half-open' | 'probe' | null;
   /** Charges for each attempt that leaves (caller-quota.ts, request-budget.ts). */
   readonly charges: Charge[];
-  /** Observers opened for each attempt that leaves (trace-span.ts). */
-  readonly watchers: Array<(attempt: number) => AttemptWatch>;
-  /** The attempt being sent, 1-based; set by the retry step. */
-  attempt: number;
-  /** Headers the attempt's watchers asked to send (trace context); set by the retry step. */
-  attemptHeaders: Readonly<Record<string, string>> | undefined;
-  /** Set by the send step for each attempt that left; the retry step clears it before each attempt. */
+  /** Observers opened for each attempt that leaves (trace-span.ts, breaker.ts). */
+  readonly watchers: Array<(attempt: UpstreamAttempt) => AttemptWatch>;
+  /**
+   * What the last attempt that left learnt, copied by the attempts step (retry.ts) as each one
+   * ends; null while none has. Read by the steps before it: the breaker (a `Retry-After`), the
+   * cache (a 304's headers), in-flight sharing (whether anything was sent).
+   */
   lastAttempt: AttemptResult | null;
 }
 
-export type Send = (call: UpstreamCall) => Promise<UpstreamResponse>;
+/**
+ * One attempt of a call that leaves: made by the attempts step (retry.ts) once its charges passed,
+ * with its watchers open (its span). The steps after that one see the attempt, never a call
+ * changed under them; the send step leaves what it learnt in `result`.
+ */
+export interface UpstreamAttempt {
+  readonly call: UpstreamCall;
+  /** 1-based. */
+  readonly number: number;
+  /** No attempt follows this one if it fails (a change, the last try a read has). */
+  readonly final: boolean;
+  /** Headers its watchers asked to send (trace context). */
+  readonly headers: Readonly<Record<string, string>> | undefined;
+  /** Set by the send step when the attempt has left: its status, whether worth another, its `Retry-After`. */
+  result: AttemptResult | null;
+}
 
-/** One step of the chain: wraps the steps after it. */
+export type Send = (call: UpstreamCall) => Promise<UpstreamResponse>;
+export type SendAttempt = (attempt: UpstreamAttempt) => Promise<UpstreamResponse>;
+
+/** One step of the chain before the attempts: wraps the steps after it, sees the call. */
 export interface Interceptor {
+  readonly kind?: undefined;
   readonly name: string;
   wrap(next: Send): Send;
 }
 
-/** `steps` around `send`, the first outermost. */
-export function compose(steps: readonly Interceptor[], send: Send): Send {
-  let next = send;
-  for (let i = steps.length - 1; i >= 0; i -= 1) next = steps[i]!.wrap(next);
+/** The step that turns a call into its attempts (retry.ts): the calls' steps before it, the attempts' after. */
+export interface AttemptsStep {
+  readonly kind: 'attempts';
+  readonly name: string;
+  wrap(next: SendAttempt): Send;
+}
+
+/** One step after the attempts step: wraps the steps after it, sees each attempt that leaves. */
+export interface AttemptStep {
+  readonly kind: 'attempt';
+  readonly name: string;
+  wrap(next: SendAttempt): SendAttempt;
+}
+
+export type Step = Interceptor | AttemptsStep | AttemptStep;
+
+/**
+ * `steps` around `send`, the first outermost: the call's steps, then exactly one attempts step,
+ * then the attempt's steps (throws when they are out of that order).
+ */
+export function compose(steps: readonly Step[], send: SendAttempt): Send {
+  let attempt = send;
+  let i = steps.length - 1;
+  for (; i >= 0; i -= 1) {
+    const step = steps[i]!;
+    if (step.kind === 'attempts') break;
+    if (step.kind !== 'attempt') throw new Error(`the chain's step "${step.name}" sees calls, so it goes before the attempts step`);
+    attempt = step.wrap(attempt);
+  }
+  const bridge = steps[i];
+  if (bridge?.kind !== 'attempts') throw new Error('a chain needs its attempts step (retry)');
+  let next = bridge.wrap(attempt);
+  for (i -= 1; i >= 0; i -= 1) {
+    const step = steps[i]!;
+    if (step.kind !== undefined) throw new Error(`the chain's step "${step.name}" sees attempts, so it goes after the attempts step`);
+    next = step.wrap(next);
+  }
   return next;
 }
 

@@ -4,16 +4,18 @@
  *   target ─► caller quota ─► request budget ─► trace span ─► cache ─► in-flight sharing
  *          ─► breaker and window ─► pool share ─► retry ─► metrics ─► send
  *
- * `target` makes the call (target.ts); each step after it wraps the ones after it
- * (`Interceptor.wrap`); `send` puts one attempt on the wire. Charges (quota, budget) and the trace
- * span are left on the call by their steps and applied by the retry step to each attempt that
- * actually leaves, so an answer from the cache or from a shared call costs nothing.
+ * `target` makes the call (target.ts); each step after it wraps the ones after it (`wrap`). The
+ * steps up to retry see the call (`Interceptor`); retry, the attempts step, makes each attempt
+ * that leaves a value of its own (`UpstreamAttempt`, attempt.ts), and the steps after it see that
+ * attempt (`AttemptStep`); `send` puts one attempt on the wire. Charges (quota, budget) and
+ * watchers (trace span, breaker record) are left on the call by their steps and applied by retry
+ * to each attempt as it is made, so an answer from the cache or from a shared call costs nothing.
  */
 import type { UpstreamRequest, UpstreamResponse } from '../http-types';
 import { breaker } from './breaker';
 import { cache } from './cache';
 import { callerQuota } from './caller-quota';
-import { compose, type CallerScope, type Interceptor, type Send } from './call';
+import { compose, type CallerScope, type SendAttempt, type Step } from './call';
 import type { ChainDeps } from './deps';
 import { metrics } from './metrics';
 import { poolShare } from './pool-share';
@@ -26,8 +28,8 @@ import { traceSpan } from './trace-span';
 
 export type { ChainDeps } from './deps';
 
-/** The steps between the target and send, outermost first. */
-const STEPS: ReadonlyArray<(deps: ChainDeps) => Interceptor> = [
+/** The steps between the target and send, outermost first: the call's, the attempts step, the attempt's (compose checks that order). */
+const STEPS: ReadonlyArray<(deps: ChainDeps) => Step> = [
   () => callerQuota,
   () => requestBudget,
   () => traceSpan,
@@ -45,7 +47,7 @@ export interface UpstreamChain {
   run(request: UpstreamRequest, scope: CallerScope): Promise<UpstreamResponse>;
 }
 
-export function createUpstreamChain(deps: ChainDeps, target: TargetSettings, send: Send): UpstreamChain {
+export function createUpstreamChain(deps: ChainDeps, target: TargetSettings, send: SendAttempt): UpstreamChain {
   const steps = STEPS.map((make) => make(deps));
   const run = compose(steps, send);
   return {

@@ -4,9 +4,9 @@
  * when no answer came). An attempt refused before leaving is not observed.
  */
 import { Histogram, type Registry } from 'prom-client';
-import type { Interceptor } from './call';
+import type { AttemptStep } from './call';
 
-export function metrics(registry: Registry | undefined): Interceptor {
+export function metrics(registry: Registry | undefined): AttemptStep {
   const histogram = new Histogram({
     name: 'netgraph_upstream_request_duration_seconds',
     help: 'Duration of upstream HTTP requests (each attempt), by service, method and status class.',
@@ -15,16 +15,17 @@ export function metrics(registry: Registry | undefined): Interceptor {
     registers: registry ? [registry] : [],
   });
   return {
+    kind: 'attempt',
     name: 'metrics',
-    wrap: (next) => async (call) => {
+    wrap: (next) => async (attempt) => {
       const started = performance.now();
       try {
-        return await next(call);
+        return await next(attempt);
       } finally {
-        const result = call.lastAttempt;
+        const result = attempt.result;
         if (result !== null) {
           const statusClass = result.status === null ? 'error' : `${Math.floor(result.status / 100)}xx`;
-          histogram.observe({ service: call.request.service, method: call.request.method, status_class: statusClass }, (performance.now() - started) / 1000);
+          histogram.observe({ service: attempt.call.request.service, method: attempt.call.request.method, status_class: statusClass }, (performance.now() - started) / 1000);
         }
       }
     },

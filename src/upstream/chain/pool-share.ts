@@ -17,7 +17,7 @@
  */
 import { Gauge, type Registry } from 'prom-client';
 import { onAbort, type CancelSignal } from '../../core/cancellation';
-import type { Interceptor } from './call';
+import type { Interceptor, UpstreamCall } from './call';
 import { cancelled } from './stopped';
 
 export function poolShare(connections: number, registry?: Registry): Interceptor {
@@ -41,7 +41,7 @@ export function poolShare(connections: number, registry?: Registry): Interceptor
         queues.set(call.target.origin, queue);
       }
       // The caller's own credential (search calls go out with the gateway's, but are the caller's work).
-      const taken = queue.take(call.scope.credentialKey(), call.signal, () => cancelled(call.target.info, call.signal));
+      const taken = queue.take(call.scope.credentialKey(), call.signal, call);
       const release = typeof taken === 'function' ? taken : await taken;
       try {
         return await next(call);
@@ -53,6 +53,13 @@ export function poolShare(connections: number, registry?: Registry): Interceptor
 }
 
 type Release = () => void;
+
+/** What a call stopped while it waited fails with: the call (its target and signal) or, for tests, the error's maker. */
+type Stoppable = Pick<UpstreamCall, 'target' | 'signal'> | (() => Error);
+
+function stoppedError(stopped: Stoppable): Error {
+  return typeof stopped === 'function' ? stopped() : cancelled(stopped.target.info, stopped.signal);
+}
 
 interface Waiter {
   readonly start: (release: Release) => void;
@@ -80,8 +87,12 @@ export class FairQueue {
     return { running: this.inFlight, waiting };
   }
 
-  /** A slot for `key`: its release at once when one is free within the caller's share, else a promise of it. */
-  take(key: string, signal: CancelSignal, stopped: () => Error): Release | Promise<Release> {
+  /**
+   * A slot for `key`: its release at once when one is free within the caller's share, else a
+   * promise of it; `stopped` says what the call that stops while it waits fails with (an object,
+   * not a closure made for every call: most never wait).
+   */
+  take(key: string, signal: CancelSignal, stopped: Stoppable): Release | Promise<Release> {
     let caller = this.callers.get(key);
     if (caller === undefined) {
       caller = { running: 0, waiting: [] };
@@ -89,7 +100,7 @@ export class FairQueue {
     }
     if (signal.aborted) {
       this.forget(key, caller);
-      return Promise.reject(stopped());
+      return Promise.reject(stoppedError(stopped));
     }
     if (this.inFlight < this.capacity && caller.waiting.length === 0 && (caller.running < this.share() || this.turns.length === 0)) return this.start(key, caller);
     const entry = caller;
@@ -106,7 +117,7 @@ export class FairQueue {
         entry.waiting.splice(i, 1);
         if (entry.waiting.length === 0) this.leaveTurns(key);
         this.forget(key, entry);
-        reject(stopped());
+        reject(stoppedError(stopped));
       });
       entry.waiting.push(waiter);
       if (entry.waiting.length === 1) this.turns.push(key);

@@ -3,7 +3,7 @@
  * explicit timeouts; headers (the call's credential, never one from the request; the attempt's
  * trace context); the body read as text, JSON parsed; every outcome that is not a 2xx thrown as an
  * `UpstreamError` with its code (../http-errors.ts). What it learnt (status, retryable,
- * Retry-After) is left on `call.lastAttempt` for retry, metrics and the breaker.
+ * Retry-After) is left on the attempt (`attempt.result`) for retry, metrics and the breaker.
  */
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
@@ -11,7 +11,7 @@ import { ErrorCode, UpstreamError, type UpstreamCallInfo } from '../../errors/co
 import type { UpstreamRequest, UpstreamResponse } from '../http-types';
 import { codeForStatus, codeForTransportError, outcomeUnknown, transportErrorCode, upstreamErrorMessage } from '../http-errors';
 import { isRetryableErrorCode, isRetryableStatus, parseRetryAfter } from '../retry';
-import type { Send, UpstreamCall } from './call';
+import type { AttemptResult, SendAttempt, UpstreamAttempt } from './call';
 import { cancelled } from './stopped';
 
 export interface SendSettings {
@@ -30,11 +30,15 @@ export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 /** Connections kept per origin; the pool-share step (pool-share.ts) hands them out, so undici never queues. */
 export const POOL_CONNECTIONS = 64;
 
+/** The results most attempts end with, made once (they are read, never changed). */
+const OK: AttemptResult = { status: 200, retryable: false, retryAfterMs: null, transportCode: undefined };
+const CANCELLED: AttemptResult = { status: null, retryable: false, retryAfterMs: null, transportCode: undefined };
+
 /** undici's code when a body passes the Pool's `maxResponseSize` (it destroys the socket: the read stops). */
 const TOO_LARGE = 'UND_ERR_RES_EXCEEDED_MAX_SIZE';
 
 export interface Sender {
-  readonly send: Send;
+  readonly send: SendAttempt;
   close(): Promise<void>;
 }
 
@@ -55,7 +59,7 @@ export function createSender(settings: SendSettings): Sender {
     return pool;
   }
   return {
-    send: (call) => sendOnce(poolFor(call.target.origin), call, settings),
+    send: (attempt) => sendOnce(poolFor(attempt.call.target.origin), attempt, settings),
     async close() {
       await Promise.all([...pools.values()].map((pool) => pool.close()));
       pools.clear();
@@ -63,7 +67,8 @@ export function createSender(settings: SendSettings): Sender {
   };
 }
 
-async function sendOnce(pool: Pool, call: UpstreamCall, settings: SendSettings): Promise<UpstreamResponse> {
+async function sendOnce(pool: Pool, attempt: UpstreamAttempt, settings: SendSettings): Promise<UpstreamResponse> {
+  const { call } = attempt;
   const { request, target, signal } = call;
   let statusCode: number | null = null;
   let headers: Record<string, string>;
@@ -72,7 +77,7 @@ async function sendOnce(pool: Pool, call: UpstreamCall, settings: SendSettings):
     const res = await pool.request({
       method: request.method,
       path: target.pathAndQuery,
-      headers: buildHeaders(request, call.authorization, settings.forwardTracestate ? call.attemptHeaders : withoutTracestate(call.attemptHeaders)),
+      headers: buildHeaders(request, call.authorization, settings.forwardTracestate ? attempt.headers : withoutTracestate(attempt.headers)),
       body: requestBody(request),
       signal,
     });
@@ -81,15 +86,15 @@ async function sendOnce(pool: Pool, call: UpstreamCall, settings: SendSettings):
     received = await res.body.text();
   } catch (error) {
     if (signal.aborted) {
-      call.lastAttempt = { status: null, retryable: false, retryAfterMs: null, transportCode: undefined };
+      attempt.result = CANCELLED;
       throw cancelled(target.info, signal);
     }
     const code = transportErrorCode(error);
     if (code === TOO_LARGE) {
-      call.lastAttempt = { status: statusCode, retryable: false, retryAfterMs: null, transportCode: undefined };
+      attempt.result = { status: statusCode, retryable: false, retryAfterMs: null, transportCode: undefined };
       throw new UpstreamError(ErrorCode.UPSTREAM_BAD_RESPONSE, `${request.service} sent a body larger than ${settings.maxBodyBytes} bytes (UPSTREAM_MAX_BODY_BYTES); it was not read`, { ...target.info, status: statusCode }, { cause: error });
     }
-    call.lastAttempt = { status: null, retryable: isRetryableErrorCode(code), retryAfterMs: null, transportCode: code };
+    attempt.result = { status: null, retryable: isRetryableErrorCode(code), retryAfterMs: null, transportCode: code };
     const errorCode = codeForTransportError(code);
     const unknown = outcomeUnknown(request.method, { transportCode: code });
     const message = unknown
@@ -103,7 +108,7 @@ async function sendOnce(pool: Pool, call: UpstreamCall, settings: SendSettings):
   const info: UpstreamCallInfo = { service: target.info.service, method: target.info.method, path: target.info.path, status: statusCode };
   const isJson = /[/+]json\b/i.test(headers['content-type'] ?? '');
   if (statusCode >= 200 && statusCode < 300) {
-    call.lastAttempt = { status: statusCode, retryable: false, retryAfterMs: null, transportCode: undefined };
+    attempt.result = statusCode === 200 ? OK : { status: statusCode, retryable: false, retryAfterMs: null, transportCode: undefined };
     if (isJson && received.trim() !== '') {
       let body: unknown;
       try {
@@ -115,7 +120,7 @@ async function sendOnce(pool: Pool, call: UpstreamCall, settings: SendSettings):
     }
     return { status: statusCode, headers, body: received === '' ? null : received, text: received };
   }
-  call.lastAttempt = {
+  attempt.result = {
     status: statusCode,
     retryable: isRetryableStatus(statusCode),
     retryAfterMs: statusCode === 429 || statusCode === 503 ? parseRetryAfter(headers['retry-after'], settings.now()) : null,

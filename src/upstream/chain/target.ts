@@ -39,8 +39,6 @@ export function startCall(settings: TargetSettings, request: UpstreamRequest, sc
     apiState: null,
     charges: [],
     watchers: [],
-    attempt: 0,
-    attemptHeaders: undefined,
     lastAttempt: null,
   };
 }

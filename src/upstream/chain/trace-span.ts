@@ -14,7 +14,7 @@ export const traceSpan: Interceptor = {
       const trace = call.caller.trace;
       if (trace === undefined) return next(call);
       const { service, method, path } = call.target.info;
-      call.watchers.push((attempt) => trace.startUpstream({ service, method, path, attempt, breaker: call.apiState ?? undefined }));
+      call.watchers.push((attempt) => trace.startUpstream({ service, method, path, attempt: attempt.number, breaker: call.apiState ?? undefined }));
       try {
         return await next(call);
       } catch (error) {
@@ -25,8 +25,9 @@ export const traceSpan: Interceptor = {
   },
 };
 
+/** The breaker step answered at once (it sets `open` only when it sends nothing). */
 function failedFast(call: UpstreamCall): boolean {
-  return call.attempt === 0 && call.apiState === 'open';
+  return call.apiState === 'open';
 }
 
 function codeOf(error: unknown): string | undefined {

@@ -5,7 +5,7 @@ import { compose } from '../../../../src/upstream/chain/call';
 import { retry } from '../../../../src/upstream/chain/retry';
 import type { RetryPolicy } from '../../../../src/upstream/retry';
 import { DEFAULT_RESILIENCE } from '../../../../src/upstream/health';
-import type { Send, UpstreamCall } from '../../../../src/upstream/chain/call';
+import type { SendAttempt, UpstreamAttempt } from '../../../../src/upstream/chain/call';
 import type { UpstreamResponse } from '../../../../src/upstream/http-types';
 import { fakeCall, rejection, scriptedSend, TestClock, testHealth } from '../../../helpers/upstream-call';
 
@@ -20,22 +20,22 @@ function chainOn(statuses: Parameters<typeof scriptedSend>[0], extra: Parameters
 }
 
 /** A send whose attempts hang until the test answers them all. */
-function hangingSend(): { send: Send; inFlight(): number; sent(): number; answerAll(status: number): void } {
-  let waiting: Array<{ call: UpstreamCall; resolve: (r: UpstreamResponse) => void; reject: (e: Error) => void }> = [];
+function hangingSend(): { send: SendAttempt; inFlight(): number; sent(): number; answerAll(status: number): void } {
+  let waiting: Array<{ attempt: UpstreamAttempt; resolve: (r: UpstreamResponse) => void; reject: (e: Error) => void }> = [];
   let sent = 0;
   return {
-    send: (call) =>
+    send: (attempt) =>
       new Promise<UpstreamResponse>((resolve, reject) => {
         sent += 1;
-        waiting.push({ call, resolve, reject });
+        waiting.push({ attempt, resolve, reject });
       }),
     inFlight: () => waiting.length,
     sent: () => sent,
     answerAll(status) {
-      for (const { call, resolve, reject } of waiting) {
-        call.lastAttempt = { status, retryable: status >= 500, retryAfterMs: null, transportCode: undefined };
+      for (const { attempt, resolve, reject } of waiting) {
+        attempt.result = { status, retryable: status >= 500, retryAfterMs: null, transportCode: undefined };
         if (status < 300) resolve({ status, headers: {}, body: null, text: '' });
-        else reject(new UpstreamError(ErrorCode.UPSTREAM_ERROR, `answered ${status}`, { ...call.target.info, status }));
+        else reject(new UpstreamError(ErrorCode.UPSTREAM_ERROR, `answered ${status}`, { ...attempt.call.target.info, status }));
       }
       waiting = [];
     },

@@ -1,6 +1,10 @@
 import { compose, type Interceptor } from '../../../../src/upstream/chain/call';
 import { createUpstreamChain } from '../../../../src/upstream/chain';
+import { metrics } from '../../../../src/upstream/chain/metrics';
+import { retry } from '../../../../src/upstream/chain/retry';
 import { fakeCall, scriptedSend, testHealth } from '../../../helpers/upstream-call';
+
+const once = { attempts: 1, baseDelayMs: 0, maxDelayMs: 0, maxRetryAfterMs: 0 };
 
 describe('the upstream chain', () => {
   it('declares its steps in one order, target first and send last', () => {
@@ -23,7 +27,14 @@ describe('the upstream chain', () => {
         return response;
       },
     });
-    await compose([step('a'), step('b')], scriptedSend([200]))(fakeCall());
+    await compose([step('a'), step('b'), retry(once, testHealth())], scriptedSend([200]))(fakeCall());
     expect(seen).toEqual(['a in', 'b in', 'b out', 'a out']);
+  });
+
+  it("refuses steps out of their place: a call's step after the attempts step, an attempt's before it, no attempts step", async () => {
+    const passes: Interceptor = { name: 'passes', wrap: (next) => next };
+    expect(() => compose([retry(once, testHealth()), passes], scriptedSend([200]))).toThrow(/before the attempts step/);
+    expect(() => compose([metrics(undefined), retry(once, testHealth())], scriptedSend([200]))).toThrow(/after the attempts step/);
+    expect(() => compose([passes], scriptedSend([200]))).toThrow(/attempts step/);
   });
 });

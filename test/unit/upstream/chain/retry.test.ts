@@ -45,9 +45,9 @@ describe('the retry step', () => {
     };
     const headers: unknown[] = [];
     const send = scriptedSend([503, 200]);
-    await compose([traceSpan, retry(policy, testHealth())], (call) => {
-      headers.push(call.attemptHeaders);
-      return send(call);
+    await compose([traceSpan, retry(policy, testHealth())], (attempt) => {
+      headers.push(attempt.headers);
+      return send(attempt);
     })(fakeCall({ caller: { trace } }));
     expect(starts.map((s) => s.attempt)).toEqual([1, 2]);
     expect(headers).toEqual([{ traceparent: 'tp-1' }, { traceparent: 'tp-2' }]);
