@@ -20,18 +20,12 @@ import {
   type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
-import type { Cancellation } from '../core/cancellation';
-import type { OperationBudget } from '../limits/budget';
+import type { GatewayContext } from '../context';
 import type { PagedResult, PageWindow as UpstreamWindow } from '../upstream/paging';
 import { encodeCursor, pageWindow, type Connection, type ConnectionArgs, type Edge, type PageInfo, type PageWindow } from './connection';
 
 /** What a streamed list needs of the request: its budget (items counted, a crossed budget stops the pages), its cancellation, and whether the answer comes in parts. */
-export interface StreamScope {
-  budget: OperationBudget;
-  cancellation: Cancellation;
-  /** Only an answer in parts runs on the executor that reads async lists; on one JSON body, `@stream` is read as a plain list. */
-  inParts?: boolean;
-}
+export type StreamScope = Pick<GatewayContext, 'budget' | 'cancellation' | 'inParts'>;
 
 /** Whether `nodes` carries an active `@stream` (its `if` not false) on one of these field nodes. */
 export function streamsHere(nodes: readonly FieldNode[], info: Pick<GraphQLResolveInfo, 'schema' | 'variableValues'>): boolean {
