@@ -17,18 +17,19 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { useServer } from 'graphql-ws/use/ws';
 import { GraphQLError, parse, type ExecutionResult, type FormattedExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { SharedLimit } from '../core/shares';
 import type { CallerFactory } from '../core/caller';
-import { isStream, type AnswerStream, type Caller, type Connection, type GraphQLParams, type Pipeline } from '../pipeline';
+import { isStream, type AnswerStream, type Caller, type GraphQLParams, type Pipeline } from '../pipeline';
 import { Cancellation } from '../core/cancellation';
 import { edgeNotes, type GatewayDoor } from './door';
 import { MAX_BODY_BYTES } from './http';
 import { boundSends } from './ws-backpressure';
 import { closeRefusal, handshakeRefusal, LEFT_BEFORE_HANDSHAKE, operationsRefusal, type EdgeRefusal } from './ws-refusals';
 import { SerializedOnce } from './serialized-once';
-import { SharedFrames, sharedPayloadReplacer } from './ws-shared-frames';
+import { nextMessage, SharedFrames, sharedPayloadReplacer } from './ws-shared-frames';
+import { serveConnections } from './ws-connections';
+import { doorSubscriptions, type FollowedSocket } from './ws-subscriptions';
 
 export interface WebSocketDoorOptions {
   /** Where it takes upgrades (`/graphql`). */
@@ -71,14 +72,8 @@ interface Upgrade {
   settled: boolean;
 }
 
-interface SocketState {
-  caller: Caller;
-  connection: Connection;
-  /** Operations in flight on it (from `subscribe` to the pipeline's answer): aborted when the socket closes. */
-  running: Set<Cancellation>;
-  /** Its subscriptions' event streams, ended at once when it is closed for reading slowly. */
-  streams: Set<AnswerStream>;
-}
+/** An acknowledged socket: its caller, its connection's counts, its operations in flight and streams, graphql-ws's context. */
+type SocketState = FollowedSocket;
 
 /** What `onSubscribe` hands graphql-ws to "execute": the pipeline's answer, already made. */
 interface Precomputed {
@@ -254,7 +249,18 @@ export function createWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoo
     for (const stream of state.streams) void stream.return(undefined);
   }
 
-  const disposable = useServer<Record<string, unknown> | undefined>(
+  // A subscription's `subscribe` is run by the door (ws-subscriptions.ts); the rest by graphql-ws.
+  const take = doorSubscriptions({
+    pipeline,
+    stateOf: (socket) => sockets.get(socket),
+    sendNext(socket, id, result) {
+      frames.hold(socket, id, serialized.bytesOf(result));
+      if (socket.readyState === socket.OPEN) socket.send(nextMessage(id));
+    },
+  });
+
+  const disposable = serveConnections<Record<string, unknown> | undefined>(
+    wss,
     {
       schema: options.schema,
       onConnect(ctx) {
@@ -263,6 +269,7 @@ export function createWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoo
         const req = ctx.extra.request;
         const gone = new Cancellation();
         const state: SocketState = {
+          ctx,
           caller: options.callerOf({ authorization: token, socketAddress: req.socket.remoteAddress, headers: req.headers, cancellation: gone }),
           connection: { subscriptions: 0 },
           running: new Set(),
@@ -313,7 +320,7 @@ export function createWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoo
       onNext: (ctx, id, _payload, _args, result) => frames.hold(ctx.extra.socket, id, serialized.bytesOf(result)),
       jsonMessageReplacer: sharedPayloadReplacer,
     },
-    wss,
+    take,
   );
 
   return {
