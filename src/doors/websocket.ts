@@ -217,19 +217,21 @@ export function createWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoo
     // Given back when the TCP socket closes, on every path: an open WebSocket's close, a handshake
     // `ws` refuses (it answers and destroys the socket, never calling back), a client gone already.
     if (socket.destroyed) hold.release();
-    else socket.once('close', () => hold.release());
+    else socket.on('close', () => hold.release());
     const upgrade: Upgrade = { caller, settled: false };
     upgrades.set(socket, upgrade);
-    socket.once('close', () => {
+    socket.on('close', () => {
       // `ws` destroys a half-closed socket without a word: still a refused handshake.
       if (!upgrade.settled) note(LEFT_BEFORE_HANDSHAKE, caller);
     });
+    // `on`, not `once`, for events that come once ('close'): `once` wraps each listener (a bound
+    // function and its state) for the socket's whole life.
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
       upgrade.settled = true;
       boundSends(ws, options.maxBufferedBytes, () => onSlowReader(ws), (data) => frames.fragmentsOf(ws, data));
       noteCloses(ws, (refusal) => note(refusal, sockets.get(ws)?.caller ?? caller));
       open.add(ws);
-      ws.once('close', () => open.delete(ws));
+      ws.on('close', () => open.delete(ws));
       wss.emit('connection', ws, req);
     });
   }
@@ -276,7 +278,7 @@ export function createWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoo
           streams: new Set(),
         };
         sockets.set(ctx.extra.socket, state);
-        ctx.extra.socket.once('close', () => {
+        ctx.extra.socket.on('close', () => {
           gone.abort();
           for (const cancellation of state.running) cancellation.abort();
         });

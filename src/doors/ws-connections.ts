@@ -89,7 +89,8 @@ export function serveConnections<P extends Record<string, unknown> | undefined>(
   const server = makeServer<P, SocketExtra>(options);
   const keepAlive = new KeepAlive(keepAliveMs);
   wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
-    socket.once('error', onSocketError);
+    // `on` for events that come once: `once` wraps each listener for the socket's whole life.
+    socket.on('error', onSocketError);
     keepAlive.add(socket);
     const closed = server.opened(
       {
@@ -108,7 +109,7 @@ export function serveConnections<P extends Record<string, unknown> | undefined>(
       },
       { socket, request },
     );
-    socket.once('close', (code: number, reason: Buffer) => {
+    socket.on('close', (code: number, reason: Buffer) => {
       keepAlive.delete(socket);
       void closed(code, String(reason));
     });
