@@ -1,7 +1,9 @@
 /**
  * The WebSocket door: `graphql-transport-ws` (the graphql-ws library) at the GraphQL path. The
  * token comes in the `connection_init` payload `{ authorization: "Bearer …" }`; a connection is
- * one socket. Every operation goes through the pipeline in `onSubscribe`: a refusal is the
+ * one socket. Every operation goes through the pipeline: a subscription given as text is run by
+ * the door itself (ws-subscriptions.ts: a follower is a small record, not graphql-ws's loop), the
+ * rest in graphql-ws's `onSubscribe` (ws-connections.ts serves graphql-ws). A refusal is the
  * protocol's `error` message, a query's or mutation's answer one `next`, a subscription's events
  * each a `next`. The door's own limits: a message is at most the HTTP body limit (larger closes
  * the socket, 1009), connections in all and per client address (through the trusted proxies, IPv6
