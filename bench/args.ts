@@ -38,6 +38,8 @@ export interface BenchOptions {
   perSocket: number;
   /** Gateway replicas of the subscribers scenario (more than 1: a fleet on one Redis, `--subscribers` followers on each). */
   replicas: number;
+  /** `--warm`: the subscribers scenario's gateway serves a short query load before its baseline is read (the young generation grown already). */
+  warm: boolean;
   /** Skip the fault scenario (bench/fault-scenario.ts). */
   skipFaults: boolean;
   /** Run the fault scenario only, adding its figures to an existing results file. */
@@ -60,6 +62,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   subscribers: 2000,
   perSocket: 2,
   replicas: 1,
+  warm: false,
   skipFaults: false,
   faultsOnly: false,
 };
@@ -81,6 +84,7 @@ export const USAGE = `usage: npm run bench -- [flags]
   --subscribers N          WebSocket subscribers of that scenario (default 2000)
   --per-socket N           subscriptions per socket in that scenario (default 2: N/2 sockets)
   --replicas R             that scenario on R gateways sharing one Redis (N followers on each; default 1)
+  --warm                   that scenario's gateway serves a short query load before its baseline (memory of a warmed replica)
   --scenario defer         run only the defer scenario (a console page whose event search is held 2 s: @defer's first part vs the whole), adding its figures to results.json
 
   --no-faults              skip the fault scenario (half the rest/v1 GETs failing)
@@ -144,6 +148,7 @@ const VALUE_FLAGS: Record<string, Setter> = {
 const SWITCH_FLAGS: Record<string, (options: BenchOptions) => void> = {
   '--no-passthrough': (o) => (o.skipPassthrough = true),
   '--no-floors': (o) => (o.skipFloors = true),
+  '--warm': (o) => (o.warm = true),
   '--no-scale': (o) => (o.scales = []),
   '--no-faults': (o) => (o.skipFaults = true),
   '--faults-only': (o) => (o.faultsOnly = true),

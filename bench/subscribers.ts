@@ -19,6 +19,7 @@
 import { WebSocket } from 'ws';
 import { startSandbox, type RunningSandbox } from '../src/sandbox';
 import type { GatewayMode } from './args';
+import { networkGraph } from './queries/network-graph';
 import { benchGatewayEnv, startGatewayProcess, type SettledMemory } from './gateway-launcher';
 
 export interface SubscribersResult {
@@ -47,6 +48,8 @@ export interface SubscribersResult {
   /** Subscriptions per socket, and sockets (absent in runs made before: one subscription per socket). */
   perSocket?: number;
   sockets?: number;
+  /** The gateway served WARM_QUERIES whole-network queries before its baseline was read (absent: a cold gateway). */
+  warm?: true;
   /** Gateway memory after a full collection, before any socket and once every follower has its first event (bytes). */
   settledBefore?: SettledMemory;
   settledAfter?: SettledMemory;
@@ -71,6 +74,8 @@ export interface SubscribersOptions {
   subscribers: number;
   /** Subscriptions per socket (default 1). */
   perSocket?: number;
+  /** Serve a short query load before the baseline: the young generation's one-off growth is then in it. */
+  warm?: boolean;
   gateway: GatewayMode;
   log(line: string): void;
 }
@@ -79,6 +84,8 @@ export const POLL_INTERVAL_MS = 250;
 /** Sockets opened at once (the kernel's accept queue, this process's event loop). */
 export const OPENING_BATCH = 100;
 export const WAIT_MS = 120_000;
+/** Whole-network queries a warmed gateway serves before its baseline (`--warm`). */
+export const WARM_QUERIES = 20;
 const NETWORK_ROUTE = 'GET /rest/v1/networks/{networkId}';
 
 const CHANGES = `subscription Follow($networkId: UUID!) {
@@ -165,6 +172,23 @@ export const round = (ms: number): number => Math.round(ms * 10) / 10;
 export const networkPolls = (sandbox: RunningSandbox): number => sandbox.control.calls().byRoute[NETWORK_ROUTE] ?? 0;
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * A short query load, as a replica that has served queries has seen: `networkGraph` (every network's
+ * graph, ~1.4 MB answers), which grows the young generation to its cap, a one-off cost.
+ */
+async function warmUp(url: string, token: string, log: (line: string) => void): Promise<void> {
+  for (let i = 0; i < WARM_QUERIES; i += 1) {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: networkGraph.document, variables: { first: 1000 } }),
+    });
+    const text = await res.text();
+    if (res.status >= 300 || text.includes('"errors"')) throw new Error(`the warm-up query was refused: ${res.status} ${text.slice(0, 200)}`);
+  }
+  log(`subscribers: gateway warmed by ${WARM_QUERIES} networkGraph queries`);
+}
+
 export async function runSubscribers(options: SubscribersOptions): Promise<SubscribersResult> {
   const perSocket = options.perSocket ?? 1;
   const sockets = Math.ceil(options.subscribers / perSocket);
@@ -187,6 +211,7 @@ export async function runSubscribers(options: SubscribersOptions): Promise<Subsc
     const network = [...facts.networks].sort((a, b) => b.endpointIds.length - a.endpointIds.length)[0];
     if (!network) throw new Error('the sandbox has no network');
     const wsUrl = gateway.url.replace(/^http/, 'ws');
+    if (options.warm === true) await warmUp(gateway.url, sandbox.tokens.admin, options.log);
     const settledBefore = await gateway.settledMemory();
     const rssBeforeBytes = await gateway.rssBytes();
     options.log(`subscribers: ${options.subscribers} followers on ${sockets} sockets (${perSocket} each) of network ${network.id} (${network.endpointIds.length} endpoints)`);
@@ -256,6 +281,7 @@ export async function runSubscribers(options: SubscribersOptions): Promise<Subsc
       pollIntervalMs: POLL_INTERVAL_MS,
       gatewayMode: gateway.mode,
       changeThrough: 'gateway',
+      ...(options.warm === true ? { warm: true as const } : {}),
       perSocket,
       sockets,
       settledBefore,

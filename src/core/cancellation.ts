@@ -45,7 +45,9 @@ export class Cancellation extends EventEmitter {
 /** Calls `listener` once when `signal` aborts (not when it already has); returns the way to stop listening. */
 export function onAbort(signal: CancelSignal, listener: () => void): () => void {
   if (signal instanceof Cancellation) {
-    signal.once('abort', listener);
+    // `on`, not `once`: a Cancellation aborts once, and `once` wraps each listener (a bound function
+    // and its state) for as long as it waits: a follower waits for minutes.
+    signal.on('abort', listener);
     return () => signal.removeListener('abort', listener);
   }
   signal.addEventListener('abort', listener, { once: true });

@@ -1,7 +1,9 @@
 /**
  * The WebSocket door: `graphql-transport-ws` (the graphql-ws library) at the GraphQL path. The
  * token comes in the `connection_init` payload `{ authorization: "Bearer …" }`; a connection is
- * one socket. Every operation goes through the pipeline in `onSubscribe`: a refusal is the
+ * one socket. Every operation goes through the pipeline: a subscription given as text is run by
+ * the door itself (ws-subscriptions.ts: a follower is a small record, not graphql-ws's loop), the
+ * rest in graphql-ws's `onSubscribe` (ws-connections.ts serves graphql-ws). A refusal is the
  * protocol's `error` message, a query's or mutation's answer one `next`, a subscription's events
  * each a `next`. The door's own limits: a message is at most the HTTP body limit (larger closes
  * the socket, 1009), connections in all and per client address (through the trusted proxies, IPv6
@@ -17,18 +19,19 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { useServer } from 'graphql-ws/use/ws';
 import { GraphQLError, parse, type ExecutionResult, type FormattedExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { SharedLimit } from '../core/shares';
 import type { CallerFactory } from '../core/caller';
-import { isStream, type AnswerStream, type Caller, type Connection, type GraphQLParams, type Pipeline } from '../pipeline';
+import { isStream, type AnswerStream, type Caller, type GraphQLParams, type Pipeline } from '../pipeline';
 import { Cancellation } from '../core/cancellation';
 import { edgeNotes, type GatewayDoor } from './door';
 import { MAX_BODY_BYTES } from './http';
 import { boundSends } from './ws-backpressure';
 import { closeRefusal, handshakeRefusal, LEFT_BEFORE_HANDSHAKE, operationsRefusal, type EdgeRefusal } from './ws-refusals';
 import { SerializedOnce } from './serialized-once';
-import { SharedFrames, sharedPayloadReplacer } from './ws-shared-frames';
+import { nextMessage, SharedFrames, sharedPayloadReplacer } from './ws-shared-frames';
+import { serveConnections } from './ws-connections';
+import { doorSubscriptions, type FollowedSocket } from './ws-subscriptions';
 
 export interface WebSocketDoorOptions {
   /** Where it takes upgrades (`/graphql`). */
@@ -71,14 +74,8 @@ interface Upgrade {
   settled: boolean;
 }
 
-interface SocketState {
-  caller: Caller;
-  connection: Connection;
-  /** Operations in flight on it (from `subscribe` to the pipeline's answer): aborted when the socket closes. */
-  running: Set<Cancellation>;
-  /** Its subscriptions' event streams, ended at once when it is closed for reading slowly. */
-  streams: Set<AnswerStream>;
-}
+/** An acknowledged socket: its caller, its connection's counts, its operations in flight and streams, graphql-ws's context. */
+type SocketState = FollowedSocket;
 
 /** What `onSubscribe` hands graphql-ws to "execute": the pipeline's answer, already made. */
 interface Precomputed {
@@ -222,19 +219,21 @@ export function createWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoo
     // Given back when the TCP socket closes, on every path: an open WebSocket's close, a handshake
     // `ws` refuses (it answers and destroys the socket, never calling back), a client gone already.
     if (socket.destroyed) hold.release();
-    else socket.once('close', () => hold.release());
+    else socket.on('close', () => hold.release());
     const upgrade: Upgrade = { caller, settled: false };
     upgrades.set(socket, upgrade);
-    socket.once('close', () => {
+    socket.on('close', () => {
       // `ws` destroys a half-closed socket without a word: still a refused handshake.
       if (!upgrade.settled) note(LEFT_BEFORE_HANDSHAKE, caller);
     });
+    // `on`, not `once`, for events that come once ('close'): `once` wraps each listener (a bound
+    // function and its state) for the socket's whole life.
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
       upgrade.settled = true;
       boundSends(ws, options.maxBufferedBytes, () => onSlowReader(ws), (data) => frames.fragmentsOf(ws, data));
       noteCloses(ws, (refusal) => note(refusal, sockets.get(ws)?.caller ?? caller));
       open.add(ws);
-      ws.once('close', () => open.delete(ws));
+      ws.on('close', () => open.delete(ws));
       wss.emit('connection', ws, req);
     });
   }
@@ -254,7 +253,18 @@ export function createWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoo
     for (const stream of state.streams) void stream.return(undefined);
   }
 
-  const disposable = useServer<Record<string, unknown> | undefined>(
+  // A subscription's `subscribe` is run by the door (ws-subscriptions.ts); the rest by graphql-ws.
+  const take = doorSubscriptions({
+    pipeline,
+    stateOf: (socket) => sockets.get(socket),
+    sendNext(socket, id, result) {
+      frames.hold(socket, id, serialized.bytesOf(result));
+      if (socket.readyState === socket.OPEN) socket.send(nextMessage(id));
+    },
+  });
+
+  const disposable = serveConnections<Record<string, unknown> | undefined>(
+    wss,
     {
       schema: options.schema,
       onConnect(ctx) {
@@ -263,13 +273,14 @@ export function createWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoo
         const req = ctx.extra.request;
         const gone = new Cancellation();
         const state: SocketState = {
+          ctx,
           caller: options.callerOf({ authorization: token, socketAddress: req.socket.remoteAddress, headers: req.headers, cancellation: gone }),
           connection: { subscriptions: 0 },
           running: new Set(),
           streams: new Set(),
         };
         sockets.set(ctx.extra.socket, state);
-        ctx.extra.socket.once('close', () => {
+        ctx.extra.socket.on('close', () => {
           gone.abort();
           for (const cancellation of state.running) cancellation.abort();
         });
@@ -313,7 +324,7 @@ export function createWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoo
       onNext: (ctx, id, _payload, _args, result) => frames.hold(ctx.extra.socket, id, serialized.bytesOf(result)),
       jsonMessageReplacer: sharedPayloadReplacer,
     },
-    wss,
+    take,
   );
 
   return {

@@ -23,6 +23,11 @@ export function sharedPayloadReplacer(_key: string, value: unknown): unknown {
   return value === SHARED_PAYLOAD ? MARKER : value;
 }
 
+/** A `next` message with the stand-in payload, as graphql-ws writes it: for the door's own subscriptions (ws-subscriptions.ts). */
+export function nextMessage(id: string): string {
+  return JSON.stringify({ id, type: 'next', payload: SHARED_PAYLOAD }, sharedPayloadReplacer);
+}
+
 /** The bytes waiting for their `next` message, per socket and subscription id. */
 export class SharedFrames {
   private readonly waiting = new WeakMap<WebSocket, Map<string, Buffer>>();

@@ -7,6 +7,7 @@
  * `Poller` in this process (registry.ts), or a fleet entry that polls or listens through Redis
  * (src/state/redis/pollers.ts).
  */
+import type { CancelSignal } from '../core/cancellation';
 import { GatewayError } from '../errors/codes';
 import { defaultShare, SharedLimit } from '../core/shares';
 import { ANONYMOUS_KEY as ANONYMOUS } from '../core/caller';
@@ -15,7 +16,7 @@ import type { CallerPollers, PollerRegistry, PollerSettings, PollKind, PollOwner
 /** One placed poller: subscribers join it; it calls the `stopped` it was given once it has stopped. */
 export interface Placed<Value, Session> {
   /** A subscriber with `owner`'s credential: served at once when it is a member, after its own read otherwise. */
-  subscribe(owner: PollOwner<Session>, signal?: AbortSignal): PollStream<Value>;
+  subscribe(owner: PollOwner<Session>, signal?: CancelSignal): PollStream<Value>;
   start(): void;
   close(): void | Promise<void>;
   /** Polls at once when its kind says `change` touches its target; true when it did. */
@@ -58,7 +59,7 @@ export function createAcquisition<S>(
     return table as Map<string, Placed<V, S>>;
   }
 
-  function acquire<T, V>(kind: PollKind<T, V, S>, target: T, owner: PollOwner<S>, signal?: AbortSignal): PollStream<V> {
+  function acquire<T, V>(kind: PollKind<T, V, S>, target: T, owner: PollOwner<S>, signal?: CancelSignal): PollStream<V> {
     if (closed) throw new Error('the poller registry is closed');
     // A poll needs credentials: an anonymous caller would start work whose every poll answers 401.
     if (owner.fingerprint === ANONYMOUS) throw new GatewayError('UNAUTHENTICATED', 'following a target needs a token (Authorization: Bearer …)');

@@ -20,21 +20,41 @@ export function sharedPayload<V extends object, P>(map: (value: V) => P): (value
   };
 }
 
+/**
+ * A class, not an object of closures: a follower keeps its mapped stream for its whole life, and
+ * methods on a prototype cost it nothing (memory per follower).
+ */
+class MappedStream<V, P> implements PollStream<P> {
+  constructor(
+    private readonly stream: PollStream<V>,
+    private readonly map: (value: V) => P,
+  ) {}
+
+  // A `then`, not an async function: a follower's read waits for minutes, and a suspended async
+  // function holds its frame all that time.
+  next(): Promise<IteratorResult<P>> {
+    return this.stream.next().then((result): IteratorResult<P> => (result.done === true ? { done: true, value: undefined } : { done: false, value: this.map(result.value) }));
+  }
+
+  async return(): Promise<IteratorResult<P>> {
+    await this.stream.return?.();
+    return { done: true, value: undefined };
+  }
+
+  async throw(): Promise<IteratorResult<P>> {
+    await this.stream.return?.();
+    return { done: true, value: undefined };
+  }
+
+  release(): void {
+    this.stream.release();
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+}
+
 export function mapStream<V, P>(stream: PollStream<V>, map: (value: V) => P): PollStream<P> {
-  const mapped: PollStream<P> = {
-    // A `then`, not an async function: a follower's read waits for minutes, and a suspended async
-    // function holds its frame all that time.
-    next: () => stream.next().then((result): IteratorResult<P> => (result.done === true ? { done: true, value: undefined } : { done: false, value: map(result.value) })),
-    return: async () => {
-      await stream.return?.();
-      return { done: true, value: undefined };
-    },
-    throw: async () => {
-      await stream.return?.();
-      return { done: true, value: undefined };
-    },
-    release: () => stream.release(),
-    [Symbol.asyncIterator]: () => mapped,
-  };
-  return mapped;
+  return new MappedStream(stream, map);
 }

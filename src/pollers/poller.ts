@@ -6,6 +6,7 @@
  * registry closes. A refusal of the lead's credential ends that credential's subscribers only: the
  * next member polls at once, and the poller stops when none is left.
  */
+import type { CancelSignal } from '../core/cancellation';
 import { ErrorCode } from '../errors/codes';
 import { Pacer, type PauseReason } from './backoff';
 import { admissionRead } from './admission';
@@ -57,7 +58,7 @@ export class Poller<T, V, S> {
   }
 
   /** A new subscriber: it hears the latest value at once, when there is one and its credential is a member. */
-  subscribe(owner: PollOwner<S>, signal?: AbortSignal): PollStream<V> {
+  subscribe(owner: PollOwner<S>, signal?: CancelSignal): PollStream<V> {
     return this.subscribers.join(owner, signal);
   }
 

@@ -7,6 +7,7 @@
  * leaves the poller, which the other subscribers never wait for.
  */
 import { ErrorCode, GatewayError } from '../errors/codes';
+import { onAbort, type CancelSignal } from '../core/cancellation';
 import type { PollStream } from './types';
 
 /** Values one subscriber may leave untaken before it is ended. */
@@ -30,18 +31,20 @@ export class SubscriberStream<V> implements PollStream<V> {
   private failure: { error: unknown } | null = null;
   private waiter: Waiter<V> | null = null;
   private released = false;
-  private readonly onAbort = (): void => {
-    void this.return();
-  };
+  /** Stops listening on the signal; null when there is none (or it fired). */
+  private unlisten: (() => void) | null = null;
 
-  /** `leave` tells the poller this subscriber is gone; `signal` aborting makes it leave. */
+  /**
+   * `leave` tells the poller this subscriber is gone; `signal` aborting makes it leave. A
+   * `Cancellation` is taken as it is (no AbortSignal made for it: a follower's memory).
+   */
   constructor(
     private readonly leave: (stream: SubscriberStream<V>) => void,
-    private readonly signal?: AbortSignal,
+    signal?: CancelSignal,
     private readonly maxQueued = MAX_QUEUED_VALUES,
   ) {
-    if (signal?.aborted) queueMicrotask(this.onAbort);
-    else signal?.addEventListener('abort', this.onAbort, { once: true });
+    if (signal?.aborted) queueMicrotask(() => void this.return());
+    else if (signal) this.unlisten = onAbort(signal, () => void this.return());
   }
 
   /** A new value from the poller. */
@@ -102,7 +105,8 @@ export class SubscriberStream<V> implements PollStream<V> {
   release(): void {
     if (this.released) return;
     this.released = true;
-    this.signal?.removeEventListener('abort', this.onAbort);
+    this.unlisten?.();
+    this.unlisten = null;
     this.leave(this);
   }
 

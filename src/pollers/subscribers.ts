@@ -12,6 +12,7 @@
  * polls with; when the lead is refused later (an expired token), `drop` ends only its streams and
  * the next member leads.
  */
+import type { CancelSignal } from '../core/cancellation';
 import { GatewayError } from '../errors/codes';
 import type { PollerMetrics } from './metrics';
 import { SubscriberStream } from './stream';
@@ -104,7 +105,7 @@ export class Subscribers<V, O extends Member> {
     }
   }
 
-  join(owner: O, signal?: AbortSignal): PollStream<V> {
+  join(owner: O, signal?: CancelSignal): PollStream<V> {
     const stream = new SubscriberStream<V>((s) => this.leave(s), signal);
     this.metrics.subscriberJoined(this.kind);
     if (this.members.has(owner.credential)) {

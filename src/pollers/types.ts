@@ -6,6 +6,8 @@
  */
 
 /** What a failed poll means, decided by the kind (`classifyError`) or by `classifyPollError`. */
+import type { CancelSignal } from '../core/cancellation';
+
 export type PollErrorDecision<Value> =
   /** Transient (5xx, timeout, unreachable, rate limited): poll again after a longer pause; after `maxErrors` in a row, end with this error. */
   | { action: 'retry' }
@@ -116,7 +118,7 @@ export interface PollerRegistry<Session> {
    * hears nothing until its own read of the target succeeded (a refusal ends only its stream). Throws `LimitExceededError` when a new poller would pass
    * the configured maximum. `signal` aborting releases the stream.
    */
-  acquire<Target, Value>(kind: PollKind<Target, Value, Session>, target: Target, owner: PollOwner<Session>, signal?: AbortSignal): PollStream<Value>;
+  acquire<Target, Value>(kind: PollKind<Target, Value, Session>, target: Target, owner: PollOwner<Session>, signal?: CancelSignal): PollStream<Value>;
   /**
    * Makes every running poller whose kind says the change touches its target (`PollKind.wakes`)
    * poll at once, instead of after its pause. Returns how many were woken.
@@ -132,7 +134,7 @@ export interface PollerRegistry<Session> {
 
 /** The registry seen from one request: the owner is already bound, credentials stay out of reach. */
 export interface CallerPollers<Session> {
-  follow<Target, Value>(kind: PollKind<Target, Value, Session>, target: Target, signal?: AbortSignal): PollStream<Value>;
+  follow<Target, Value>(kind: PollKind<Target, Value, Session>, target: Target, signal?: CancelSignal): PollStream<Value>;
 }
 
 /** The in-process registry's settings (config.ts reads them from the environment). */

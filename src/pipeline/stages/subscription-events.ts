@@ -57,42 +57,58 @@ export class SubscriptionEvents {
       // Subscribers of one event with the same operation, variables and credential share one execution.
       key: `${this.shared.idOf(operation)}\n${this.shared.credentialOf(run.caller.authorization)}\n${JSON.stringify(run.params.variables ?? null)}`,
     };
-    const iterator = source[Symbol.asyncIterator]();
-    // Not async functions: a follower waits for its next event for minutes, and a suspended async
-    // function holds its frame (a generator, its registers, a promise) all that time; a `then`
-    // holds one reaction.
-    const failed = async (error: unknown): Promise<IteratorResult<FormattedExecutionResult>> => {
-      const { formatted } = record.format([error]);
-      await iterator.return?.();
-      end();
-      return { done: false, value: { errors: formatted ?? [] } };
-    };
-    const executed = (item: IteratorResult<unknown>): IteratorResult<FormattedExecutionResult> | Promise<IteratorResult<FormattedExecutionResult>> => {
-      if (item.done === true) {
-        end();
-        return { done: true, value: undefined };
-      }
-      return this.shared.run(item.value, follower.key, record.cancellation, (cancellation) => this.execute(follower, item.value, cancellation)).then((value) => ({ done: false, value }));
-    };
-    const stream: AnswerStream = {
-      next: () => iterator.next().then(executed, failed),
-      async return() {
-        // Stop the source first: a poller waiting for its next tick ends now, not at the tick.
-        record.cancellation.abort();
-        await iterator.return?.();
-        end();
-        return { done: true, value: undefined };
-      },
-      async throw(error: unknown) {
-        record.cancellation.abort();
-        await iterator.return?.();
-        end();
-        throw error;
-      },
-      [Symbol.asyncIterator]() {
-        return stream;
-      },
-    };
-    return stream;
+    return new EventStream(source[Symbol.asyncIterator](), follower, end, (item) => this.shared.run(item, follower.key, record.cancellation, (cancellation) => this.execute(follower, item, cancellation)));
+  }
+}
+
+/**
+ * A follower's stream of events. A class, and its two reactions fields made once: a follower waits
+ * for its next event for minutes, and a suspended async function would hold its frame (a
+ * generator, its registers, a promise) all that time, an object of closures a closure per method.
+ */
+class EventStream implements AnswerStream {
+  constructor(
+    private readonly iterator: AsyncIterator<unknown>,
+    private readonly follower: Follower,
+    private readonly end: () => void,
+    private readonly run: (item: unknown) => Promise<FormattedExecutionResult>,
+  ) {}
+
+  private readonly failed = async (error: unknown): Promise<IteratorResult<FormattedExecutionResult>> => {
+    const { formatted } = this.follower.record.format([error]);
+    await this.iterator.return?.();
+    this.end();
+    return { done: false, value: { errors: formatted ?? [] } };
+  };
+
+  private readonly executed = (item: IteratorResult<unknown>): IteratorResult<FormattedExecutionResult> | Promise<IteratorResult<FormattedExecutionResult>> => {
+    if (item.done === true) {
+      this.end();
+      return { done: true, value: undefined };
+    }
+    return this.run(item.value).then((value) => ({ done: false, value }));
+  };
+
+  next(): Promise<IteratorResult<FormattedExecutionResult, void>> {
+    return this.iterator.next().then(this.executed, this.failed);
+  }
+
+  async return(): Promise<IteratorResult<FormattedExecutionResult, void>> {
+    // Stop the source first: a poller waiting for its next tick ends now, not at the tick.
+    this.follower.record.cancellation.abort();
+    await this.iterator.return?.();
+    this.end();
+    return { done: true, value: undefined };
+  }
+
+  async throw(error: unknown): Promise<IteratorResult<FormattedExecutionResult, void>> {
+    this.follower.record.cancellation.abort();
+    await this.iterator.return?.();
+    this.end();
+    throw error;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
   }
 }

@@ -28,7 +28,7 @@ export const networkLiveResolvers: Resolvers = {
   Subscription: {
     networkChanges: {
       subscribe: (_root, { networkId }, ctx) => {
-        const states = ctx.pollers.follow(networkChangesPoll, { networkId, polling: ctx.gateway.polling.network }, ctx.cancellation.abortSignal());
+        const states = ctx.pollers.follow(networkChangesPoll, { networkId, polling: ctx.gateway.polling.network }, ctx.cancellation);
         let previous: NetworkState | null = null;
         return mapStream(states, (state) => {
           const payload = previous === null ? snapshotPayload(state) : deltaPayload(previous)(state);

@@ -37,12 +37,12 @@ export const workflowSubscriptionResolvers: Resolvers = {
     workflow: {
       subscribe: (_root, { businessKey }, ctx) => {
         const target = { businessKey: businessKeyOf(businessKey), notFoundGraceMs: ctx.gateway.polling.notFoundGraceMs };
-        return mapStream(ctx.pollers.follow(workflowPoll, target, ctx.cancellation.abortSignal()), asWorkflowEvent);
+        return mapStream(ctx.pollers.follow(workflowPoll, target, ctx.cancellation), asWorkflowEvent);
       },
     },
     resourceStatus: {
       subscribe: (_root, args, ctx) =>
-        mapStream(ctx.pollers.follow(resourceStatusPoll, statusTargetOf(args), ctx.cancellation.abortSignal()), asResourceStatusEvent),
+        mapStream(ctx.pollers.follow(resourceStatusPoll, statusTargetOf(args), ctx.cancellation), asResourceStatusEvent),
     },
   },
   StatusResource: {

@@ -4,6 +4,7 @@
  * (fleet-roles.ts, fleet-lease.ts), the polls it makes here (fleet-inner.ts) and what it hears
  * from the holder (fleet-listener.ts). It ends as an in-process poller does (src/pollers/life.ts).
  */
+import type { CancelSignal } from '../../core/cancellation';
 import { admissionRead, PollerLife, Subscribers, type PollerMetrics, type PollerRegistry, type PollerSettings, type PollKind, type PollOwner, type PollStream } from '../../pollers';
 import { countingFleetPolls, InnerPoll } from './fleet-inner';
 import { FleetLease } from './fleet-lease';
@@ -79,7 +80,7 @@ export class FleetEntry<T, V, S> implements ListenerHost<V, S>, RolesHost {
     return this.subscribers.count;
   }
 
-  subscribe(owner: PollOwner<S>, signal?: AbortSignal): PollStream<V> {
+  subscribe(owner: PollOwner<S>, signal?: CancelSignal): PollStream<V> {
     return this.subscribers.join(owner, signal);
   }
 

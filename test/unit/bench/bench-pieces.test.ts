@@ -54,6 +54,7 @@ describe('args', () => {
       subscribers: 2000,
       perSocket: 2,
       replicas: 1,
+      warm: false,
     });
   });
 
@@ -61,6 +62,8 @@ describe('args', () => {
     const o = parseArgs(['--scenario', 'subscribers', '--subscribers', '3000', '--per-socket=3', '--replicas', '3']);
     expect({ scenario: o.scenario, subscribers: o.subscribers, perSocket: o.perSocket, replicas: o.replicas }).toEqual({ scenario: 'subscribers', subscribers: 3000, perSocket: 3, replicas: 3 });
     expect(() => parseArgs(['--replicas', '0'])).toThrow(/--replicas/);
+    // A warmed gateway's baseline only when asked.
+    expect(parseArgs(['--scenario', 'subscribers', '--warm']).warm).toBe(true);
   });
 
   it('runs the scale series at 1x, 2x and 4x unless --no-scale', () => {

@@ -1,0 +1,125 @@
+/**
+ * graphql-ws's server (`makeServer`) on `ws` sockets: what graphql-ws's own `useServer` does, with
+ * two differences for a follower's memory. Each message is offered to the door first (`take`: the
+ * door runs a subscription's `subscribe` itself, ws-subscriptions.ts) and only what it leaves goes
+ * to graphql-ws (connection_init, ping/pong, queries, mutations, complete). And the keep-alive is
+ * one timer for every socket (a ping each interval; a socket that has not answered the previous
+ * one by the next is terminated) instead of an interval and a listener per socket.
+ */
+import type { IncomingMessage } from 'node:http';
+import { CloseCode, makeServer, type ServerOptions } from 'graphql-ws';
+import type { WebSocket, WebSocketServer } from 'ws';
+
+/** What graphql-ws's context carries for each socket (`ctx.extra`), as `useServer` gives it. */
+export interface SocketExtra {
+  readonly socket: WebSocket;
+  readonly request: IncomingMessage;
+}
+
+/** graphql-ws's keep-alive interval (`useServer`'s default). */
+export const KEEP_ALIVE_MS = 12_000;
+
+/** One timer pinging every open socket; a socket that did not answer the previous ping goes. */
+class KeepAlive {
+  private readonly sockets = new Set<WebSocket>();
+  private readonly unanswered = new Set<WebSocket>();
+  private readonly timer: NodeJS.Timeout;
+  /** One listener for every socket (ws calls it with its socket as `this`): no closure per socket. */
+  private readonly onPong: (this: WebSocket) => void;
+
+  constructor(intervalMs: number) {
+    const unanswered = this.unanswered;
+    this.onPong = function (this: WebSocket): void {
+      unanswered.delete(this);
+    };
+    this.timer = setInterval(() => this.tick(), intervalMs);
+    this.timer.unref();
+  }
+
+  add(socket: WebSocket): void {
+    this.sockets.add(socket);
+    socket.on('pong', this.onPong);
+  }
+
+  delete(socket: WebSocket): void {
+    this.sockets.delete(socket);
+    this.unanswered.delete(socket);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private tick(): void {
+    for (const socket of this.sockets) {
+      if (socket.readyState !== socket.OPEN) continue;
+      if (this.unanswered.has(socket)) {
+        socket.terminate();
+        continue;
+      }
+      this.unanswered.add(socket);
+      socket.ping();
+    }
+  }
+}
+
+function onSocketError(this: WebSocket, error: Error): void {
+  console.error('Internal error emitted on a WebSocket socket.', error);
+  this.close(CloseCode.InternalServerError, 'Internal server error');
+}
+
+/** A send graphql-ws awaits: resolved once queued (a closed socket sends nothing, as `useServer` does). */
+function sendOn(socket: WebSocket, data: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (socket.readyState !== socket.OPEN) return resolve();
+    socket.send(data, (err) => (err ? reject(err) : resolve()));
+  });
+}
+
+/**
+ * Serves graphql-transport-ws on `wss`'s connections; `take` is offered each text message first
+ * (true: the door handled it). Returns how to close every socket and the server.
+ */
+export function serveConnections<P extends Record<string, unknown> | undefined>(
+  wss: WebSocketServer,
+  options: ServerOptions<P, SocketExtra>,
+  take: (socket: WebSocket, text: string) => boolean,
+  keepAliveMs = KEEP_ALIVE_MS,
+): { dispose(): Promise<void> } {
+  const server = makeServer<P, SocketExtra>(options);
+  const keepAlive = new KeepAlive(keepAliveMs);
+  wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
+    // `on` for events that come once: `once` wraps each listener for the socket's whole life.
+    socket.on('error', onSocketError);
+    keepAlive.add(socket);
+    const closed = server.opened(
+      {
+        protocol: socket.protocol,
+        send: (data) => sendOn(socket, data),
+        close: (code, reason) => socket.close(code, reason),
+        onMessage: (cb) =>
+          socket.on('message', (data: Buffer) => {
+            const text = String(data);
+            if (take(socket, text)) return;
+            cb(text).catch((err: unknown) => {
+              console.error('Internal error occurred during message handling.', err);
+              socket.close(CloseCode.InternalServerError, 'Internal server error');
+            });
+          }),
+      },
+      { socket, request },
+    );
+    socket.on('close', (code: number, reason: Buffer) => {
+      keepAlive.delete(socket);
+      void closed(code, String(reason));
+    });
+  });
+  return {
+    async dispose() {
+      keepAlive.stop();
+      for (const client of wss.clients) client.close(1001, 'Going away');
+      wss.removeAllListeners();
+      await new Promise<void>((resolve, reject) => wss.close((err) => (err ? reject(err) : resolve())));
+    },
+  };
+}
