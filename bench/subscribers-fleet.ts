@@ -7,13 +7,10 @@
  * replica's followers (first, p99, last: on the replica it was made through and on the others),
  * and each replica's settled memory per follower.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startSandbox } from '../src/sandbox';
+// The test suites' Redis (redis-server on a free port, no persistence): one way to start it.
+import { startRedis } from '../test/helpers/redis-server';
 import type { GatewayMode } from './args';
 import { benchGatewayEnv, startGatewayProcess, type GatewayHandle, type SettledMemory } from './gateway-launcher';
 import { CREATE, Followers, networkPolls, OPENING_BATCH, percentile, POLL_INTERVAL_MS, round, sleep, until, WAIT_MS } from './subscribers';
@@ -36,49 +33,6 @@ export interface FleetSubscribersResult {
   reached: number;
   pollIntervalMs: number;
   gatewayMode: GatewayMode;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function pong(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => socket.write('PING\r\n'));
-    socket.once('data', (data) => {
-      socket.destroy();
-      resolve(data.toString().startsWith('+PONG'));
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
-/** redis-server on a free port, no persistence; its stop. */
-async function startRedis(): Promise<{ url: string; stop(): void }> {
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'netgraph-bench-redis-'));
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
-  const deadline = performance.now() + 10_000;
-  while (!(await pong(port))) {
-    if (child.exitCode !== null || performance.now() > deadline) throw new Error(`redis-server did not answer on port ${port}`);
-    await sleep(50);
-  }
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    stop: () => {
-      child.kill('SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 const spread = (times: number[]): { first: number; p99: number; last: number } => {
@@ -179,6 +133,6 @@ export async function runFleetSubscribers(options: { replicas: number; subscribe
     for (const followers of fleet) followers.closeAll();
     for (const gateway of gateways) await gateway.close();
     await sandbox.close();
-    redis.stop();
+    await redis.close();
   }
 }

@@ -7,6 +7,10 @@
  * it goes to (both SSE modes), and every subscriber reads the same event.
  * The shared execution belongs to none of them: the first subscriber leaving while the event's
  * call is in flight leaves the others' event whole.
+ *
+ * First events are shared too: followers arriving together or one after another while nothing
+ * changed get their first event from one execution and one serialization; another credential gets
+ * its own, and a change still reaches every follower once.
  */
 import { randomBytes } from 'node:crypto';
 import { ADMIN_IDENTITY_ID, ManualClock } from '../../../src/sandbox';
@@ -87,4 +91,63 @@ it('the first follower leaving while the shared execution waits on the platform:
   } finally {
     stack.sandbox.control.clearFaults();
   }
+});
+
+describe('first events', () => {
+  const NETWORK_READ = 'GET /rest/v1/networks/{networkId}';
+
+  async function newEndpoint(): Promise<{ networkId: string; id: string }> {
+    const network = stack.sandbox.restFacts().networks[0]!;
+    const made = await sandboxRest(stack, 'POST', `/networks/${network.id}/endpoints`, { name: `first-${randomBytes(4).toString('hex')}`, endpointType: 'ZTCL' });
+    return { networkId: network.id, id: String(made.body['id']) };
+  }
+
+  /** Followers subscribing one after another, each once the one before has its first event. */
+  async function oneAfterAnother(tokens: string[], variables: Record<string, unknown>): Promise<EventLog[]> {
+    const logs: EventLog[] = [];
+    for (const token of tokens) {
+      const log = clients.follow(clients.ws(token), STATUS, variables);
+      logs.push(log);
+      await log.events(1);
+    }
+    return logs;
+  }
+
+  it('five followers arriving one after another while nothing changes: their first events are one execution, one serialization', async () => {
+    const variables = await newEndpoint();
+    const calls = routeCalls(stack, NETWORK_READ);
+    const serialized = stack.wsStats().serializations;
+    const logs = await oneAfterAnother(Array.from({ length: 5 }, () => stack.tokens.admin), variables);
+    for (const log of logs) expect(log.results[0]).toEqual(logs[0]!.results[0]);
+    expect(logs[0]!.results[0]!.errors).toBeUndefined();
+    expect({ calls: routeCalls(stack, NETWORK_READ) - calls, serializations: stack.wsStats().serializations - serialized }).toEqual({ calls: 1, serializations: 1 });
+  });
+
+  it('five followers arriving at once: one execution, one serialization', async () => {
+    const variables = await newEndpoint();
+    const calls = routeCalls(stack, NETWORK_READ);
+    const serialized = stack.wsStats().serializations;
+    const logs = Array.from({ length: 5 }, () => clients.follow(clients.ws(stack.tokens.admin), STATUS, variables));
+    await waitUntil(() => logs.every((l) => l.results.length >= 1), () => 'every first status');
+    expect({ calls: routeCalls(stack, NETWORK_READ) - calls, serializations: stack.wsStats().serializations - serialized }).toEqual({ calls: 1, serializations: 1 });
+  });
+
+  it('another token of the same identity gets a first event of its own; a change then reaches every follower once', async () => {
+    const variables = await newEndpoint();
+    const other = stack.sandbox.tokenService.sign({ sub: ADMIN_IDENTITY_ID, jti: randomBytes(8).toString('hex') }, 3600);
+    const calls = routeCalls(stack, NETWORK_READ);
+    const serialized = stack.wsStats().serializations;
+    const logs = await oneAfterAnother([stack.tokens.admin, stack.tokens.admin, other, other], variables);
+    expect({ calls: routeCalls(stack, NETWORK_READ) - calls, serializations: stack.wsStats().serializations - serialized }).toEqual({ calls: 2, serializations: 2 });
+
+    const changeCalls = routeCalls(stack, NETWORK_READ);
+    clock.advance(); // NEW → the next status: one event for every follower
+    await waitUntil(() => logs.every((l) => l.results.length >= 2), () => `every second status (${JSON.stringify(logs.map((l) => l.results))})`);
+    for (const log of logs) {
+      expect(log.results).toHaveLength(2);
+      expect(log.results[1]).toEqual(logs[0]!.results[1]);
+      expect(log.results[1]).not.toEqual(log.results[0]);
+    }
+    expect(routeCalls(stack, NETWORK_READ) - changeCalls).toBe(2);
+  });
 });
