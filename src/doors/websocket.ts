@@ -273,6 +273,9 @@ export function createWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoo
       onConnect(ctx) {
         const token = tokenFromConnectionParams(ctx.connectionParams);
         if (token === null) return false; // closes with 4403 Forbidden
+        // The payload (the token in clear among it) is read here only: graphql-ws sets it and never
+        // reads it again, so the socket does not keep it for its life (the caller holds the token).
+        Reflect.set(ctx, 'connectionParams', undefined); // set, not deleted: a delete makes the object a dictionary
         const gone = new Cancellation();
         const state: SocketState = {
           ctx,
