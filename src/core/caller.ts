@@ -100,7 +100,7 @@ class VerifiedCaller implements Caller {
     readonly traceHeaders: Readonly<Record<string, string | undefined>>,
     readonly cancellation: Cancellation,
     private readonly verifier: IdentityVerifier,
-    private readonly input: CallerInput,
+    private input: CallerInput | null,
     private readonly addressSettings: ClientAddressSettings,
   ) {}
 
@@ -115,8 +115,11 @@ class VerifiedCaller implements Caller {
 
   private address(): { clientAddress: string | undefined; addressKey: string } {
     if (this.#address === null) {
-      const clientAddress = clientAddressOf(this.input.socketAddress, this.input.headers, this.addressSettings);
+      const input = this.input;
+      const clientAddress = input === null ? undefined : clientAddressOf(input.socketAddress, input.headers, this.addressSettings);
       this.#address = { clientAddress, addressKey: addressKey(clientAddress) };
+      // Its headers are not needed again: a caller that lives long (a socket's) does not keep them.
+      this.input = null;
     }
     return this.#address;
   }

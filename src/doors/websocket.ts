@@ -30,7 +30,7 @@ import { boundSends } from './ws-backpressure';
 import { closeRefusal, handshakeRefusal, LEFT_BEFORE_HANDSHAKE, operationsRefusal, type EdgeRefusal } from './ws-refusals';
 import { SerializedOnce } from './serialized-once';
 import { nextMessage, SharedFrames, sharedPayloadReplacer } from './ws-shared-frames';
-import { serveConnections } from './ws-connections';
+import { peerOf, serveConnections } from './ws-connections';
 import { doorSubscriptions, type FollowedSocket } from './ws-subscriptions';
 
 export interface WebSocketDoorOptions {
@@ -204,6 +204,7 @@ export function createWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoo
     // Stopped: no new socket while the open ones are closing.
     if (stopped) return void socket.destroy();
     // The upgrade's caller: its address (and request id) for the connection cap and the log line.
+    // It lets go of the request's headers once its address is worked out (for the cap).
     const caller = options.callerOf({ authorization: undefined, socketAddress: req.socket.remoteAddress, headers: req.headers });
     const origin = req.headers.origin;
     if (options.allowedOrigins && origin !== undefined && !options.allowedOrigins.has(origin)) {
@@ -228,13 +229,15 @@ export function createWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoo
     });
     // `on`, not `once`, for events that come once ('close'): `once` wraps each listener (a bound
     // function and its state) for the socket's whole life.
+    // What the socket's callers need later of the request; the request itself is not kept.
+    const peer = peerOf(req, caller.clientAddress);
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
       upgrade.settled = true;
       boundSends(ws, options.maxBufferedBytes, () => onSlowReader(ws), (data) => frames.fragmentsOf(ws, data));
       noteCloses(ws, (refusal) => note(refusal, sockets.get(ws)?.caller ?? caller));
       open.add(ws);
       ws.on('close', () => open.delete(ws));
-      wss.emit('connection', ws, req);
+      connections.open(ws, peer);
     });
   }
   answerRefusedHandshakes(wss, upgrades, note);
@@ -263,18 +266,20 @@ export function createWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoo
     },
   });
 
-  const disposable = serveConnections<Record<string, unknown> | undefined>(
+  const connections = serveConnections<Record<string, unknown> | undefined>(
     wss,
     {
       schema: options.schema,
       onConnect(ctx) {
         const token = tokenFromConnectionParams(ctx.connectionParams);
         if (token === null) return false; // closes with 4403 Forbidden
-        const req = ctx.extra.request;
+        // The payload (the token in clear among it) is read here only: graphql-ws sets it and never
+        // reads it again, so the socket does not keep it for its life (the caller holds the token).
+        Reflect.set(ctx, 'connectionParams', undefined); // set, not deleted: a delete makes the object a dictionary
         const gone = new Cancellation();
         const state: SocketState = {
           ctx,
-          caller: options.callerOf({ authorization: token, socketAddress: req.socket.remoteAddress, headers: req.headers, cancellation: gone }),
+          caller: options.callerOf({ ...ctx.extra.peer, authorization: token, cancellation: gone }),
           connection: { subscriptions: 0 },
           running: new Set(),
           streams: new Set(),
@@ -290,7 +295,7 @@ export function createWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoo
         const state = sockets.get(ctx.extra.socket);
         if (!state) {
           const refusal: EdgeRefusal = { status: 401, error: { message: 'connection not initialised', extensions: { code: 'UNAUTHENTICATED' } } };
-          note(refusal, options.callerOf({ authorization: undefined, socketAddress: ctx.extra.request.socket.remoteAddress, headers: ctx.extra.request.headers }));
+          note(refusal, options.callerOf({ ...ctx.extra.peer, authorization: undefined }));
           return wireErrors([refusal.error]);
         }
         // Counted before the first await: a burst of subscribe messages in one chunk counts each one.
@@ -332,7 +337,7 @@ export function createWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoo
     mount: { path: options.path, upgrade: onUpgrade },
     async stop() {
       stopped = true;
-      await disposable.dispose();
+      await connections.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
     stats: () => ({ ...bufferedOf(open), closedSlow, serializations: serialized.serializations, refused: edge.refused() }),

@@ -7,13 +7,35 @@
  * one by the next is terminated) instead of an interval and a listener per socket.
  */
 import type { IncomingMessage } from 'node:http';
+import type { CallerInput } from '../core/caller';
 import { CloseCode, makeServer, type ServerOptions } from 'graphql-ws';
 import type { WebSocket, WebSocketServer } from 'ws';
 
-/** What graphql-ws's context carries for each socket (`ctx.extra`), as `useServer` gives it. */
+/**
+ * What the door needs later of a socket's upgrade request, to build its callers: the socket's
+ * address (the client's, once worked out through the trusted proxies) and the few headers a
+ * caller reads (request id, trace context). Made once at the upgrade and frozen, so the request
+ * (its headers, its parser's leftovers) goes as soon as the handshake is done.
+ */
+export type Peer = Readonly<Pick<CallerInput, 'socketAddress' | 'headers'>>;
+
+/** The headers a caller reads besides the client's address (src/core/caller.ts). */
+const PEER_HEADERS = ['x-request-id', 'traceparent', 'tracestate'] as const;
+
+/** `request`'s peer, with `clientAddress` (already worked out from the socket and the trusted proxies) as its address. */
+export function peerOf(request: IncomingMessage, clientAddress: string | undefined): Peer {
+  const headers: Record<string, string | string[] | undefined> = {};
+  for (const name of PEER_HEADERS) {
+    const value = request.headers[name];
+    if (value !== undefined) headers[name] = value;
+  }
+  return Object.freeze({ socketAddress: clientAddress, headers: Object.freeze(headers) });
+}
+
+/** What graphql-ws's context carries for each socket (`ctx.extra`): the socket and its peer, not the upgrade request. */
 export interface SocketExtra {
   readonly socket: WebSocket;
-  readonly request: IncomingMessage;
+  readonly peer: Peer;
 }
 
 /** graphql-ws's keep-alive interval (`useServer`'s default). */
@@ -77,18 +99,19 @@ function sendOn(socket: WebSocket, data: string): Promise<void> {
 }
 
 /**
- * Serves graphql-transport-ws on `wss`'s connections; `take` is offered each text message first
- * (true: the door handled it). Returns how to close every socket and the server.
+ * Serves graphql-transport-ws on the sockets handed to `open` (with their peer); `take` is
+ * offered each text message first (true: the door handled it). `dispose` closes every socket and
+ * the server.
  */
 export function serveConnections<P extends Record<string, unknown> | undefined>(
   wss: WebSocketServer,
   options: ServerOptions<P, SocketExtra>,
   take: (socket: WebSocket, text: string) => boolean,
   keepAliveMs = KEEP_ALIVE_MS,
-): { dispose(): Promise<void> } {
+): { open(socket: WebSocket, peer: Peer): void; dispose(): Promise<void> } {
   const server = makeServer<P, SocketExtra>(options);
   const keepAlive = new KeepAlive(keepAliveMs);
-  wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
+  function open(socket: WebSocket, peer: Peer): void {
     // `on` for events that come once: `once` wraps each listener for the socket's whole life.
     socket.on('error', onSocketError);
     keepAlive.add(socket);
@@ -107,14 +130,15 @@ export function serveConnections<P extends Record<string, unknown> | undefined>(
             });
           }),
       },
-      { socket, request },
+      { socket, peer },
     );
     socket.on('close', (code: number, reason: Buffer) => {
       keepAlive.delete(socket);
       void closed(code, String(reason));
     });
-  });
+  }
   return {
+    open,
     async dispose() {
       keepAlive.stop();
       for (const client of wss.clients) client.close(1001, 'Going away');

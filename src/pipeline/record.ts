@@ -3,7 +3,7 @@
  * and limits (for the log and metrics), its trace span, and `finish`, which writes the log line,
  * counts the outcome and ends the span once, whichever stage ended the operation.
  */
-import type { FormattedExecutionResult } from 'graphql';
+import type { FormattedExecutionResult, GraphQLFormattedError } from 'graphql';
 import type { Logger } from 'pino';
 import type { CallCounter } from '../context';
 import { Cancellation } from '../core/cancellation';
@@ -27,18 +27,22 @@ export class OperationRecord {
   readonly requestId: string;
   readonly cancellation: Cancellation;
   readonly trace: OperationSpan | undefined;
+  /** The door, for the log line and metrics (not its run options: a subscription's record lives for hours). */
+  readonly door: RunOptions['door'];
   operationName: string | null = null;
   operationType: string | null = null;
-  codes: string[] = [];
-  limits: Array<{ code: string; limit: string }> = [];
+  /** The errors' codes and limits, made at the first error: most operations (a follower until it ends) have none. */
+  private codes: string[] | null = null;
+  private limits: Array<{ code: string; limit: string }> | null = null;
   waitedMs = 0;
   private done = false;
 
   constructor(
     private readonly deps: RecordDeps,
     readonly caller: Caller,
-    readonly options: RunOptions,
+    options: RunOptions,
   ) {
+    this.door = options.door;
     this.requestId = options.requestId ?? caller.requestId;
     this.cancellation = options.cancellation ?? new Cancellation();
     this.trace = deps.tracer?.startOperation({ door: options.door, headers: caller.traceHeaders ?? {} });
@@ -47,35 +51,43 @@ export class OperationRecord {
   /** Errors formatted for the client, their codes and limits kept for the log line. */
   format(errors: readonly unknown[]): { formatted: FormattedExecutionResult['errors']; status: number | undefined; headers: Array<[string, string]> } {
     const out = this.deps.formatErrors(errors);
-    this.codes.push(...errorCodes(out.formatted));
-    this.limits.push(...limitsOf(out.formatted));
+    this.noteErrors(out.formatted);
     return { formatted: out.formatted, status: out.status, headers: out.headers };
+  }
+
+  /** Formatted errors' codes and limits, for the log line and metrics. */
+  noteErrors(formatted: readonly GraphQLFormattedError[] | undefined): void {
+    const codes = errorCodes(formatted);
+    const limits = limitsOf(formatted);
+    if (codes.length > 0) (this.codes ??= []).push(...codes);
+    if (limits.length > 0) (this.limits ??= []).push(...limits);
   }
 
   /** Logs, counts and closes the trace of the operation (once). */
   finish(status?: number): void {
     if (this.done) return;
     this.done = true;
-    const facts = { operationName: this.operationName, errorCodes: this.codes, limits: this.limits, ...(this.operationType ? { operationType: this.operationType } : {}) };
-    this.deps.metrics.observe(this.options.door, facts);
+    const codes = this.codes ?? [];
+    const facts = { operationName: this.operationName, errorCodes: codes, limits: this.limits ?? [], ...(this.operationType ? { operationType: this.operationType } : {}) };
+    this.deps.metrics.observe(this.door, facts);
     this.trace?.end({
       operationName: this.operationName,
       operationType: this.operationType,
-      outcome: outcomeOf(this.codes),
+      outcome: outcomeOf(codes),
       httpStatus: status ?? null,
       upstreamCalls: this.calls.count,
       ...(this.calls.reads ? { upstreamReads: this.calls.reads } : {}),
-      errorCodes: this.codes,
+      errorCodes: codes,
     });
     logRequest(this.deps.logger, {
       requestId: this.requestId,
-      transport: this.options.door,
+      transport: this.door,
       operationName: this.operationName,
       ...(status !== undefined ? { status } : {}),
       durationMs: performance.now() - this.started,
       upstreamCalls: this.calls.count,
       ...(this.calls.reads ? { upstreamReads: this.calls.reads } : {}),
-      errorCodes: this.codes,
+      errorCodes: codes,
       waitedMs: this.waitedMs,
     });
   }

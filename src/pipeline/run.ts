@@ -7,7 +7,6 @@
 import type { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { backgroundCaller } from '../core/caller';
 import type { CostEstimate } from '../limits/cost';
-import { errorCodes, limitsOf } from './format';
 import type { PreparedDocument, PreparedOperation } from './prepare';
 import { OperationRecord } from './record';
 import { checkAll, createStages, refusal, startRun, type StageDeps } from './stages';
@@ -50,8 +49,7 @@ export function createRunner(deps: RunDeps): Runner {
     },
     note(errors, caller, options) {
       const record = new OperationRecord(deps, caller, options);
-      record.codes.push(...errorCodes(errors));
-      record.limits.push(...limitsOf(errors));
+      record.noteErrors(errors);
       record.finish(options.statusOf?.({ result: { errors }, requestError: true }));
     },
   };

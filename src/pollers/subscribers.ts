@@ -59,6 +59,8 @@ export class Subscribers<V, O extends Member> {
   private readonly waiting = new Map<SubscriberStream<V>, string>();
   /** Admitted credentials, in order of admission: the first leads. */
   private readonly members = new Map<string, O>();
+  /** Streams (member or waiting) per credential: a leave asks this, not a scan of every stream. */
+  private readonly perCredential = new Map<string, number>();
   /** Admission reads in flight, by credential. */
   private readonly admitting = new Map<string, AbortController>();
   private last: { readonly value: V; readonly fingerprint: string } | null = null;
@@ -94,7 +96,8 @@ export class Subscribers<V, O extends Member> {
    * waiting streams are served now, and its admission read, if any, is dropped.
    */
   accept(owner: O): void {
-    if (this.members.has(owner.credential) || ![...this.waiting.values()].includes(owner.credential)) return;
+    // Not a member yet, so every stream of its credential is waiting.
+    if (this.members.has(owner.credential) || !this.perCredential.has(owner.credential)) return;
     this.admitting.get(owner.credential)?.abort();
     this.admitting.delete(owner.credential);
     this.members.set(owner.credential, owner);
@@ -108,6 +111,7 @@ export class Subscribers<V, O extends Member> {
   join(owner: O, signal?: CancelSignal): PollStream<V> {
     const stream = new SubscriberStream<V>((s) => this.leave(s), signal);
     this.metrics.subscriberJoined(this.kind);
+    this.perCredential.set(owner.credential, (this.perCredential.get(owner.credential) ?? 0) + 1);
     if (this.members.has(owner.credential)) {
       this.serve(stream, owner.credential);
       return stream;
@@ -134,6 +138,7 @@ export class Subscribers<V, O extends Member> {
     for (const [stream, of] of this.streams) {
       if (of !== credential) continue;
       this.streams.delete(stream);
+      this.uncount(credential);
       this.metrics.subscriberLeft(this.kind);
       stream.fail(error);
     }
@@ -144,6 +149,7 @@ export class Subscribers<V, O extends Member> {
     for (const controller of this.admitting.values()) controller.abort();
     this.admitting.clear();
     this.members.clear();
+    this.perCredential.clear();
     const streams = [...this.streams.keys(), ...this.waiting.keys()];
     this.streams.clear();
     this.waiting.clear();
@@ -172,7 +178,10 @@ export class Subscribers<V, O extends Member> {
     if (controller.signal.aborted) return;
     this.admitting.delete(owner.credential);
     const theirs = [...this.waiting].filter(([, of]) => of === owner.credential).map(([stream]) => stream);
-    for (const stream of theirs) this.waiting.delete(stream);
+    for (const stream of theirs) {
+      this.waiting.delete(stream);
+      if ('error' in outcome) this.uncount(owner.credential);
+    }
     if ('error' in outcome) {
       for (const stream of theirs) {
         this.metrics.subscriberLeft(this.kind);
@@ -193,11 +202,19 @@ export class Subscribers<V, O extends Member> {
     this.waiting.delete(stream);
     this.metrics.subscriberLeft(this.kind);
     // The last one of this credential left: its read has no reader, and the poller stops polling with it.
-    if (![...this.waiting.values(), ...this.streams.values()].includes(credential)) {
+    if (this.uncount(credential) === 0) {
       this.admitting.get(credential)?.abort();
       this.admitting.delete(credential);
       this.members.delete(credential);
     }
     if (this.count === 0) this.hooks.lastLeft();
+  }
+
+  /** One stream of `credential` fewer; says how many are left. */
+  private uncount(credential: string): number {
+    const left = (this.perCredential.get(credential) ?? 1) - 1;
+    if (left > 0) this.perCredential.set(credential, left);
+    else this.perCredential.delete(credential);
+    return left;
   }
 }

@@ -23,7 +23,6 @@ import type { Idempotency } from '../../idempotency/idempotency';
 import { parseIdempotencyKey } from '../../idempotency/key';
 import { refusalError, refusalHttpStatus, type IdempotencyRefusal } from '../../idempotency/refusal';
 import { markReplayed } from '../../idempotency/result';
-import { errorCodes, limitsOf } from '../format';
 import type { Answer } from '../types';
 import { isStream, refusal, type OperationRun, type Outcome, type Stage } from './stage';
 import { verifyCaller } from './verify-caller';
@@ -53,8 +52,7 @@ function refusalOf(run: OperationRun, outcome: IdempotencyRefusal): Answer {
 
 /** The kept result served again: marked, its codes on the log line, `Idempotent-Replayed` for HTTP. */
 function replayOf(run: OperationRun, result: FormattedExecutionResult): Answer {
-  run.record.codes.push(...errorCodes(result.errors));
-  run.record.limits.push(...limitsOf(result.errors));
+  run.record.noteErrors(result.errors);
   return { result: markReplayed(result), requestError: result.data === undefined || result.data === null, headers: [[REPLAYED_HEADER, 'true']] };
 }
 

@@ -12,23 +12,46 @@ import type { AnswerStream } from '../types';
 import type { SubscribeDeps } from './subscribe';
 import type { OperationRun } from './stage';
 
-/** What a subscription's events need of it. */
+/**
+ * What the followers with one operation, variables and credential have in common: their sharing
+ * key (one string for all of them, not one each), the prepared operation and the variables (the
+ * first one's object: equal by their key). Kept while one of them is here.
+ */
+interface FollowerGroup {
+  readonly key: string;
+  readonly operation: PreparedOperation;
+  readonly variables: OperationRun['params']['variables'];
+  followers: number;
+}
+
+/** What one follower's events need of it besides its group. */
 interface Follower {
   readonly record: OperationRun['record'];
   readonly caller: OperationRun['caller'];
-  readonly operation: PreparedOperation;
-  readonly variables: OperationRun['params']['variables'];
-  readonly key: string;
+  readonly group: FollowerGroup;
 }
 
 export class SubscriptionEvents {
   private readonly shared = new SharedEventExecutions();
+  private readonly groups = new Map<string, FollowerGroup>();
 
   constructor(private readonly deps: Pick<SubscribeDeps, 'schema' | 'createContext' | 'releaseContext'>) {}
 
+  /** Followers with the group's key share one execution of each event (../event-executions.ts). */
+  run(follower: Follower, item: unknown): Promise<FormattedExecutionResult> {
+    return this.shared.run(item, follower.group.key, follower.record.cancellation, (cancellation) => this.execute(follower, item, cancellation));
+  }
+
+  /** A follower of `group` left: the last one takes the group with it. */
+  left(group: FollowerGroup): void {
+    group.followers -= 1;
+    if (group.followers === 0 && this.groups.get(group.key) === group) this.groups.delete(group.key);
+  }
+
   /** One event executed with a fresh context. */
   private async execute(follower: Follower, rootValue: unknown, cancellation: Cancellation): Promise<FormattedExecutionResult> {
-    const { record, caller, operation, variables } = follower;
+    const { record, caller } = follower;
+    const { operation, variables } = follower.group;
     const contextValue = this.deps.createContext(caller, cancellation, record.calls, record.trace);
     contextValue.budget.startDeadline();
     try {
@@ -44,20 +67,23 @@ export class SubscriptionEvents {
     }
   }
 
+  /** The group of `run`'s operation, variables and credential, made by its first follower. */
+  private groupOf(run: OperationRun, operation: PreparedOperation): FollowerGroup {
+    // Subscribers of one event with the same operation, variables and credential share one execution.
+    const key = `${this.shared.idOf(operation)}\n${this.shared.credentialOf(run.caller.authorization)}\n${JSON.stringify(run.params.variables ?? null)}`;
+    let group = this.groups.get(key);
+    if (group === undefined) {
+      group = { key, operation, variables: run.params.variables, followers: 0 };
+      this.groups.set(key, group);
+    }
+    group.followers += 1;
+    return group;
+  }
+
   stream(source: AsyncIterable<unknown>, run: OperationRun, operation: PreparedOperation, end: () => void): AnswerStream {
     // What a follower keeps for its whole life: not the run (its request text, its prepared
-    // document's estimate…), only what its events need, and its sharing key made once rather
-    // than hashed again at every event.
-    const { record } = run;
-    const follower: Follower = {
-      record,
-      caller: run.caller,
-      operation,
-      variables: run.params.variables,
-      // Subscribers of one event with the same operation, variables and credential share one execution.
-      key: `${this.shared.idOf(operation)}\n${this.shared.credentialOf(run.caller.authorization)}\n${JSON.stringify(run.params.variables ?? null)}`,
-    };
-    return new EventStream(source[Symbol.asyncIterator](), follower, end, (item) => this.shared.run(item, follower.key, record.cancellation, (cancellation) => this.execute(follower, item, cancellation)));
+    // document's estimate…), only its record, its caller and its group.
+    return new EventStream(source[Symbol.asyncIterator](), this, { record: run.record, caller: run.caller, group: this.groupOf(run, operation) }, end);
   }
 }
 
@@ -67,11 +93,13 @@ export class SubscriptionEvents {
  * generator, its registers, a promise) all that time, an object of closures a closure per method.
  */
 class EventStream implements AnswerStream {
+  private closed = false;
+
   constructor(
     private readonly iterator: AsyncIterator<unknown>,
+    private readonly events: SubscriptionEvents,
     private readonly follower: Follower,
-    private readonly end: () => void,
-    private readonly run: (item: unknown) => Promise<FormattedExecutionResult>,
+    private readonly ended: () => void,
   ) {}
 
   private readonly failed = async (error: unknown): Promise<IteratorResult<FormattedExecutionResult>> => {
@@ -86,13 +114,21 @@ class EventStream implements AnswerStream {
       this.end();
       return { done: true, value: undefined };
     }
-    return this.run(item.value).then((value) => ({ done: false, value }));
+    return this.events.run(this.follower, item.value).then((value) => ({ done: false, value }));
   };
+
+  /** The stream is over (however it ended): its group is told once, and the stage's end runs. */
+  private end(): void {
+    if (!this.closed) {
+      this.closed = true;
+      this.events.left(this.follower.group);
+    }
+    this.ended();
+  }
 
   next(): Promise<IteratorResult<FormattedExecutionResult, void>> {
     return this.iterator.next().then(this.executed, this.failed);
   }
-
   async return(): Promise<IteratorResult<FormattedExecutionResult, void>> {
     // Stop the source first: a poller waiting for its next tick ends now, not at the tick.
     this.follower.record.cancellation.abort();

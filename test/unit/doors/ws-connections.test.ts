@@ -3,11 +3,11 @@
  * pings every socket; a client that answers stays, one that does not is terminated at the next
  * ping; a message the door takes never reaches graphql-ws, the others do.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildSchema } from 'graphql';
 import { WebSocket, WebSocketServer } from 'ws';
-import { serveConnections } from '../../../src/doors/ws-connections';
+import { peerOf, serveConnections, type Peer } from '../../../src/doors/ws-connections';
 import { waitUntil } from '../../helpers/wait';
 
 const schema = buildSchema('type Query { hello: String }');
@@ -15,15 +15,29 @@ let server: Server;
 let wss: WebSocketServer;
 let dispose: () => Promise<void>;
 const taken: string[] = [];
+const peers: Peer[] = [];
 
 beforeAll(async () => {
   server = createServer();
   wss = new WebSocketServer({ server });
-  dispose = serveConnections(wss, { schema, onConnect: () => true }, (_socket, text) => {
-    if (!text.includes('"taken"')) return false;
-    taken.push(text);
-    return true;
-  }, 50).dispose;
+  const served = serveConnections(
+    wss,
+    {
+      schema,
+      onConnect: (ctx) => {
+        peers.push(ctx.extra.peer);
+        return true;
+      },
+    },
+    (_socket, text) => {
+      if (!text.includes('"taken"')) return false;
+      taken.push(text);
+      return true;
+    },
+    50,
+  );
+  wss.on('connection', (socket: WebSocket, request: IncomingMessage) => served.open(socket, peerOf(request, request.socket.remoteAddress)));
+  dispose = served.dispose;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 });
 afterAll(async () => {
@@ -31,9 +45,9 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-function open(autoPong: boolean): Promise<{ socket: WebSocket; messages: string[]; closed: { code: number | null } }> {
+function open(autoPong: boolean, headers: Record<string, string> = {}): Promise<{ socket: WebSocket; messages: string[]; closed: { code: number | null } }> {
   const { port } = server.address() as AddressInfo;
-  const socket = new WebSocket(`ws://127.0.0.1:${port}`, 'graphql-transport-ws', { autoPong });
+  const socket = new WebSocket(`ws://127.0.0.1:${port}`, 'graphql-transport-ws', { autoPong, headers });
   const messages: string[] = [];
   const closed: { code: number | null } = { code: null };
   socket.on('message', (data: Buffer) => messages.push(data.toString()));
@@ -63,5 +77,16 @@ it('graphql-ws answers what the door leaves; what the door takes it never sees',
   await waitUntil(() => messages.some((m) => m.includes('"id":"q"') && m.includes('complete')), 'the query answered');
   expect(taken).toHaveLength(1);
   expect(messages.filter((m) => m.includes('"taken"'))).toEqual([]);
+  socket.close();
+});
+
+it("keeps of the upgrade request only the socket's address and the headers a caller reads", async () => {
+  const { socket, messages } = await open(true, { 'x-request-id': 'req-7', traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', cookie: 'session=secret', 'x-large': 'x'.repeat(4096) });
+  socket.send(JSON.stringify({ type: 'connection_init' }));
+  await waitUntil(() => messages.some((m) => m.includes('connection_ack')), 'connection_ack');
+  const peer = peers[peers.length - 1];
+  expect(peer?.socketAddress).toBe('127.0.0.1');
+  expect(peer?.headers).toEqual({ 'x-request-id': 'req-7', traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' });
+  expect(Object.isFrozen(peer) && Object.isFrozen(peer?.headers)).toBe(true);
   socket.close();
 });
