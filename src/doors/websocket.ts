@@ -30,7 +30,7 @@ import { boundSends } from './ws-backpressure';
 import { closeRefusal, handshakeRefusal, LEFT_BEFORE_HANDSHAKE, operationsRefusal, type EdgeRefusal } from './ws-refusals';
 import { SerializedOnce } from './serialized-once';
 import { nextMessage, SharedFrames, sharedPayloadReplacer } from './ws-shared-frames';
-import { peerOf, serveConnections } from './ws-connections';
+import { peerOf, serveConnections, type SocketExtra } from './ws-connections';
 import { doorSubscriptions, type FollowedSocket } from './ws-subscriptions';
 
 export interface WebSocketDoorOptions {
@@ -181,6 +181,28 @@ function bufferedOf(open: ReadonlySet<WebSocket>): { sockets: number; bufferedBy
   return { sockets: open.size, bufferedBytes, maxBufferedBytes };
 }
 
+/** The pipeline's word on the operation's kind, asked only past the bound (a persisted query, not at hand here, counts as not one). */
+function isSubscription(pipeline: Pipeline, payload: GraphQLParams): boolean {
+  return typeof payload.query === 'string' && pipeline.checkText(payload.query, payload).type === 'subscription';
+}
+
+/** A socket whose `connection_init` was accepted: its caller (with the token), its slots; what it runs ends when it closes. */
+function acceptedSocket(ctx: SocketState['ctx'] & { extra: SocketExtra }, token: string | undefined, callerOf: CallerFactory): SocketState {
+  const gone = new Cancellation();
+  const state: SocketState = {
+    ctx,
+    caller: callerOf({ ...ctx.extra.peer, authorization: token, cancellation: gone }),
+    connection: { subscriptions: 0 },
+    running: new Set(),
+    streams: new Set(),
+  };
+  ctx.extra.socket.on('close', () => {
+    gone.abort();
+    for (const cancellation of state.running) cancellation.abort();
+  });
+  return state;
+}
+
 export function createWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor {
   const { pipeline } = options;
   // A message over the HTTP body limit closes the socket (1009): no larger document arrives another way.
@@ -242,11 +264,6 @@ export function createWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoo
   }
   answerRefusedHandshakes(wss, upgrades, note);
 
-  /** The pipeline's word on the operation's kind, asked only past the bound (a persisted query, not at hand here, counts as not one). */
-  function isSubscription(payload: GraphQLParams): boolean {
-    return typeof payload.query === 'string' && pipeline.checkText(payload.query, payload).type === 'subscription';
-  }
-
   /** A socket closed for reading slowly: its operations end now, not when its close handshake does. */
   function onSlowReader(ws: WebSocket): void {
     closedSlow += 1;
@@ -276,19 +293,7 @@ export function createWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoo
         // The payload (the token in clear among it) is read here only: graphql-ws sets it and never
         // reads it again, so the socket does not keep it for its life (the caller holds the token).
         Reflect.set(ctx, 'connectionParams', undefined); // set, not deleted: a delete makes the object a dictionary
-        const gone = new Cancellation();
-        const state: SocketState = {
-          ctx,
-          caller: options.callerOf({ ...ctx.extra.peer, authorization: token, cancellation: gone }),
-          connection: { subscriptions: 0 },
-          running: new Set(),
-          streams: new Set(),
-        };
-        sockets.set(ctx.extra.socket, state);
-        ctx.extra.socket.on('close', () => {
-          gone.abort();
-          for (const cancellation of state.running) cancellation.abort();
-        });
+        sockets.set(ctx.extra.socket, acceptedSocket(ctx, token, options.callerOf));
         return true;
       },
       async onSubscribe(ctx, _id, payload) {
@@ -300,7 +305,7 @@ export function createWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoo
         }
         // Counted before the first await: a burst of subscribe messages in one chunk counts each one.
         // Past the bound only a subscription goes on (its own bound is the pipeline's, per connection).
-        if (state.running.size >= options.maxOperationsPerConnection && !isSubscription(payload)) {
+        if (state.running.size >= options.maxOperationsPerConnection && !isSubscription(pipeline, payload)) {
           const refusal = operationsRefusal(options.maxOperationsPerConnection);
           note(refusal, state.caller);
           return wireErrors([refusal.error]);

@@ -86,6 +86,9 @@ class KeepAlive {
 }
 
 function onSocketError(this: WebSocket, error: Error): void {
+  // A frame `ws` refused (too large, malformed): it closes the socket with the protocol's code
+  // itself, and the door notes that close; a client's mistake is not the server's error.
+  if ('code' in error && typeof error.code === 'string' && error.code.startsWith('WS_ERR_')) return;
   console.error('Internal error emitted on a WebSocket socket.', error);
   this.close(CloseCode.InternalServerError, 'Internal server error');
 }

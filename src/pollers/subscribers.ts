@@ -52,6 +52,32 @@ function recheckMembers<O extends Member>(members: ReadonlyMap<string, O>, drop:
   }
 }
 
+/** The streams of `credential` in `map`, taken out of it. */
+function takeOf<S>(map: Map<S, string>, credential: string): S[] {
+  const theirs: S[] = [];
+  for (const [stream, of] of map) {
+    if (of !== credential) continue;
+    map.delete(stream);
+    theirs.push(stream);
+  }
+  return theirs;
+}
+
+/** How many streams each credential has (a leave asks its own count, never scanning the others). */
+class CredentialCounts extends Map<string, number> {
+  add(credential: string): void {
+    this.set(credential, (this.get(credential) ?? 0) + 1);
+  }
+
+  /** One stream of `credential` fewer; says how many are left. */
+  remove(credential: string): number {
+    const left = (this.get(credential) ?? 1) - 1;
+    if (left > 0) this.set(credential, left);
+    else this.delete(credential);
+    return left;
+  }
+}
+
 export class Subscribers<V, O extends Member> {
   /** Members' streams, with their credential. */
   private readonly streams = new Map<SubscriberStream<V>, string>();
@@ -60,7 +86,7 @@ export class Subscribers<V, O extends Member> {
   /** Admitted credentials, in order of admission: the first leads. */
   private readonly members = new Map<string, O>();
   /** Streams (member or waiting) per credential: a leave asks this, not a scan of every stream. */
-  private readonly perCredential = new Map<string, number>();
+  private readonly perCredential = new CredentialCounts();
   /** Admission reads in flight, by credential. */
   private readonly admitting = new Map<string, AbortController>();
   private last: { readonly value: V; readonly fingerprint: string } | null = null;
@@ -101,17 +127,13 @@ export class Subscribers<V, O extends Member> {
     this.admitting.get(owner.credential)?.abort();
     this.admitting.delete(owner.credential);
     this.members.set(owner.credential, owner);
-    for (const [stream, of] of this.waiting) {
-      if (of !== owner.credential) continue;
-      this.waiting.delete(stream);
-      this.serve(stream, of);
-    }
+    for (const stream of takeOf(this.waiting, owner.credential)) this.serve(stream, owner.credential);
   }
 
   join(owner: O, signal?: CancelSignal): PollStream<V> {
     const stream = new SubscriberStream<V>((s) => this.leave(s), signal);
     this.metrics.subscriberJoined(this.kind);
-    this.perCredential.set(owner.credential, (this.perCredential.get(owner.credential) ?? 0) + 1);
+    this.perCredential.add(owner.credential);
     if (this.members.has(owner.credential)) {
       this.serve(stream, owner.credential);
       return stream;
@@ -135,10 +157,8 @@ export class Subscribers<V, O extends Member> {
   /** Ends the streams of `credential` with `error` and forgets it (the platform refused it); the others stay. */
   drop(credential: string, error: unknown): void {
     this.members.delete(credential);
-    for (const [stream, of] of this.streams) {
-      if (of !== credential) continue;
-      this.streams.delete(stream);
-      this.uncount(credential);
+    for (const stream of takeOf(this.streams, credential)) {
+      this.perCredential.remove(credential);
       this.metrics.subscriberLeft(this.kind);
       stream.fail(error);
     }
@@ -177,13 +197,10 @@ export class Subscribers<V, O extends Member> {
     // Everyone with this credential left meanwhile, or the poller stopped: nobody to tell.
     if (controller.signal.aborted) return;
     this.admitting.delete(owner.credential);
-    const theirs = [...this.waiting].filter(([, of]) => of === owner.credential).map(([stream]) => stream);
-    for (const stream of theirs) {
-      this.waiting.delete(stream);
-      if ('error' in outcome) this.uncount(owner.credential);
-    }
+    const theirs = takeOf(this.waiting, owner.credential);
     if ('error' in outcome) {
       for (const stream of theirs) {
+        this.perCredential.remove(owner.credential);
         this.metrics.subscriberLeft(this.kind);
         stream.fail(outcome.error);
       }
@@ -202,19 +219,11 @@ export class Subscribers<V, O extends Member> {
     this.waiting.delete(stream);
     this.metrics.subscriberLeft(this.kind);
     // The last one of this credential left: its read has no reader, and the poller stops polling with it.
-    if (this.uncount(credential) === 0) {
+    if (this.perCredential.remove(credential) === 0) {
       this.admitting.get(credential)?.abort();
       this.admitting.delete(credential);
       this.members.delete(credential);
     }
     if (this.count === 0) this.hooks.lastLeft();
-  }
-
-  /** One stream of `credential` fewer; says how many are left. */
-  private uncount(credential: string): number {
-    const left = (this.perCredential.get(credential) ?? 1) - 1;
-    if (left > 0) this.perCredential.set(credential, left);
-    else this.perCredential.delete(credential);
-    return left;
   }
 }
