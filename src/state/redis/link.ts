@@ -13,6 +13,19 @@ export const PREFIX = 'netgraph:';
 
 type Handler = (message: string) => void;
 
+const heard = new WeakSet<object>();
+
+/**
+ * ioredis hears only a socket's first error (`once`): a TLS socket can emit a second one (a
+ * refused certificate, then the server's alert), which, unheard, would end the process. What the
+ * link makes of it is the first error's; the rest are heard and dropped.
+ */
+function hearLaterErrors(stream: { on(event: 'error', listener: () => void): unknown } | undefined): void {
+  if (stream === undefined || heard.has(stream)) return;
+  heard.add(stream);
+  stream.on('error', () => undefined);
+}
+
 export class RedisLink {
   /** This replica, in leases (who holds a poller, who runs a provisioning). */
   readonly replicaId = randomUUID();
@@ -51,6 +64,7 @@ export class RedisLink {
       // The message only (ioredis' errors can carry the URL, and so its password).
       connection.on('error', (error: Error) => {
         this.lastError = error.message.replace(/\/\/[^@\s]*@/g, '//');
+        hearLaterErrors(connection.stream);
       });
     }
     this.sub.on('ready', () => {
