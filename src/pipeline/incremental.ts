@@ -74,3 +74,21 @@ export function isIncremental(use: IncrementalUse, variables: Readonly<Record<st
     return value !== false;
   });
 }
+
+/**
+ * A `@stream` of `document` whose `initialCount` is below 0 (a literal, or a variable of the run),
+ * or null. The executor would fail the field with an internal error; the client is told instead.
+ */
+export function negativeInitialCount(document: DocumentNode, variables: Readonly<Record<string, unknown>> | null | undefined): number | null {
+  let found: number | null = null;
+  visit(document, {
+    Directive(node) {
+      if (node.name.value !== 'stream') return;
+      const argument = node.arguments?.find((a) => a.name.value === 'initialCount');
+      if (!argument) return;
+      const value = argument.value.kind === Kind.INT ? Number(argument.value.value) : argument.value.kind === Kind.VARIABLE ? variables?.[argument.value.name.value] : undefined;
+      if (typeof value === 'number' && value < 0) found = value;
+    },
+  });
+  return found;
+}

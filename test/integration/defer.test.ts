@@ -166,6 +166,19 @@ describe('rules before any call', () => {
     }
   });
 
+  it('refuses a negative @stream initialCount (literal or variable) as bad input, before any call', async () => {
+    stack.sandbox.control.resetCalls();
+    const literal = await multipart('{ networks(first: 2) { nodes @stream(initialCount: -1) { id } } }');
+    const variable = await multipart({ query: 'query($n: Int!) { networks(first: 2) { nodes @stream(initialCount: $n) { id } } }', variables: { n: -3 } });
+    for (const answer of [literal, variable]) {
+      await answer.read;
+      expect(answer.parts).toHaveLength(1);
+      expect(answer.parts[0]?.errors?.[0]?.extensions?.['code']).toBe('BAD_USER_INPUT');
+      expect(answer.parts[0]?.errors?.[0]?.message).toMatch(/initialCount .*at least 0/);
+    }
+    expect(stack.sandbox.control.calls().total).toBe(0);
+  });
+
   it('refuses a deferred mutation before anything runs, with or without an idempotency key', async () => {
     stack.sandbox.control.resetCalls();
     const mutation = 'mutation { ... @defer { deleteNetwork(id: "3c3ed9c0-50a0-4a30-8d1a-8e2cc4b1fb0a") { id } } }';

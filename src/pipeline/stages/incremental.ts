@@ -9,7 +9,7 @@
  */
 import { GraphQLError } from 'graphql';
 import { ErrorCode } from '../../errors/codes';
-import { isIncremental } from '../incremental';
+import { isIncremental, negativeInitialCount } from '../incremental';
 import type { Stage } from './stage';
 
 export const DEFERRED_MUTATION_MESSAGE = 'a mutation answers whole: @defer and @stream run in queries only (remove them, or give them `if: false`)';
@@ -21,6 +21,10 @@ export const incremental: Stage = {
     if (!operation || operation.incremental.kind === 'never' || !isIncremental(operation.incremental, run.params.variables)) return null;
     if (operation.type === 'mutation') return [new GraphQLError(DEFERRED_MUTATION_MESSAGE, { extensions: { code: ErrorCode.BAD_REQUEST } })];
     run.incremental = operation.type === 'query' && run.options.incremental === true;
+    const negative = run.incremental ? negativeInitialCount(operation.document, run.params.variables) : null;
+    if (negative !== null) {
+      return [new GraphQLError(`@stream's initialCount is how many items come in the first part: at least 0, not ${negative}`, { extensions: { code: ErrorCode.BAD_USER_INPUT } })];
+    }
     return null;
   },
 };
