@@ -40,6 +40,8 @@ export interface BenchOptions {
   replicas: number;
   /** `--warm`: the subscribers scenario's gateway serves a short query load before its baseline is read (the young generation grown already). */
   warm: boolean;
+  /** `--snapshots DIR`: the subscribers scenario writes the gateway's heap snapshots there, before any socket and after every first event (bench/heap-diff.ts reads them). */
+  snapshots: string | null;
   /** Skip the fault scenario (bench/fault-scenario.ts). */
   skipFaults: boolean;
   /** Run the fault scenario only, adding its figures to an existing results file. */
@@ -63,6 +65,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   perSocket: 2,
   replicas: 1,
   warm: false,
+  snapshots: null,
   skipFaults: false,
   faultsOnly: false,
 };
@@ -84,6 +87,7 @@ export const USAGE = `usage: npm run bench -- [flags]
   --subscribers N          WebSocket subscribers of that scenario (default 2000)
   --per-socket N           subscriptions per socket in that scenario (default 2: N/2 sockets)
   --replicas R             that scenario on R gateways sharing one Redis (N followers on each; default 1)
+  --snapshots DIR          that scenario writes the gateway's heap snapshots to DIR (before.heapsnapshot, after.heapsnapshot)
   --warm                   that scenario's gateway serves a short query load before its baseline (memory of a warmed replica)
   --scenario defer         run only the defer scenario (a console page whose event search is held 2 s: @defer's first part vs the whole), adding its figures to results.json
 
@@ -138,6 +142,7 @@ const VALUE_FLAGS: Record<string, Setter> = {
   '--subscribers': (o, v, f) => (o.subscribers = positiveInt(f, v)),
   '--per-socket': (o, v, f) => (o.perSocket = positiveInt(f, v)),
   '--replicas': (o, v, f) => (o.replicas = positiveInt(f, v)),
+  '--snapshots': (o, v) => (o.snapshots = v),
   '--gateway': (o, v, f) => {
     if (v !== 'child' && v !== 'in-process') throw new UsageError(`${f}: expected child or in-process`);
     o.gateway = v;

@@ -2,11 +2,11 @@
  * The child side of a bench child process (see child-launcher.ts): starts a server, reports its
  * URL (and NODE_ENV) over IPC, answers questions by id — `cpu-usage` (this process's CPU time so
  * far, user + system µs, every thread: GC and the thread pool included), `memory-usage` (its
- * resident set, bytes), `memory-settled` (resident set and heap after a collection), `phases-start` and
+ * resident set, bytes), `memory-settled` (resident set and heap after a collection), `heap-snapshot` (written to a path), `phases-start` and
  * `phases-stop` (where its requests' time went in between, phase-clock.ts) and any the entry adds —
  * and stops when told to or when the parent goes away.
  */
-import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { getHeapSpaceStatistics, setFlagsFromString, writeHeapSnapshot } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { isObject, type JsonObject } from '../src/core/parse';
 import { createPhaseClock } from './phase-clock';
@@ -36,6 +36,14 @@ const memorySettled: ChildQuestion = async () => {
   return { rss, heapUsed, external, arrayBuffers, newSpace };
 };
 
+/** A heap snapshot written to the message's `path` (after a collection): what the process holds, object by object. */
+const heapSnapshot: ChildQuestion = async (message) => {
+  const path = message['path'];
+  if (typeof path !== 'string') throw new Error('heap-snapshot needs a path');
+  await memorySettled(message);
+  return writeHeapSnapshot(path);
+};
+
 const cpuUsage: ChildQuestion = () => {
   const { user, system } = process.cpuUsage();
   return Promise.resolve(user + system);
@@ -48,6 +56,7 @@ export function serveChild(name: string, start: () => Promise<ChildServer>, ques
     'cpu-usage': cpuUsage,
     'memory-usage': memoryUsage,
     'memory-settled': memorySettled,
+    'heap-snapshot': heapSnapshot,
     'phases-start': () => Promise.resolve(phases.start()),
     'phases-stop': () => Promise.resolve(phases.stop()),
   };

@@ -12,6 +12,7 @@
  *   runs from sources. Figures are lower: one event loop serves everything; CPU time cannot be
  *   told apart from the sandbox's and the load generator's, so `cpuMicros` answers null.
  */
+import { writeHeapSnapshot } from 'node:v8';
 import { isObject } from '../src/core/parse';
 import type { RunningSandbox } from '../src/sandbox';
 import type { GatewayMode } from './args';
@@ -30,6 +31,8 @@ export interface GatewayHandle {
   rssBytes(): Promise<number>;
   /** Its memory after a full collection (bytes); in-process, this whole process's, collected when --expose-gc allows. */
   settledMemory(): Promise<SettledMemory>;
+  /** Writes a heap snapshot of the gateway to `path` (after a collection); in-process, of this whole process. */
+  heapSnapshot(path: string): Promise<void>;
   /** Where its requests' time went (phase-clock.ts); reads null in-process. */
   phases: PhaseReader;
   close(): Promise<void>;
@@ -84,6 +87,7 @@ async function startInProcess(env: Record<string, string>, loaderOptions: Loader
       const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
       return Promise.resolve({ rss, heapUsed, external, arrayBuffers });
     },
+    heapSnapshot: (path) => Promise.resolve(void writeHeapSnapshot(path)),
     phases: NO_PHASES,
     close: () => gateway.close(),
   };
@@ -107,6 +111,7 @@ export async function startGatewayChild(script: string, env: Record<string, stri
       if (!isSettledMemory(memory)) throw new Error('gateway child: memory-settled answered no memory figures');
       return memory;
     },
+    heapSnapshot: async (path) => void (await child.ask('heap-snapshot', { path })),
     phases: child.phases,
     close: () => child.close(),
   };

@@ -16,6 +16,7 @@
  * child's alone): each keeps three timestamps in shared typed arrays and no event, reads only a
  * message's head until the change is awaited, then finds it by a marker in the message text.
  */
+import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { startSandbox, type RunningSandbox } from '../src/sandbox';
 import type { GatewayMode } from './args';
@@ -76,6 +77,8 @@ export interface SubscribersOptions {
   perSocket?: number;
   /** Serve a short query load before the baseline: the young generation's one-off growth is then in it. */
   warm?: boolean;
+  /** A directory for the gateway's heap snapshots (before any socket, after every first event); none: no snapshot. */
+  snapshots?: string | null;
   gateway: GatewayMode;
   log(line: string): void;
 }
@@ -214,6 +217,8 @@ export async function runSubscribers(options: SubscribersOptions): Promise<Subsc
     if (options.warm === true) await warmUp(gateway.url, sandbox.tokens.admin, options.log);
     const settledBefore = await gateway.settledMemory();
     const rssBeforeBytes = await gateway.rssBytes();
+    // After the baseline's readings: writing a snapshot takes memory of its own (a snapshot run's memory figures are rough).
+    if (options.snapshots) await gateway.heapSnapshot(join(options.snapshots, 'before.heapsnapshot'));
     options.log(`subscribers: ${options.subscribers} followers on ${sockets} sockets (${perSocket} each) of network ${network.id} (${network.endpointIds.length} endpoints)`);
     const openedAt = performance.now();
     for (let opened = 0; opened < sockets; opened += OPENING_BATCH) {
@@ -237,6 +242,10 @@ export async function runSubscribers(options: SubscribersOptions): Promise<Subsc
     const connected = followers.firsts;
     const rssAfterBytes = await gateway.rssBytes();
     const settledAfter = await gateway.settledMemory();
+    if (options.snapshots) {
+      await gateway.heapSnapshot(join(options.snapshots, 'after.heapsnapshot'));
+      options.log(`subscribers: heap snapshots in ${options.snapshots} (node dist-bench/bench/heap-diff.js ${options.snapshots} ${connected})`);
+    }
     const perFollower = (after: number, before: number): number => (connected > 0 ? Math.round((after - before) / connected) : 0);
     options.log(`subscribers: ${connected} have their first event; RSS ${(rssBeforeBytes / 2 ** 20).toFixed(0)} → ${(rssAfterBytes / 2 ** 20).toFixed(0)} MiB; settled ${(settledBefore.rss / 2 ** 20).toFixed(0)} → ${(settledAfter.rss / 2 ** 20).toFixed(0)} MiB (${(perFollower(settledAfter.rss, settledBefore.rss) / 1024).toFixed(1)} KiB per follower, heap ${(perFollower(settledAfter.heapUsed, settledBefore.heapUsed) / 1024).toFixed(1)} KiB)`);
 

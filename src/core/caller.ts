@@ -84,10 +84,42 @@ function header(headers: CallerInput['headers'], name: string): string | undefin
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
+/**
+ * A fresh request id, as one flat string: Node's `randomUUID` builds its text by concatenation, a
+ * rope of ~15 string pieces (~500 bytes) that a socket's caller would keep for the socket's life.
+ */
+export function freshRequestId(): string {
+  return flatCopy(randomUUID());
+}
+
+/**
+ * `text` as one flat string of its own. A string built by concatenation or slicing is a tree of
+ * pieces (or a view into a larger string) that V8 keeps whole; a value kept for a socket's life
+ * (its caller's id and token) is worth copying once.
+ */
+function flatCopy(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
+}
+
 /** The client's `x-request-id` when it is a usable id, or a fresh one. */
 export function requestIdFrom(headers: CallerInput['headers']): string {
   const given = headers['x-request-id'];
-  return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+  return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : freshRequestId();
+}
+
+/** The normalized value a caller keeps (a socket's, for its whole life): one flat string, not the pieces normalizing made. */
+function keptAuthorization(value: string | undefined): string | undefined {
+  const normalized = normalizeAuthorization(value);
+  return normalized === undefined ? undefined : flatCopy(normalized);
+}
+
+/** A caller that sent no trace context: one object for all of them. */
+const NO_TRACE_HEADERS: Readonly<Record<string, string | undefined>> = Object.freeze({});
+
+function traceHeadersOf(headers: CallerInput['headers']): Readonly<Record<string, string | undefined>> {
+  const traceparent = header(headers, 'traceparent');
+  const tracestate = header(headers, 'tracestate');
+  return traceparent === undefined && tracestate === undefined ? NO_TRACE_HEADERS : { traceparent, tracestate };
 }
 
 class VerifiedCaller implements Caller {
@@ -143,9 +175,9 @@ class VerifiedCaller implements Caller {
 export function createCallerFactory(verifier: IdentityVerifier, address: ClientAddressSettings): CallerFactory {
   return (input) =>
     new VerifiedCaller(
-      normalizeAuthorization(input.authorization),
+      keptAuthorization(input.authorization),
       input.requestId ?? requestIdFrom(input.headers),
-      { traceparent: header(input.headers, 'traceparent'), tracestate: header(input.headers, 'tracestate') },
+      traceHeadersOf(input.headers),
       input.cancellation ?? new Cancellation(),
       verifier,
       input,
@@ -170,8 +202,8 @@ export function backgroundCaller(authorization: string | undefined, identity: Id
     authorization,
     clientAddress: undefined,
     addressKey: addressKey(undefined),
-    requestId: randomUUID(),
-    traceHeaders: {},
+    requestId: freshRequestId(),
+    traceHeaders: NO_TRACE_HEADERS,
     cancellation: new Cancellation(),
     identity,
     verify: () => Promise.resolve(identity),

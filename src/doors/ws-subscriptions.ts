@@ -2,8 +2,8 @@
  * A subscription's `subscribe` message run by the WebSocket door itself, not by graphql-ws's
  * per-operation loop: a follower waits for minutes between events, and that loop held, all that
  * time, the parsed message (its query text and variables), its emit closures and a suspended
- * `for await`. Here a follower is one small record (socket, id, the pipeline's event stream)
- * whose next event is one pending `then`.
+ * `for await`. Here a follower is one small record (socket, id, the pipeline's event stream) that
+ * the stream pushes its events to (src/core/listen.ts): nothing pending between events.
  *
  * Every rule is the pipeline's, as on any door: the message goes to `pipeline.handle` in the tick
  * it arrived (its slots are taken before the first await). The protocol is graphql-ws's: the record
@@ -18,6 +18,7 @@ import { CloseCode, MessageType, parseMessage, type Context, type SubscribeMessa
 import type { FormattedExecutionResult, GraphQLFormattedError } from 'graphql';
 import type { WebSocket } from 'ws';
 import { Cancellation } from '../core/cancellation';
+import { isListenable, type StreamListener } from '../core/listen';
 import { isStream, type Answer, type AnswerStream, type Caller, type Connection, type Pipeline } from '../pipeline';
 
 /** What the door keeps for an acknowledged socket, as this module needs it. */
@@ -47,7 +48,7 @@ function send(socket: WebSocket, message: string): void {
 }
 
 /** One subscription run by the door: graphql-ws sees it as an async generator in `ctx.subscriptions`. */
-class DoorSubscription implements AsyncGenerator<never, undefined> {
+class DoorSubscription implements AsyncGenerator<never, undefined>, StreamListener<FormattedExecutionResult> {
   private stream: AnswerStream | null = null;
   /** Completed by the client or its socket closed (graphql-ws called `return`). */
   private left = false;
@@ -65,6 +66,8 @@ class DoorSubscription implements AsyncGenerator<never, undefined> {
       if (this.left) return void answer.return(undefined);
       this.stream = answer;
       this.state.streams.add(answer);
+      // Its events are pushed here as they come: nothing waits on the stream between them.
+      if (isListenable<FormattedExecutionResult>(answer)) return answer.listen(this);
       return this.pump();
     }
     if (this.left) return;
@@ -84,24 +87,32 @@ class DoorSubscription implements AsyncGenerator<never, undefined> {
     this.socket.close(CloseCode.InternalServerError, 'Internal server error');
   }
 
-  // Fields, not methods: made once per follower, not once per event.
-  private readonly onStep = (step: IteratorResult<FormattedExecutionResult, void>): void => {
-    if (this.left) return;
-    if (step.done === true) return this.complete();
-    this.deps.sendNext(this.socket, this.id, step.value);
-    this.pump();
-  };
+  onValue(result: FormattedExecutionResult): void {
+    if (!this.left) this.deps.sendNext(this.socket, this.id, result);
+  }
 
-  private readonly onError = (error: unknown): void => {
+  onEnd(): void {
+    if (!this.left) this.complete();
+  }
+
+  onError(error: unknown): void {
     this.end();
     if (this.left) return;
     this.forget();
     const message = error instanceof Error ? error.message : String(error);
     send(this.socket, JSON.stringify({ id: this.id, type: MessageType.Error, payload: [{ message }] satisfies GraphQLFormattedError[] }));
-  };
+  }
 
+  /** A stream that can only be read, read one event at a time. */
   private pump(): void {
-    this.stream?.next().then(this.onStep, this.onError);
+    this.stream?.next().then(
+      (step) => {
+        if (step.done === true) return this.onEnd();
+        this.onValue(step.value);
+        if (!this.left) this.pump();
+      },
+      (error: unknown) => this.onError(error),
+    );
   }
 
   private end(): void {

@@ -8,6 +8,7 @@
  */
 import { ErrorCode, GatewayError } from '../errors/codes';
 import { onAbort, type CancelSignal } from '../core/cancellation';
+import type { StreamListener } from '../core/listen';
 import type { PollStream } from './types';
 
 /** Values one subscriber may leave untaken before it is ended. */
@@ -25,8 +26,13 @@ type Waiter<V> = { resolve(result: IteratorResult<V>): void; reject(error: unkno
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 
 export class SubscriberStream<V> implements PollStream<V> {
-  /** Wrapped so that a queued value is never confused with an empty queue, whatever V is. */
-  private readonly queue: Array<{ value: V }> = [];
+  /**
+   * Values not read yet, wrapped so that a queued value is never confused with an empty queue,
+   * whatever V is. Made at the first value that has to wait (a listened stream never has one).
+   */
+  private queue: Array<{ value: V }> | null = null;
+  /** Set once the stream is listened to: values go to it as they come. */
+  private listener: StreamListener<V> | null = null;
   private ended = false;
   private failure: { error: unknown } | null = null;
   private waiter: Waiter<V> | null = null;
@@ -50,16 +56,27 @@ export class SubscriberStream<V> implements PollStream<V> {
   /** A new value from the poller. */
   push(value: V): void {
     if (this.ended) return;
+    if (this.listener) return this.listener.onValue(value);
     const waiter = this.waiter;
     this.waiter = null;
-    if (waiter) waiter.resolve({ done: false, value });
-    else if (this.queue.length < this.maxQueued) this.queue.push({ value });
+    if (waiter) return waiter.resolve({ done: false, value });
+    this.queue ??= [];
+    if (this.queue.length < this.maxQueued) this.queue.push({ value });
     else {
       // What it holds goes at once; its next read is the error, and the poller stops waiting on it.
-      this.queue.length = 0;
+      this.queue = null;
       this.finish({ error: new SubscriberBacklogError(this.maxQueued) });
       this.release();
     }
+  }
+
+  /** Values from now on go to `listener` (those queued first, at once); the stream is not read again. */
+  listen(listener: StreamListener<V>): void {
+    const queued = this.queue;
+    this.queue = null;
+    for (const { value } of queued ?? []) listener.onValue(value);
+    if (this.ended) return this.tell(listener);
+    this.listener = listener;
   }
 
   /** No more values: the reader gets what is queued, then done. */
@@ -73,7 +90,9 @@ export class SubscriberStream<V> implements PollStream<V> {
   }
 
   next(): Promise<IteratorResult<V>> {
-    const queued = this.queue.shift();
+    const queued = this.queue?.shift();
+    // An emptied queue goes: a follower keeps no array it has no use for.
+    if (this.queue?.length === 0) this.queue = null;
     if (queued) return Promise.resolve({ done: false, value: queued.value });
     if (this.failure) {
       const { error } = this.failure;
@@ -90,8 +109,9 @@ export class SubscriberStream<V> implements PollStream<V> {
     });
   }
 
+  // A listener is told `onEnd`, as a waiting reader is handed the end (its own `return` included: it ignores it).
   return(): Promise<IteratorResult<V>> {
-    this.queue.length = 0;
+    this.queue = null;
     this.failure = null;
     this.finish(null);
     this.release();
@@ -114,10 +134,22 @@ export class SubscriberStream<V> implements PollStream<V> {
     return this;
   }
 
+  /** The end (or the failure) told to a listener, once: the stream leaves its poller first. */
+  private tell(listener: StreamListener<V>): void {
+    const failure = this.failure;
+    this.failure = null;
+    this.release();
+    if (failure) listener.onError(failure.error);
+    else listener.onEnd();
+  }
+
   private finish(failure: { error: unknown } | null): void {
     if (this.ended) return;
     this.ended = true;
     this.failure = failure;
+    const listener = this.listener;
+    this.listener = null;
+    if (listener) return this.tell(listener);
     const waiter = this.waiter;
     this.waiter = null;
     if (!waiter) return;

@@ -6,6 +6,7 @@
  */
 
 /** What a failed poll means, decided by the kind (`classifyError`) or by `classifyPollError`. */
+import type { Listenable } from '../core/listen';
 import type { CancelSignal } from '../core/cancellation';
 
 export type PollErrorDecision<Value> =
@@ -105,7 +106,7 @@ export interface PollOwner<Session> {
  * change. It ends after a terminal value (done), with the poller's error (`next()` rejects), when
  * the subscriber's signal aborts, or when the registry closes. `return()` and `release()` leave.
  */
-export interface PollStream<Value> extends AsyncIterableIterator<Value> {
+export interface PollStream<Value> extends AsyncIterableIterator<Value>, Listenable<Value> {
   /** Leave the poller (idempotent); the poller stops when its last subscriber has left. */
   release(): void;
 }

@@ -9,6 +9,8 @@ import type { Cancellation } from '../../core/cancellation';
 import { SharedEventExecutions } from '../event-executions';
 import type { PreparedOperation } from '../prepare';
 import type { AnswerStream } from '../types';
+import { isListenable, type StreamListener } from '../../core/listen';
+import { ErrorCode, GatewayError } from '../../errors/codes';
 import type { SubscribeDeps } from './subscribe';
 import type { OperationRun } from './stage';
 
@@ -87,13 +89,22 @@ export class SubscriptionEvents {
   }
 }
 
+/** Events one follower may have in execution at once before it is ended (a source far faster than its executions). */
+const MAX_EVENTS_IN_FLIGHT = 256;
+
 /**
- * A follower's stream of events. A class, and its two reactions fields made once: a follower waits
- * for its next event for minutes, and a suspended async function would hold its frame (a
- * generator, its registers, a promise) all that time, an object of closures a closure per method.
+ * A follower's stream of events, read (`next`) or listened to (`listen`: the WebSocket door). A
+ * class whose reactions are made per event, not kept: a follower waits for its next event for
+ * minutes, and a suspended async function would hold its frame (a generator, its registers, a
+ * promise) all that time, an object of closures a closure per method, a pending read a promise
+ * per layer. Listened to, a follower holds no pending promise at all between events.
  */
-class EventStream implements AnswerStream {
+class EventStream implements AnswerStream, StreamListener<unknown> {
   private closed = false;
+  private listener: StreamListener<FormattedExecutionResult> | null = null;
+  /** The last event in execution, listened to: the next is delivered after it (events stay in order). */
+  private tail: Promise<void> | null = null;
+  private inFlight = 0;
 
   constructor(
     private readonly iterator: AsyncIterator<unknown>,
@@ -101,21 +112,6 @@ class EventStream implements AnswerStream {
     private readonly follower: Follower,
     private readonly ended: () => void,
   ) {}
-
-  private readonly failed = async (error: unknown): Promise<IteratorResult<FormattedExecutionResult>> => {
-    const { formatted } = this.follower.record.format([error]);
-    await this.iterator.return?.();
-    this.end();
-    return { done: false, value: { errors: formatted ?? [] } };
-  };
-
-  private readonly executed = (item: IteratorResult<unknown>): IteratorResult<FormattedExecutionResult> | Promise<IteratorResult<FormattedExecutionResult>> => {
-    if (item.done === true) {
-      this.end();
-      return { done: true, value: undefined };
-    }
-    return this.events.run(this.follower, item.value).then((value) => ({ done: false, value }));
-  };
 
   /** The stream is over (however it ended): its group is told once, and the stage's end runs. */
   private end(): void {
@@ -126,11 +122,96 @@ class EventStream implements AnswerStream {
     this.ended();
   }
 
-  next(): Promise<IteratorResult<FormattedExecutionResult, void>> {
-    return this.iterator.next().then(this.executed, this.failed);
+  /** The source's error as the stream's last result. */
+  private lastResult(error: unknown): FormattedExecutionResult {
+    return { errors: this.follower.record.format([error]).formatted ?? [] };
   }
+
+  next(): Promise<IteratorResult<FormattedExecutionResult, void>> {
+    return this.iterator.next().then(
+      (item): IteratorResult<FormattedExecutionResult> | Promise<IteratorResult<FormattedExecutionResult>> => {
+        if (item.done === true) {
+          this.end();
+          return { done: true, value: undefined };
+        }
+        return this.events.run(this.follower, item.value).then((value) => ({ done: false, value }));
+      },
+      async (error: unknown): Promise<IteratorResult<FormattedExecutionResult>> => {
+        const value = this.lastResult(error);
+        await this.iterator.return?.();
+        this.end();
+        return { done: false, value };
+      },
+    );
+  }
+
+  /** Events from now on go to `listener`, each once executed, in order; then its end. */
+  listen(listener: StreamListener<FormattedExecutionResult>): void {
+    this.listener = listener;
+    if (isListenable<unknown>(this.iterator)) return this.iterator.listen(this);
+    // A source that can only be read (an async generator resolver) is read here, one item at a time.
+    const read = (): void => {
+      this.iterator.next().then(
+        (item) => {
+          if (item.done === true) return this.onEnd();
+          this.onValue(item.value);
+          if (this.listener) read();
+        },
+        (error: unknown) => this.onError(error),
+      );
+    };
+    read();
+  }
+
+  onValue(item: unknown): void {
+    if (!this.listener) return;
+    this.inFlight += 1;
+    if (this.inFlight > MAX_EVENTS_IN_FLIGHT) return this.onError(new GatewayError(ErrorCode.OPERATION_BUDGET_EXCEEDED, `more than ${MAX_EVENTS_IN_FLIGHT} events of this subscription wait for their execution; it ends`));
+    const result = this.events.run(this.follower, item);
+    const after = this.tail === null ? result : this.tail.then(() => result);
+    const tail: Promise<void> = after.then(
+      (value) => this.deliver(tail, value),
+      (error: unknown) => this.deliver(tail, this.lastResult(error), true),
+    );
+    this.tail = tail;
+  }
+
+  private deliver(tail: Promise<void>, value: FormattedExecutionResult, last = false): void {
+    this.inFlight -= 1;
+    if (this.tail === tail) this.tail = null; // nothing after it: no promise kept between events
+    if (last) return this.close(value);
+    this.listener?.onValue(value);
+  }
+
+  onEnd(): void {
+    this.closeAfterTail(null);
+  }
+
+  onError(error: unknown): void {
+    this.closeAfterTail(error);
+  }
+
+  /** The source ended (or failed): the listener hears it after the events still in execution. */
+  private closeAfterTail(error: unknown): void {
+    const close = (): void => this.close(error === null ? null : this.lastResult(error));
+    if (this.tail === null) close();
+    else this.tail.then(close, close);
+  }
+
+  /** The listened stream is over: `last` (an error's result), then the end, told once. */
+  private close(last: FormattedExecutionResult | null): void {
+    const listener = this.listener;
+    if (!listener) return;
+    this.listener = null;
+    void this.iterator.return?.();
+    this.end();
+    if (last !== null) listener.onValue(last);
+    listener.onEnd();
+  }
+
   async return(): Promise<IteratorResult<FormattedExecutionResult, void>> {
     // Stop the source first: a poller waiting for its next tick ends now, not at the tick.
+    this.listener = null;
     this.follower.record.cancellation.abort();
     await this.iterator.return?.();
     this.end();
@@ -138,6 +219,7 @@ class EventStream implements AnswerStream {
   }
 
   async throw(error: unknown): Promise<IteratorResult<FormattedExecutionResult, void>> {
+    this.listener = null;
     this.follower.record.cancellation.abort();
     await this.iterator.return?.();
     this.end();
