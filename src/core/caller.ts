@@ -132,7 +132,9 @@ class VerifiedCaller implements Caller {
     readonly traceHeaders: Readonly<Record<string, string | undefined>>,
     readonly cancellation: Cancellation,
     private readonly verifier: IdentityVerifier,
-    private input: CallerInput | null,
+    // Only what the address is worked out from (not the input: it holds the token as sent).
+    private socketAddress: string | undefined,
+    private headers: CallerInput['headers'] | null,
     private readonly addressSettings: ClientAddressSettings,
   ) {}
 
@@ -147,11 +149,12 @@ class VerifiedCaller implements Caller {
 
   private address(): { clientAddress: string | undefined; addressKey: string } {
     if (this.#address === null) {
-      const input = this.input;
-      const clientAddress = input === null ? undefined : clientAddressOf(input.socketAddress, input.headers, this.addressSettings);
+      const headers = this.headers;
+      const clientAddress = headers === null ? undefined : clientAddressOf(this.socketAddress, headers, this.addressSettings);
       this.#address = { clientAddress, addressKey: addressKey(clientAddress) };
       // Its headers are not needed again: a caller that lives long (a socket's) does not keep them.
-      this.input = null;
+      this.headers = null;
+      this.socketAddress = undefined;
     }
     return this.#address;
   }
@@ -180,7 +183,8 @@ export function createCallerFactory(verifier: IdentityVerifier, address: ClientA
       traceHeadersOf(input.headers),
       input.cancellation ?? new Cancellation(),
       verifier,
-      input,
+      input.socketAddress,
+      input.headers,
       address,
     );
 }

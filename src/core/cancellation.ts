@@ -44,12 +44,19 @@ export class Cancellation extends EventEmitter {
 
 /** Calls `listener` once when `signal` aborts (not when it already has); returns the way to stop listening. */
 export function onAbort(signal: CancelSignal, listener: () => void): () => void {
-  if (signal instanceof Cancellation) {
-    // `on`, not `once`: a Cancellation aborts once, and `once` wraps each listener (a bound function
-    // and its state) for as long as it waits: a follower waits for minutes.
-    signal.on('abort', listener);
-    return () => signal.removeListener('abort', listener);
-  }
-  signal.addEventListener('abort', listener, { once: true });
-  return () => signal.removeEventListener('abort', listener);
+  listenForAbort(signal, listener);
+  return () => stopListeningForAbort(signal, listener);
+}
+
+/** `onAbort` for a listener kept for long: the caller keeps the signal and the listener, not a closure to stop. */
+export function listenForAbort(signal: CancelSignal, listener: () => void): void {
+  // `on`, not `once`: a Cancellation aborts once, and `once` wraps each listener (a bound function
+  // and its state) for as long as it waits: a follower waits for minutes.
+  if (signal instanceof Cancellation) signal.on('abort', listener);
+  else signal.addEventListener('abort', listener, { once: true });
+}
+
+export function stopListeningForAbort(signal: CancelSignal, listener: () => void): void {
+  if (signal instanceof Cancellation) signal.removeListener('abort', listener);
+  else signal.removeEventListener('abort', listener);
 }

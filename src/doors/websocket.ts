@@ -20,7 +20,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { GraphQLError, parse, type ExecutionResult, type FormattedExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
-import type { SharedLimit } from '../core/shares';
+import type { Hold, SharedLimit } from '../core/shares';
 import type { CallerFactory } from '../core/caller';
 import { isStream, type AnswerStream, type Caller, type GraphQLParams, type Pipeline } from '../pipeline';
 import { Cancellation } from '../core/cancellation';
@@ -68,10 +68,13 @@ export function tokenFromConnectionParams(params: unknown): string | undefined |
   return typeof value === 'string' && /^\S+\s+\S+$/.test(value.trim()) ? value.trim() : null;
 }
 
-/** An upgrade in progress: its caller (for the log line) and whether `ws` took or refused it. */
+/**
+ * A socket's upgrade: its connection slot (given back when the TCP socket closes) and, until `ws`
+ * took or refused the handshake, its caller (for the log line of a handshake that never ends).
+ */
 interface Upgrade {
-  caller: Caller;
-  settled: boolean;
+  caller: Caller | null;
+  readonly hold: Hold;
 }
 
 /** An acknowledged socket: its caller, its connection's counts, its operations in flight and streams, graphql-ws's context. */
@@ -148,9 +151,9 @@ function answerRefusedHandshakes(wss: WebSocketServer, upgrades: WeakMap<Duplex,
   wss.on('wsClientError', (error: Error, socket: Duplex) => {
     const refusal = handshakeRefusal(error.message);
     const upgrade = upgrades.get(socket);
-    if (upgrade) {
-      upgrade.settled = true;
+    if (upgrade?.caller) {
       note(refusal, upgrade.caller);
+      upgrade.caller = null;
     }
     refuseUpgrade(socket, refusal.status, error.message, refusal.headers);
   });
@@ -186,21 +189,21 @@ function isSubscription(pipeline: Pipeline, payload: GraphQLParams): boolean {
   return typeof payload.query === 'string' && pipeline.checkText(payload.query, payload).type === 'subscription';
 }
 
-/** A socket whose `connection_init` was accepted: its caller (with the token), its slots; what it runs ends when it closes. */
+/** A socket whose `connection_init` was accepted: its caller (with the token), its slots; what it runs ends when it closes (`socketGone`). */
 function acceptedSocket(ctx: SocketState['ctx'] & { extra: SocketExtra }, token: string | undefined, callerOf: CallerFactory): SocketState {
-  const gone = new Cancellation();
-  const state: SocketState = {
+  return {
     ctx,
-    caller: callerOf({ ...ctx.extra.peer, authorization: token, cancellation: gone }),
+    caller: callerOf({ ...ctx.extra.peer, authorization: token, cancellation: new Cancellation() }),
     connection: { subscriptions: 0 },
     running: new Set(),
     streams: new Set(),
   };
-  ctx.extra.socket.on('close', () => {
-    gone.abort();
-    for (const cancellation of state.running) cancellation.abort();
-  });
-  return state;
+}
+
+/** An accepted socket closed: its caller's cancellation fires, and its operations in flight stop. */
+function socketGone(state: SocketState): void {
+  state.caller.cancellation.abort();
+  for (const cancellation of state.running) cancellation.abort();
 }
 
 export function createWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor {
@@ -238,29 +241,41 @@ export function createWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoo
       edge.note([{ message: refused.message, extensions: { code: refused.code, limit: refused.limit, scope: refused.scope, retryAfter: refused.retryAfter } }], caller, 429);
       return refuseUpgrade(socket, 429, 'Too Many Requests', { 'Retry-After': String(refused.retryAfter) });
     }
-    const hold = options.connections.take(caller.addressKey);
     // Given back when the TCP socket closes, on every path: an open WebSocket's close, a handshake
     // `ws` refuses (it answers and destroys the socket, never calling back), a client gone already.
+    const hold = options.connections.take(caller.addressKey);
     if (socket.destroyed) hold.release();
-    else socket.on('close', () => hold.release());
-    const upgrade: Upgrade = { caller, settled: false };
-    upgrades.set(socket, upgrade);
-    socket.on('close', () => {
-      // `ws` destroys a half-closed socket without a word: still a refused handshake.
-      if (!upgrade.settled) note(LEFT_BEFORE_HANDSHAKE, caller);
-    });
-    // `on`, not `once`, for events that come once ('close'): `once` wraps each listener (a bound
-    // function and its state) for the socket's whole life.
+    else {
+      upgrades.set(socket, { caller, hold });
+      socket.on('close', tcpClosed);
+    }
     // What the socket's callers need later of the request; the request itself is not kept.
     const peer = peerOf(req, caller.clientAddress);
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
-      upgrade.settled = true;
+      const upgrade = upgrades.get(socket);
+      if (upgrade) upgrade.caller = null; // settled: the socket's callers come from its peer now
       boundSends(ws, options.maxBufferedBytes, () => onSlowReader(ws), (data) => frames.fragmentsOf(ws, data));
-      noteCloses(ws, (refusal) => note(refusal, sockets.get(ws)?.caller ?? caller));
+      noteCloses(ws, (refusal) => note(refusal, sockets.get(ws)?.caller ?? options.callerOf({ ...peer, authorization: undefined })));
       open.add(ws);
-      ws.on('close', () => open.delete(ws));
+      ws.on('close', wsClosed);
       connections.open(ws, peer);
     });
+  }
+
+  // One listener for every socket (Node calls it with the socket as `this`): no closure per socket.
+  function tcpClosed(this: Duplex): void {
+    const upgrade = upgrades.get(this);
+    if (!upgrade) return;
+    upgrades.delete(this);
+    upgrade.hold.release();
+    // `ws` destroys a half-closed socket without a word: still a refused handshake.
+    if (upgrade.caller) note(LEFT_BEFORE_HANDSHAKE, upgrade.caller);
+  }
+
+  function wsClosed(this: WebSocket): void {
+    open.delete(this);
+    const state = sockets.get(this);
+    if (state) socketGone(state);
   }
   answerRefusedHandshakes(wss, upgrades, note);
 

@@ -7,7 +7,7 @@
  * leaves the poller, which the other subscribers never wait for.
  */
 import { ErrorCode, GatewayError } from '../errors/codes';
-import { onAbort, type CancelSignal } from '../core/cancellation';
+import { listenForAbort, stopListeningForAbort, type CancelSignal } from '../core/cancellation';
 import type { StreamListener } from '../core/listen';
 import type { PollStream } from './types';
 
@@ -37,8 +37,9 @@ export class SubscriberStream<V> implements PollStream<V> {
   private failure: { error: unknown } | null = null;
   private waiter: Waiter<V> | null = null;
   private released = false;
-  /** Stops listening on the signal; null when there is none (or it fired). */
-  private unlisten: (() => void) | null = null;
+  /** The signal listened on; null when there is none (or it was let go). */
+  private signal: CancelSignal | null = null;
+  private readonly aborted = (): void => void this.return();
 
   /**
    * `leave` tells the poller this subscriber is gone; `signal` aborting makes it leave. A
@@ -49,8 +50,11 @@ export class SubscriberStream<V> implements PollStream<V> {
     signal?: CancelSignal,
     private readonly maxQueued = MAX_QUEUED_VALUES,
   ) {
-    if (signal?.aborted) queueMicrotask(() => void this.return());
-    else if (signal) this.unlisten = onAbort(signal, () => void this.return());
+    if (signal?.aborted) queueMicrotask(this.aborted);
+    else if (signal) {
+      this.signal = signal;
+      listenForAbort(signal, this.aborted);
+    }
   }
 
   /** A new value from the poller. */
@@ -125,8 +129,8 @@ export class SubscriberStream<V> implements PollStream<V> {
   release(): void {
     if (this.released) return;
     this.released = true;
-    this.unlisten?.();
-    this.unlisten = null;
+    if (this.signal) stopListeningForAbort(this.signal, this.aborted);
+    this.signal = null;
     this.leave(this);
   }
 

@@ -90,6 +90,8 @@ export class Subscribers<V, O extends Member> {
   /** Admission reads in flight, by credential. */
   private readonly admitting = new Map<string, AbortController>();
   private last: { readonly value: V; readonly fingerprint: string } | null = null;
+  /** How a stream leaves: one function for all of them, not a closure per follower. */
+  private readonly leaveOf = (stream: SubscriberStream<V>): void => this.leave(stream);
 
   constructor(
     private readonly kind: string,
@@ -131,7 +133,7 @@ export class Subscribers<V, O extends Member> {
   }
 
   join(owner: O, signal?: CancelSignal): PollStream<V> {
-    const stream = new SubscriberStream<V>((s) => this.leave(s), signal);
+    const stream = new SubscriberStream<V>(this.leaveOf, signal);
     this.metrics.subscriberJoined(this.kind);
     this.perCredential.add(owner.credential);
     if (this.members.has(owner.credential)) {

@@ -76,9 +76,13 @@ export async function startGateway(config: Config, options: StartGatewayOptions 
   // client whose own 4 s timer runs late sends on a socket the server is closing: ECONNRESET.
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000;
+  // One listener for every socket (Node calls it with the socket as `this`): no closure per socket.
+  function forget(this: Socket): void {
+    sockets.delete(this);
+  }
   server.on('connection', (socket) => {
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+    socket.on('close', forget);
   });
   server.on('upgrade', upgrade);
 

@@ -7,7 +7,7 @@
 import { createSourceEventStream, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { Hold, SharedLimit } from '../../core/shares';
 import { LimitExceededError } from '../../errors/codes';
-import type { Door } from '../types';
+import type { Connection, Door } from '../types';
 import type { ContextMaker } from './context';
 import { refusal, type OperationRun, type Outcome, type Stage } from './stage';
 import { SubscriptionEvents } from './subscription-events';
@@ -22,31 +22,72 @@ export interface SubscribeDeps extends ContextMaker {
   onSubscriptionCount?(door: Door, delta: 1 | -1): void;
 }
 
+/**
+ * What one subscription holds from its start to its end: its connection's slot and its caller's
+ * share. A class, not closures: a follower keeps it for its whole life (memory per follower).
+ */
+class SubscriptionHold {
+  private share: Hold | null = null;
+  private counted = false;
+  private ended = false;
+  // What it needs of the run, not the run (its request text, its parameters…).
+  private readonly record: OperationRun['record'];
+  private readonly door: Door;
+  private readonly connection: Connection | undefined;
+
+  constructor(
+    private readonly deps: SubscribeDeps,
+    run: OperationRun,
+  ) {
+    this.record = run.record;
+    this.door = run.options.door;
+    this.connection = run.options.connection;
+    // The connection's slot is taken now, before the first await: the messages of one TCP chunk
+    // arrive in one tick, and each must see the ones before it. Given back on every path.
+    if (this.connection) this.connection.subscriptions += 1;
+  }
+
+  /** The caller's share: its verified identity's (or the anonymous callers', gateway-wide). */
+  takeShare(caller: OperationRun['caller']): void {
+    const { perCaller, anonymous } = this.deps.subscriptionShares;
+    this.share = caller.identity ? perCaller.take(caller.identity.key) : anonymous.take(caller.addressKey);
+  }
+
+  /** The subscription runs: counted until its end. */
+  started(): void {
+    this.counted = true;
+    this.deps.onSubscriptionCount?.(this.door, 1);
+  }
+
+  /** Slot and share back (once); a started subscription's cancellation fires and its record is finished. */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.connection) this.connection.subscriptions -= 1;
+    this.share?.release();
+    if (!this.counted) return;
+    this.deps.onSubscriptionCount?.(this.door, -1);
+    this.record.cancellation.abort();
+    this.record.finish();
+  }
+}
+
 export function subscribe(deps: SubscribeDeps): Stage {
   const events = new SubscriptionEvents(deps);
 
   async function start(run: OperationRun): Promise<Outcome> {
-    const { record, caller, options } = run;
-    const connection = options.connection;
+    const { record, caller } = run;
+    const connection = run.options.connection;
     const max = deps.maxSubscriptionsPerConnection;
     if (connection && connection.subscriptions >= max) {
       return refusal(record, [new LimitExceededError('subscriptionsPerConnection', max, `this connection runs ${max} subscriptions already (MAX_SUBSCRIPTIONS_PER_CONNECTION); complete one first`, { scope: 'caller' })]);
     }
-    // The connection's slot is taken now, before the first await: the messages of one TCP chunk
-    // arrive in one tick, and each must see the ones before it. Given back on every path below.
-    if (connection) connection.subscriptions += 1;
-    let share: Hold | null = null;
-    const giveBack = (): void => {
-      if (connection) connection.subscriptions -= 1;
-      share?.release();
-    };
+    const hold = new SubscriptionHold(deps, run);
     try {
-      // The caller's share is its verified identity's (or the anonymous callers', gateway-wide).
       await verifyCaller(caller);
-      const { perCaller, anonymous } = deps.subscriptionShares;
-      share = caller.identity ? perCaller.take(caller.identity.key) : anonymous.take(caller.addressKey);
+      hold.takeShare(caller);
     } catch (error) {
-      giveBack();
+      hold.end();
       return refusal(record, [error]);
     }
     const operation = run.operation;
@@ -56,7 +97,7 @@ export function subscribe(deps: SubscribeDeps): Stage {
     try {
       source = await createSourceEventStream({ schema: deps.schema, document: operation.document, operationName: operation.name, variableValues: run.params.variables ?? undefined, contextValue: context });
     } catch (error) {
-      giveBack();
+      hold.end();
       deps.releaseContext(context);
       return refusal(record, [error]);
     }
@@ -67,21 +108,12 @@ export function subscribe(deps: SubscribeDeps): Stage {
     context.budget.finish();
     deps.releaseContext(context);
     if (!(Symbol.asyncIterator in source)) {
-      giveBack();
+      hold.end();
       const errors = source.errors ?? [];
       return errors.length > 0 ? refusal(record, errors) : { result: {}, requestError: true };
     }
-    deps.onSubscriptionCount?.(options.door, 1);
-    let ended = false;
-    const end = (): void => {
-      if (ended) return;
-      ended = true;
-      giveBack();
-      deps.onSubscriptionCount?.(options.door, -1);
-      record.cancellation.abort();
-      record.finish();
-    };
-    return events.stream(source, run, operation, end);
+    hold.started();
+    return events.stream(source, run, operation, hold);
   }
 
   return {

@@ -82,10 +82,10 @@ export class SubscriptionEvents {
     return group;
   }
 
-  stream(source: AsyncIterable<unknown>, run: OperationRun, operation: PreparedOperation, end: () => void): AnswerStream {
+  stream(source: AsyncIterable<unknown>, run: OperationRun, operation: PreparedOperation, hold: { end(): void }): AnswerStream {
     // What a follower keeps for its whole life: not the run (its request text, its prepared
     // document's estimate…), only its record, its caller and its group.
-    return new EventStream(source[Symbol.asyncIterator](), this, { record: run.record, caller: run.caller, group: this.groupOf(run, operation) }, end);
+    return new EventStream(source[Symbol.asyncIterator](), this, run.record, run.caller, this.groupOf(run, operation), hold);
   }
 }
 
@@ -99,7 +99,7 @@ const MAX_EVENTS_IN_FLIGHT = 256;
  * promise) all that time, an object of closures a closure per method, a pending read a promise
  * per layer. Listened to, a follower holds no pending promise at all between events.
  */
-class EventStream implements AnswerStream, StreamListener<unknown> {
+class EventStream implements AnswerStream, StreamListener<unknown>, Follower {
   private closed = false;
   private listener: StreamListener<FormattedExecutionResult> | null = null;
   /** The last event in execution, listened to: the next is delivered after it (events stay in order). */
@@ -109,22 +109,25 @@ class EventStream implements AnswerStream, StreamListener<unknown> {
   constructor(
     private readonly iterator: AsyncIterator<unknown>,
     private readonly events: SubscriptionEvents,
-    private readonly follower: Follower,
-    private readonly ended: () => void,
+    // The follower's own parts (the stream is its follower: no object more for it).
+    readonly record: Follower['record'],
+    readonly caller: Follower['caller'],
+    readonly group: FollowerGroup,
+    private readonly hold: { end(): void },
   ) {}
 
   /** The stream is over (however it ended): its group is told once, and the stage's end runs. */
   private end(): void {
     if (!this.closed) {
       this.closed = true;
-      this.events.left(this.follower.group);
+      this.events.left(this.group);
     }
-    this.ended();
+    this.hold.end();
   }
 
   /** The source's error as the stream's last result. */
   private lastResult(error: unknown): FormattedExecutionResult {
-    return { errors: this.follower.record.format([error]).formatted ?? [] };
+    return { errors: this.record.format([error]).formatted ?? [] };
   }
 
   next(): Promise<IteratorResult<FormattedExecutionResult, void>> {
@@ -134,7 +137,7 @@ class EventStream implements AnswerStream, StreamListener<unknown> {
           this.end();
           return { done: true, value: undefined };
         }
-        return this.events.run(this.follower, item.value).then((value) => ({ done: false, value }));
+        return this.events.run(this, item.value).then((value) => ({ done: false, value }));
       },
       async (error: unknown): Promise<IteratorResult<FormattedExecutionResult>> => {
         const value = this.lastResult(error);
@@ -167,7 +170,7 @@ class EventStream implements AnswerStream, StreamListener<unknown> {
     if (!this.listener) return;
     this.inFlight += 1;
     if (this.inFlight > MAX_EVENTS_IN_FLIGHT) return this.onError(new GatewayError(ErrorCode.OPERATION_BUDGET_EXCEEDED, `more than ${MAX_EVENTS_IN_FLIGHT} events of this subscription wait for their execution; it ends`));
-    const result = this.events.run(this.follower, item);
+    const result = this.events.run(this, item);
     const after = this.tail === null ? result : this.tail.then(() => result);
     const tail: Promise<void> = after.then(
       (value) => this.deliver(tail, value),
@@ -212,7 +215,7 @@ class EventStream implements AnswerStream, StreamListener<unknown> {
   async return(): Promise<IteratorResult<FormattedExecutionResult, void>> {
     // Stop the source first: a poller waiting for its next tick ends now, not at the tick.
     this.listener = null;
-    this.follower.record.cancellation.abort();
+    this.record.cancellation.abort();
     await this.iterator.return?.();
     this.end();
     return { done: true, value: undefined };
@@ -220,7 +223,7 @@ class EventStream implements AnswerStream, StreamListener<unknown> {
 
   async throw(error: unknown): Promise<IteratorResult<FormattedExecutionResult, void>> {
     this.listener = null;
-    this.follower.record.cancellation.abort();
+    this.record.cancellation.abort();
     await this.iterator.return?.();
     this.end();
     throw error;
