@@ -40,4 +40,4 @@ EXPOSE 4000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Node itself as PID 1 (not npm): SIGTERM reaches the gateway, which drains (src/main.ts).
-CMD ["node", "--max-semi-space-size=64", "dist/src/main.js"]
+CMD ["node", "dist/src/main.js"]

@@ -42,6 +42,8 @@ export interface BenchOptions {
   warm: boolean;
   /** `--snapshots DIR`: the subscribers scenario writes the gateway's heap snapshots there, before any socket and after every first event (bench/heap-diff.ts reads them). */
   snapshots: string | null;
+  /** `--semi-space MB`: the gateway (and every child) runs with `NODE_OPTIONS=--max-semi-space-size=MB`, a query-heavy replica's young generation; none: V8's own, as deployed by default. */
+  semiSpaceMb: number | null;
   /** Skip the fault scenario (bench/fault-scenario.ts). */
   skipFaults: boolean;
   /** Run the fault scenario only, adding its figures to an existing results file. */
@@ -66,6 +68,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   replicas: 1,
   warm: false,
   snapshots: null,
+  semiSpaceMb: null,
   skipFaults: false,
   faultsOnly: false,
 };
@@ -87,6 +90,7 @@ export const USAGE = `usage: npm run bench -- [flags]
   --subscribers N          WebSocket subscribers of that scenario (default 2000)
   --per-socket N           subscriptions per socket in that scenario (default 2: N/2 sockets)
   --replicas R             that scenario on R gateways sharing one Redis (N followers on each; default 1)
+  --semi-space MB          children run with NODE_OPTIONS=--max-semi-space-size=MB (a query-heavy replica's young generation)
   --snapshots DIR          that scenario writes the gateway's heap snapshots to DIR (before.heapsnapshot, after.heapsnapshot)
   --warm                   that scenario's gateway serves a short query load before its baseline (memory of a warmed replica)
   --scenario defer         run only the defer scenario (a console page whose event search is held 2 s: @defer's first part vs the whole), adding its figures to results.json
@@ -143,6 +147,7 @@ const VALUE_FLAGS: Record<string, Setter> = {
   '--per-socket': (o, v, f) => (o.perSocket = positiveInt(f, v)),
   '--replicas': (o, v, f) => (o.replicas = positiveInt(f, v)),
   '--snapshots': (o, v) => (o.snapshots = v),
+  '--semi-space': (o, v, f) => (o.semiSpaceMb = positiveInt(f, v)),
   '--gateway': (o, v, f) => {
     if (v !== 'child' && v !== 'in-process') throw new UsageError(`${f}: expected child or in-process`);
     o.gateway = v;

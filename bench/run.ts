@@ -28,7 +28,7 @@ const consoleIo: RunIo = {
 
 /** The subscribers scenario alone: its figures printed, and added to results.json (`subscribers`). */
 async function subscribersScenario(options: BenchOptions, io: RunIo): Promise<SubscribersResult> {
-  const result = await runSubscribers({ subscribers: options.subscribers, perSocket: options.perSocket, warm: options.warm, snapshots: options.snapshots, gateway: options.gateway, log: io.log });
+  const result = await runSubscribers({ subscribers: options.subscribers, perSocket: options.perSocket, warm: options.warm, snapshots: options.snapshots, semiSpaceMb: options.semiSpaceMb, gateway: options.gateway, log: io.log });
   io.print(formatSubscribers(result));
   if (options.out !== null) {
     const path = resolve(packageRoot(), options.out);
@@ -88,6 +88,8 @@ export async function main(argv: readonly string[], io: RunIo = consoleIo): Prom
 /** The command line: one scenario alone (subscribers, faults), or the queries' benchmark; the process's exit status. */
 async function cli(argv: readonly string[]): Promise<number> {
   const options = parseArgs(argv);
+  // Children inherit this process's environment: a query-heavy replica's young generation for all of them.
+  if (options.semiSpaceMb !== null) process.env['NODE_OPTIONS'] = [process.env['NODE_OPTIONS'], `--max-semi-space-size=${options.semiSpaceMb}`].filter(Boolean).join(' ');
   if (options.scenario === 'subscribers' && options.replicas > 1) {
     const fleet = await runFleetSubscribers({ replicas: options.replicas, subscribers: options.subscribers, perSocket: options.perSocket, gateway: options.gateway, log: consoleIo.log });
     consoleIo.print(JSON.stringify(fleet, null, 2));

@@ -49,6 +49,8 @@ export interface SubscribersResult {
   /** Subscriptions per socket, and sockets (absent in runs made before: one subscription per socket). */
   perSocket?: number;
   sockets?: number;
+  /** The gateway ran with `--max-semi-space-size` of this many MB (absent: V8's own young generation; runs before this field ran with 64). */
+  semiSpaceMb?: number;
   /** The gateway served WARM_QUERIES whole-network queries before its baseline was read (absent: a cold gateway). */
   warm?: true;
   /** Gateway memory after a full collection, before any socket and once every follower has its first event (bytes). */
@@ -79,6 +81,8 @@ export interface SubscribersOptions {
   warm?: boolean;
   /** A directory for the gateway's heap snapshots (before any socket, after every first event); none: no snapshot. */
   snapshots?: string | null;
+  /** The gateway's young generation was set (`--semi-space`: NODE_OPTIONS=--max-semi-space-size=MB); null: V8's own. */
+  semiSpaceMb?: number | null;
   gateway: GatewayMode;
   log(line: string): void;
 }
@@ -291,6 +295,7 @@ export async function runSubscribers(options: SubscribersOptions): Promise<Subsc
       gatewayMode: gateway.mode,
       changeThrough: 'gateway',
       ...(options.warm === true ? { warm: true as const } : {}),
+      ...(options.semiSpaceMb ? { semiSpaceMb: options.semiSpaceMb } : {}),
       perSocket,
       sockets,
       settledBefore,

@@ -26,8 +26,8 @@ import { isStream, type AnswerStream, type Caller, type GraphQLParams, type Pipe
 import { Cancellation } from '../core/cancellation';
 import { edgeNotes, type GatewayDoor } from './door';
 import { MAX_BODY_BYTES } from './http';
-import { boundSends } from './ws-backpressure';
-import { closeRefusal, handshakeRefusal, LEFT_BEFORE_HANDSHAKE, operationsRefusal, type EdgeRefusal } from './ws-refusals';
+import { DoorSocket, type DoorSocketHooks } from './ws-backpressure';
+import { handshakeRefusal, LEFT_BEFORE_HANDSHAKE, operationsRefusal, type EdgeRefusal } from './ws-refusals';
 import { SerializedOnce } from './serialized-once';
 import { nextMessage, SharedFrames, sharedPayloadReplacer } from './ws-shared-frames';
 import { peerOf, serveConnections, type SocketExtra } from './ws-connections';
@@ -107,37 +107,6 @@ function isAnswerStream(answer: Precomputed['answer']): answer is AnswerStream {
   return Symbol.asyncIterator in answer;
 }
 
-/** `stream`, calling `ended` once when it ends however it ends. */
-function endsWith(stream: AnswerStream, ended: () => void): AnswerStream {
-  const wrapped: AnswerStream = {
-    // A `then`, not an async function: a subscription waits for its next event for minutes (memory per follower).
-    next() {
-      return stream.next().then(
-        (step) => {
-          if (step.done === true) ended();
-          return step;
-        },
-        (error: unknown) => {
-          ended();
-          throw error;
-        },
-      );
-    },
-    async return() {
-      ended();
-      return stream.return(undefined);
-    },
-    async throw(error: unknown) {
-      ended();
-      return stream.throw(error);
-    },
-    [Symbol.asyncIterator]() {
-      return wrapped;
-    },
-  };
-  return wrapped;
-}
-
 function refuseUpgrade(socket: Duplex, status: number, reason: string, headers: Record<string, string> = {}): void {
   const lines = [`HTTP/1.1 ${status} ${reason}`, 'Connection: close', 'Content-Type: text/plain; charset=utf-8', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
   socket.end(`${lines.join('\r\n')}\r\n\r\n${reason}\n`);
@@ -157,20 +126,6 @@ function answerRefusedHandshakes(wss: WebSocketServer, upgrades: WeakMap<Duplex,
     }
     refuseUpgrade(socket, refusal.status, error.message, refusal.headers);
   });
-}
-
-/** Every close the server makes for a reason (a graphql-ws 44xx, 1009, 1013) is noted once. */
-function noteCloses(ws: WebSocket, note: (refusal: EdgeRefusal) => void): void {
-  const close = ws.close.bind(ws);
-  let noted = false;
-  ws.close = (code?: number, reason?: string | Buffer): void => {
-    const refusal = code === undefined || noted ? undefined : closeRefusal(code, reason === undefined ? '' : reason.toString());
-    if (refusal) {
-      noted = true;
-      note(refusal);
-    }
-    close(code, reason);
-  };
 }
 
 /** The open sockets and the bytes queued on them, in all and at most on one. */
@@ -196,7 +151,6 @@ function acceptedSocket(ctx: SocketState['ctx'] & { extra: SocketExtra }, token:
     caller: callerOf({ ...ctx.extra.peer, authorization: token, cancellation: new Cancellation() }),
     connection: { subscriptions: 0 },
     running: new Set(),
-    streams: new Set(),
   };
 }
 
@@ -206,10 +160,42 @@ function socketGone(state: SocketState): void {
   for (const cancellation of state.running) cancellation.abort();
 }
 
+/** A socket closed for reading slowly: its operations in flight and its subscriptions (graphql-ws's table of them) end now. */
+function endOperations(state: SocketState): void {
+  for (const cancellation of state.running) cancellation.abort();
+  for (const operation of Object.values(state.ctx.subscriptions)) {
+    if (operation !== null && 'return' in operation) void operation.return(undefined);
+  }
+}
+
+/**
+ * What a socket's close does, as one listener for every socket of each kind (Node calls it with
+ * the socket as `this`): no closure per socket. `tcp`: the upgrade's connection slot goes back, and
+ * a handshake that never ended is noted. `ws`: an accepted socket's caller and operations stop.
+ */
+function closeListeners(upgrades: WeakMap<Duplex, Upgrade>, sockets: WeakMap<object, SocketState>, open: Set<WebSocket>, note: (refusal: EdgeRefusal, caller: Caller) => void): { tcp(this: Duplex): void; ws(this: WebSocket): void } {
+  return {
+    tcp(this: Duplex): void {
+      const upgrade = upgrades.get(this);
+      if (!upgrade) return;
+      upgrades.delete(this);
+      upgrade.hold.release();
+      // `ws` destroys a half-closed socket without a word: still a refused handshake.
+      if (upgrade.caller) note(LEFT_BEFORE_HANDSHAKE, upgrade.caller);
+    },
+    ws(this: WebSocket): void {
+      open.delete(this);
+      const state = sockets.get(this);
+      if (state) socketGone(state);
+    },
+  };
+}
+
 export function createWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoor {
   const { pipeline } = options;
   // A message over the HTTP body limit closes the socket (1009): no larger document arrives another way.
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES });
+  // Every socket is a DoorSocket: its bounded sends and noted closes are methods, not closures per socket.
+  const wss = new WebSocketServer<typeof DoorSocket>({ noServer: true, maxPayload: MAX_BODY_BYTES, WebSocket: DoorSocket });
   const sockets = new WeakMap<object, SocketState>();
   const open = new Set<WebSocket>();
   const upgrades = new WeakMap<Duplex, Upgrade>();
@@ -247,46 +233,35 @@ export function createWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoo
     if (socket.destroyed) hold.release();
     else {
       upgrades.set(socket, { caller, hold });
-      socket.on('close', tcpClosed);
+      socket.on('close', closed.tcp);
     }
     // What the socket's callers need later of the request; the request itself is not kept.
     const peer = peerOf(req, caller.clientAddress);
-    wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+    wss.handleUpgrade(req, socket, head, (ws) => {
       const upgrade = upgrades.get(socket);
       if (upgrade) upgrade.caller = null; // settled: the socket's callers come from its peer now
-      boundSends(ws, options.maxBufferedBytes, () => onSlowReader(ws), (data) => frames.fragmentsOf(ws, data));
-      noteCloses(ws, (refusal) => note(refusal, sockets.get(ws)?.caller ?? options.callerOf({ ...peer, authorization: undefined })));
+      ws.hooks = hooks;
+      ws.peer = peer;
       open.add(ws);
-      ws.on('close', wsClosed);
+      ws.on('close', closed.ws);
       connections.open(ws, peer);
     });
   }
 
-  // One listener for every socket (Node calls it with the socket as `this`): no closure per socket.
-  function tcpClosed(this: Duplex): void {
-    const upgrade = upgrades.get(this);
-    if (!upgrade) return;
-    upgrades.delete(this);
-    upgrade.hold.release();
-    // `ws` destroys a half-closed socket without a word: still a refused handshake.
-    if (upgrade.caller) note(LEFT_BEFORE_HANDSHAKE, upgrade.caller);
-  }
-
-  function wsClosed(this: WebSocket): void {
-    open.delete(this);
-    const state = sockets.get(this);
-    if (state) socketGone(state);
-  }
+  const closed = closeListeners(upgrades, sockets, open, note);
   answerRefusedHandshakes(wss, upgrades, note);
 
-  /** A socket closed for reading slowly: its operations end now, not when its close handshake does. */
-  function onSlowReader(ws: WebSocket): void {
-    closedSlow += 1;
-    const state = sockets.get(ws);
-    if (!state) return;
-    for (const cancellation of state.running) cancellation.abort();
-    for (const stream of state.streams) void stream.return(undefined);
-  }
+  const hooks: DoorSocketHooks = {
+    maxBufferedBytes: options.maxBufferedBytes,
+    fragmentsOf: (ws, data) => frames.fragmentsOf(ws, data),
+    // Closed for reading slowly: its operations end now, not when its close handshake does.
+    slowReader(ws) {
+      closedSlow += 1;
+      const state = sockets.get(ws);
+      if (state) endOperations(state);
+    },
+    closing: (ws, refusal) => note(refusal, sockets.get(ws)?.caller ?? options.callerOf({ socketAddress: ws.peer?.socketAddress, headers: ws.peer?.headers ?? {}, authorization: undefined })),
+  };
 
   // A subscription's `subscribe` is run by the door (ws-subscriptions.ts); the rest by graphql-ws.
   const take = doorSubscriptions({
@@ -329,10 +304,7 @@ export function createWebSocketDoor(options: WebSocketDoorOptions): WebSocketDoo
         state.running.add(cancellation);
         try {
           const answer = await pipeline.handle(payload, state.caller, { door: 'ws', cancellation, connection: state.connection, incremental: true });
-          if (isStream(answer)) {
-            state.streams.add(answer);
-            return { schema: options.schema, document: AS_SUBSCRIPTION, contextValue: { answer: endsWith(answer, () => state.streams.delete(answer)) } satisfies Precomputed };
-          }
+          if (isStream(answer)) return { schema: options.schema, document: AS_SUBSCRIPTION, contextValue: { answer } satisfies Precomputed };
           // A document refused before anything ran is the protocol's `error` message; any other answer is a `next`.
           if (answer.documentRefused) return wireErrors(answer.result.errors ?? []);
           return { schema: options.schema, document: AS_QUERY, contextValue: { answer: answer.result } satisfies Precomputed };

@@ -27,8 +27,6 @@ export interface FollowedSocket {
   readonly connection: Connection;
   /** Operations in flight on it (from `subscribe` to the pipeline's answer): aborted when the socket closes. */
   readonly running: Set<Cancellation>;
-  /** Its subscriptions' event streams, ended at once when it is closed for reading slowly. */
-  readonly streams: Set<AnswerStream>;
   /** graphql-ws's context of the socket: whether it is acknowledged, its operations by id. */
   readonly ctx: Context<Record<string, unknown> | undefined, unknown>;
 }
@@ -65,7 +63,6 @@ class DoorSubscription implements AsyncGenerator<never, undefined>, StreamListen
     if (isStream(answer)) {
       if (this.left) return void answer.return(undefined);
       this.stream = answer;
-      this.state.streams.add(answer);
       // Its events are pushed here as they come: nothing waits on the stream between them.
       if (isListenable<FormattedExecutionResult>(answer)) return answer.listen(this);
       return this.pump();
@@ -96,7 +93,6 @@ class DoorSubscription implements AsyncGenerator<never, undefined>, StreamListen
   }
 
   onError(error: unknown): void {
-    this.end();
     if (this.left) return;
     this.forget();
     const message = error instanceof Error ? error.message : String(error);
@@ -115,10 +111,6 @@ class DoorSubscription implements AsyncGenerator<never, undefined>, StreamListen
     );
   }
 
-  private end(): void {
-    if (this.stream) this.state.streams.delete(this.stream);
-  }
-
   /** Out of graphql-ws's table, if it is still there (a close replaces the table). */
   private forget(): void {
     const table = this.state.ctx.subscriptions;
@@ -127,7 +119,6 @@ class DoorSubscription implements AsyncGenerator<never, undefined>, StreamListen
 
   /** The stream ended by itself: `complete`, as graphql-ws sends it. */
   private complete(): void {
-    this.end();
     this.forget();
     send(this.socket, JSON.stringify({ id: this.id, type: MessageType.Complete }));
   }
@@ -136,11 +127,7 @@ class DoorSubscription implements AsyncGenerator<never, undefined>, StreamListen
   async return(): Promise<IteratorReturnResult<undefined>> {
     if (this.left) return DONE;
     this.left = true;
-    const stream = this.stream;
-    if (stream) {
-      this.end();
-      await stream.return(undefined);
-    }
+    if (this.stream) await this.stream.return(undefined);
     return DONE;
   }
 

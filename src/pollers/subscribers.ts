@@ -90,9 +90,8 @@ export class Subscribers<V, O extends Member> {
   /** Admission reads in flight, by credential. */
   private readonly admitting = new Map<string, AbortController>();
   private last: { readonly value: V; readonly fingerprint: string } | null = null;
-  /** How a stream leaves: one function for all of them, not a closure per follower. */
+  /** How a stream leaves: one function for all of them (not a closure per follower). */
   private readonly leaveOf = (stream: SubscriberStream<V>): void => this.leave(stream);
-
   constructor(
     private readonly kind: string,
     private readonly metrics: Pick<PollerMetrics, 'subscriberJoined' | 'subscriberLeft'>,

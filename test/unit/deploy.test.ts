@@ -116,7 +116,7 @@ describe('Dockerfile', () => {
 
   it('npm start runs the gateway with the same V8 flags as the image and the benchmark', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    expect(pkg.scripts['start']).toContain(`node ${GATEWAY_NODE_FLAGS.join(' ')} dist/src/main.js`);
+    expect(pkg.scripts['start']).toContain(['node', ...GATEWAY_NODE_FLAGS, 'dist/src/main.js'].join(' '));
   });
 
   it('copies every file the running gateway reads: package.json, schema/, the MCP operations, the map page and what it imports', () => {

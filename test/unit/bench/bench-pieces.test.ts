@@ -55,7 +55,11 @@ describe('args', () => {
       perSocket: 2,
       replicas: 1,
       warm: false,
+      snapshots: null,
+      semiSpaceMb: null,
     });
+    expect(parseArgs(['--semi-space', '64', '--snapshots=/tmp/s'])).toMatchObject({ semiSpaceMb: 64, snapshots: '/tmp/s' });
+    expect(() => parseArgs(['--semi-space', '0'])).toThrow();
   });
 
   it('reads the subscribers scenario\'s sockets and replicas', () => {
