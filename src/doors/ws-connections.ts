@@ -101,6 +101,39 @@ function sendOn(socket: WebSocket, data: string): Promise<void> {
   });
 }
 
+type Take = (socket: WebSocket, text: string) => boolean;
+type OnMessage = (data: string) => Promise<void>;
+
+/**
+ * A socket as graphql-ws's server sees it (`protocol`, `send`, `close`, `onMessage`): methods of
+ * one class, not four closures per socket. Its messages and its close come through one listener
+ * for every socket (`Wires`), which finds the socket's wire.
+ */
+class Wire {
+  /** graphql-ws's handler of the socket's messages, once it gave one. */
+  handle: OnMessage | null = null;
+  /** graphql-ws's "the socket closed", once it opened the socket. */
+  closed: ((code: number, reason: string) => Promise<void>) | null = null;
+
+  constructor(readonly socket: WebSocket) {}
+
+  get protocol(): string {
+    return this.socket.protocol;
+  }
+
+  send(data: string): Promise<void> {
+    return sendOn(this.socket, data);
+  }
+
+  close(code: number, reason: string): void {
+    this.socket.close(code, reason);
+  }
+
+  onMessage(handle: OnMessage): void {
+    this.handle = handle;
+  }
+}
+
 /**
  * Serves graphql-transport-ws on the sockets handed to `open` (with their peer); `take` is
  * offered each text message first (true: the door handled it). `dispose` closes every socket and
@@ -109,36 +142,40 @@ function sendOn(socket: WebSocket, data: string): Promise<void> {
 export function serveConnections<P extends Record<string, unknown> | undefined>(
   wss: WebSocketServer,
   options: ServerOptions<P, SocketExtra>,
-  take: (socket: WebSocket, text: string) => boolean,
+  take: Take,
   keepAliveMs = KEEP_ALIVE_MS,
 ): { open(socket: WebSocket, peer: Peer): void; dispose(): Promise<void> } {
   const server = makeServer<P, SocketExtra>(options);
   const keepAlive = new KeepAlive(keepAliveMs);
+  const wires = new WeakMap<WebSocket, Wire>();
+
+  // One listener of each kind for every socket (ws calls it with its socket as `this`).
+  function onSocketMessage(this: WebSocket, data: Buffer): void {
+    const text = String(data);
+    if (take(this, text)) return;
+    const handle = wires.get(this)?.handle;
+    handle?.(text).catch((err: unknown) => {
+      console.error('Internal error occurred during message handling.', err);
+      this.close(CloseCode.InternalServerError, 'Internal server error');
+    });
+  }
+
+  function onSocketClose(this: WebSocket, code: number, reason: Buffer): void {
+    keepAlive.delete(this);
+    const closed = wires.get(this)?.closed;
+    wires.delete(this);
+    if (closed) void closed(code, String(reason));
+  }
+
   function open(socket: WebSocket, peer: Peer): void {
     // `on` for events that come once: `once` wraps each listener for the socket's whole life.
     socket.on('error', onSocketError);
     keepAlive.add(socket);
-    const closed = server.opened(
-      {
-        protocol: socket.protocol,
-        send: (data) => sendOn(socket, data),
-        close: (code, reason) => socket.close(code, reason),
-        onMessage: (cb) =>
-          socket.on('message', (data: Buffer) => {
-            const text = String(data);
-            if (take(socket, text)) return;
-            cb(text).catch((err: unknown) => {
-              console.error('Internal error occurred during message handling.', err);
-              socket.close(CloseCode.InternalServerError, 'Internal server error');
-            });
-          }),
-      },
-      { socket, peer },
-    );
-    socket.on('close', (code: number, reason: Buffer) => {
-      keepAlive.delete(socket);
-      void closed(code, String(reason));
-    });
+    const wire = new Wire(socket);
+    wires.set(socket, wire);
+    socket.on('message', onSocketMessage);
+    wire.closed = server.opened(wire, { socket, peer });
+    socket.on('close', onSocketClose);
   }
   return {
     open,
