@@ -1,26 +1,29 @@
 /**
- * A request's "stop now": an EventEmitter, which undici takes as a request's `signal` as it takes
- * an AbortSignal. Why: every request needs one and almost none fires, and an AbortSignal per
- * request costs the one-call path CPU the bench sees (docs/performance.md). A standard AbortSignal
- * is made only for code that asks for one (a subscription's poller, a retry's sleep).
+ * A request's "stop now": a small emitter of one event (`abort`) that undici takes as a request's
+ * `signal` as it takes an AbortSignal (it asks for `on`/`once`/`removeListener`). Why: every
+ * request needs one and almost none fires, and an AbortSignal per request costs the one-call path
+ * CPU the bench sees (docs/performance.md); and not Node's EventEmitter either: its table of
+ * listeners is a dictionary object (~180 bytes) made for every emitter, and a follower of a
+ * subscription keeps its cancellation for hours. A standard AbortSignal is made only for code that
+ * asks for one (a subscription's poller, a retry's sleep).
  */
-import { EventEmitter, setMaxListeners } from 'node:events';
+
+import { setMaxListeners } from 'node:events';
+
+/** Listeners the standard AbortSignal made for a Cancellation may hold: each running or queued upstream call adds one. */
+const MAX_LISTENERS = 10_000;
 
 /** What a call can be stopped by: a standard AbortSignal or a Cancellation (undici takes both). */
 export type CancelSignal = AbortSignal | Cancellation;
 
-/** Listeners one Cancellation may hold: each running or queued upstream call adds one. */
-const MAX_LISTENERS = 10_000;
+type Listener = () => void;
 
-export class Cancellation extends EventEmitter {
+export class Cancellation {
   aborted = false;
   reason: unknown = undefined;
   private controller: AbortController | null = null;
-
-  constructor() {
-    super();
-    this.setMaxListeners(MAX_LISTENERS);
-  }
+  /** Its listeners: none, the one most have, or a list (each running upstream call adds one). */
+  private listeners: Listener | Listener[] | null = null;
 
   /** Aborts once (later calls do nothing); `reason` defaults to an AbortError, as AbortController's does. */
   abort(reason?: unknown): void {
@@ -28,7 +31,10 @@ export class Cancellation extends EventEmitter {
     this.aborted = true;
     this.reason = reason === undefined ? new DOMException('This operation was aborted', 'AbortError') : reason;
     this.controller?.abort(this.reason);
-    this.emit('abort');
+    const listeners = this.listeners;
+    this.listeners = null;
+    if (typeof listeners === 'function') listeners();
+    else if (listeners !== null) for (const listener of listeners) listener();
   }
 
   /** A standard AbortSignal that aborts with this, with the same reason; made on first use. */
@@ -39,6 +45,45 @@ export class Cancellation extends EventEmitter {
       if (this.aborted) this.controller.abort(this.reason);
     }
     return this.controller.signal;
+  }
+
+  // The emitter face undici uses (the only event is `abort`).
+  on(_event: 'abort', listener: Listener): this {
+    if (this.aborted) return this;
+    const listeners = this.listeners;
+    if (listeners === null) this.listeners = listener;
+    else if (typeof listeners === 'function') this.listeners = [listeners, listener];
+    else listeners.push(listener);
+    return this;
+  }
+
+  addListener(event: 'abort', listener: Listener): this {
+    return this.on(event, listener);
+  }
+
+  once(event: 'abort', listener: Listener): this {
+    // Listeners are called at most once anyway: an abort happens once, and drops them all.
+    return this.on(event, listener);
+  }
+
+  removeListener(_event: 'abort', listener: Listener): this {
+    const listeners = this.listeners;
+    if (listeners === listener) this.listeners = null;
+    else if (Array.isArray(listeners)) {
+      const at = listeners.lastIndexOf(listener);
+      if (at >= 0) listeners.splice(at, 1);
+      if (listeners.length === 0) this.listeners = null;
+    }
+    return this;
+  }
+
+  off(event: 'abort', listener: Listener): this {
+    return this.removeListener(event, listener);
+  }
+
+  listenerCount(_event: 'abort'): number {
+    const listeners = this.listeners;
+    return listeners === null ? 0 : typeof listeners === 'function' ? 1 : listeners.length;
   }
 }
 

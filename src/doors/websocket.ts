@@ -31,7 +31,7 @@ import { handshakeRefusal, LEFT_BEFORE_HANDSHAKE, operationsRefusal, type EdgeRe
 import { SerializedOnce } from './serialized-once';
 import { nextMessage, SharedFrames, sharedPayloadReplacer } from './ws-shared-frames';
 import { peerOf, serveConnections, type SocketExtra } from './ws-connections';
-import { doorSubscriptions, type FollowedSocket } from './ws-subscriptions';
+import { doorSubscriptions, InFlight, type FollowedSocket } from './ws-subscriptions';
 
 export interface WebSocketDoorOptions {
   /** Where it takes upgrades (`/graphql`). */
@@ -150,19 +150,19 @@ function acceptedSocket(ctx: SocketState['ctx'] & { extra: SocketExtra }, token:
     ctx,
     caller: callerOf({ ...ctx.extra.peer, authorization: token, cancellation: new Cancellation() }),
     connection: { subscriptions: 0 },
-    running: new Set(),
+    running: new InFlight(),
   };
 }
 
 /** An accepted socket closed: its caller's cancellation fires, and its operations in flight stop. */
 function socketGone(state: SocketState): void {
   state.caller.cancellation.abort();
-  for (const cancellation of state.running) cancellation.abort();
+  state.running.abortAll();
 }
 
 /** A socket closed for reading slowly: its operations in flight and its subscriptions (graphql-ws's table of them) end now. */
 function endOperations(state: SocketState): void {
-  for (const cancellation of state.running) cancellation.abort();
+  state.running.abortAll();
   for (const operation of Object.values(state.ctx.subscriptions)) {
     if (operation !== null && 'return' in operation) void operation.return(undefined);
   }

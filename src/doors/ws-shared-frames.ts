@@ -52,6 +52,8 @@ export class SharedFrames {
     const bytes = typeof id === 'string' ? bySubscription?.get(id) : undefined;
     if (bytes === undefined || typeof id !== 'string') return null;
     bySubscription?.delete(id);
+    // Nothing left waiting: the socket keeps no map between its events.
+    if (bySubscription?.size === 0) this.waiting.delete(socket);
     return [Buffer.from(`${HEAD}${idJson},"type":"next","payload":`), bytes, CLOSE];
   }
 }

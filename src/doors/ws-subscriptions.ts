@@ -21,12 +21,37 @@ import { Cancellation } from '../core/cancellation';
 import { isListenable, type StreamListener } from '../core/listen';
 import { isStream, type Answer, type AnswerStream, type Caller, type Connection, type Pipeline } from '../pipeline';
 
+/** A socket's operations in flight (from their message to the pipeline's answer): a set exists only while there are some. */
+export class InFlight {
+  private set: Set<Cancellation> | null = null;
+
+  get size(): number {
+    return this.set?.size ?? 0;
+  }
+
+  add(cancellation: Cancellation): void {
+    (this.set ??= new Set()).add(cancellation);
+  }
+
+  delete(cancellation: Cancellation): void {
+    this.set?.delete(cancellation);
+    if (this.set?.size === 0) this.set = null;
+  }
+
+  /** Every one in flight stops. */
+  abortAll(): void {
+    const set = this.set;
+    this.set = null;
+    for (const cancellation of set ?? []) cancellation.abort();
+  }
+}
+
 /** What the door keeps for an acknowledged socket, as this module needs it. */
 export interface FollowedSocket {
   readonly caller: Caller;
   readonly connection: Connection;
   /** Operations in flight on it (from `subscribe` to the pipeline's answer): aborted when the socket closes. */
-  readonly running: Set<Cancellation>;
+  readonly running: InFlight;
   /** graphql-ws's context of the socket: whether it is acknowledged, its operations by id. */
   readonly ctx: Context<Record<string, unknown> | undefined, unknown>;
 }

@@ -1,5 +1,9 @@
 /** Cancellation: the cheap per-request "stop now" (src/core/cancellation.ts). */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { request } from 'undici';
 import { Cancellation, onAbort } from '../../../src/core/cancellation';
+import { waitUntil } from '../../helpers/wait';
 
 describe('Cancellation', () => {
   it('aborts once, with an AbortError by default, and tells its listeners once', () => {
@@ -62,5 +66,29 @@ describe('Cancellation', () => {
       process.off('warning', onWarning);
     }
     expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+  });
+
+  it('stops a real undici request in flight, and undici lets go of its listener when a request ends', async () => {
+    const server: Server = createServer((req, res) => {
+      if (req.url === '/quick') res.end('ok');
+      // '/held' is never answered: only the cancellation ends it.
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const quick = new Cancellation();
+      const answered = await request(`${base}/quick`, { signal: quick });
+      expect(await answered.body.text()).toBe('ok');
+      await waitUntil(() => quick.listenerCount('abort') === 0, 'undici lets go of the finished request\'s listener');
+
+      const held = new Cancellation();
+      const pending = request(`${base}/held`, { signal: held });
+      await waitUntil(() => held.listenerCount('abort') === 1, 'undici listens on the held request\'s cancellation');
+      held.abort();
+      await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
