@@ -30,6 +30,22 @@ export interface ShareStats {
   callers: number;
 }
 
+/** A class, not an object with a closure: a follower holds its shares for hours (memory per follower). */
+class Held implements Hold {
+  private released = false;
+
+  constructor(
+    private readonly limit: SharedLimit,
+    private readonly caller: string,
+  ) {}
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.limit.giveBack(this.caller);
+  }
+}
+
 export class SharedLimit {
   private held = 0;
   private readonly byCaller = new Map<string, number>();
@@ -57,17 +73,15 @@ export class SharedLimit {
     if (refusal) throw refusal;
     this.held += 1;
     this.byCaller.set(caller, (this.byCaller.get(caller) ?? 0) + 1);
-    let released = false;
-    return {
-      release: () => {
-        if (released) return;
-        released = true;
-        this.held -= 1;
-        const left = (this.byCaller.get(caller) ?? 1) - 1;
-        if (left <= 0) this.byCaller.delete(caller);
-        else this.byCaller.set(caller, left);
-      },
-    };
+    return new Held(this, caller);
+  }
+
+  /** One unit of `caller`'s back (a hold's release: once). */
+  giveBack(caller: string): void {
+    this.held -= 1;
+    const left = (this.byCaller.get(caller) ?? 1) - 1;
+    if (left <= 0) this.byCaller.delete(caller);
+    else this.byCaller.set(caller, left);
   }
 
   stats(): ShareStats {

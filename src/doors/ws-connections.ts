@@ -24,13 +24,16 @@ const PEER_HEADERS = ['x-request-id', 'traceparent', 'tracestate'] as const;
 
 /** `request`'s peer, with `clientAddress` (already worked out from the socket and the trusted proxies) as its address. */
 export function peerOf(request: IncomingMessage, clientAddress: string | undefined): Peer {
-  const headers: Record<string, string | string[] | undefined> = {};
+  let headers: Record<string, string | string[] | undefined> | null = null;
   for (const name of PEER_HEADERS) {
     const value = request.headers[name];
-    if (value !== undefined) headers[name] = value;
+    if (value !== undefined) (headers ??= {})[name] = value;
   }
-  return Object.freeze({ socketAddress: clientAddress, headers: Object.freeze(headers) });
+  // Most clients send none of them: their peers share one empty object.
+  return Object.freeze({ socketAddress: clientAddress, headers: headers === null ? NO_HEADERS : Object.freeze(headers) });
 }
+
+const NO_HEADERS: Peer['headers'] = Object.freeze({});
 
 /** What graphql-ws's context carries for each socket (`ctx.extra`): the socket and its peer, not the upgrade request. */
 export interface SocketExtra {

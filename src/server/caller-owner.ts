@@ -19,6 +19,14 @@ type OwnerCaller = Pick<Caller, 'authorization' | 'identity' | 'verify'>;
 /** The keyed hash a token's data are shared under (src/core/verify.ts `tokenHash`). */
 export type CredentialOf = (authorization: string) => string;
 
+/** The last credential key made: the followers of one token (its sockets, its subscriptions) share one string, not one each. */
+let lastKey: { hash: string; key: string } | null = null;
+
+function credentialKey(hash: string): string {
+  if (lastKey?.hash !== hash) lastKey = { hash, key: `cred:${hash}` };
+  return lastKey.key;
+}
+
 export class CallerOwner implements GatewayOwner {
   readonly #caller: OwnerCaller;
   readonly #http: HttpLayer;
@@ -31,7 +39,7 @@ export class CallerOwner implements GatewayOwner {
     this.#http = http;
     this.#options = options;
     this.#knownKey = knownKey;
-    this.#credential = caller.authorization === undefined ? ANONYMOUS_KEY : `cred:${credentialOf(caller.authorization)}`;
+    this.#credential = caller.authorization === undefined ? ANONYMOUS_KEY : credentialKey(credentialOf(caller.authorization));
   }
 
   /** A run resumed from the fleet's record: its owner's key is the one the record was started under. */
