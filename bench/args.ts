@@ -44,6 +44,8 @@ export interface BenchOptions {
   snapshots: string | null;
   /** `--semi-space MB`: the gateway (and every child) runs with `NODE_OPTIONS=--max-semi-space-size=MB`, a query-heavy replica's young generation; none: V8's own, as deployed by default. */
   semiSpaceMb: number | null;
+  /** `--churn SECONDS`: the subscribers scenario's followers come and go for that long once everyone has left (bench/churn.ts); 0: not run. */
+  churnSeconds: number;
   /** Skip the fault scenario (bench/fault-scenario.ts). */
   skipFaults: boolean;
   /** Run the fault scenario only, adding its figures to an existing results file. */
@@ -69,6 +71,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   warm: false,
   snapshots: null,
   semiSpaceMb: null,
+  churnSeconds: 0,
   skipFaults: false,
   faultsOnly: false,
 };
@@ -90,6 +93,7 @@ export const USAGE = `usage: npm run bench -- [flags]
   --subscribers N          WebSocket subscribers of that scenario (default 2000)
   --per-socket N           subscriptions per socket in that scenario (default 2: N/2 sockets)
   --replicas R             that scenario on R gateways sharing one Redis (N followers on each; default 1)
+  --churn SECONDS          that scenario then has followers come and go for SECONDS (1,000 a round): memory and polls after
   --semi-space MB          children run with NODE_OPTIONS=--max-semi-space-size=MB (a query-heavy replica's young generation)
   --snapshots DIR          that scenario writes the gateway's heap snapshots to DIR (before.heapsnapshot, after.heapsnapshot)
   --warm                   that scenario's gateway serves a short query load before its baseline (memory of a warmed replica)
@@ -148,6 +152,7 @@ const VALUE_FLAGS: Record<string, Setter> = {
   '--replicas': (o, v, f) => (o.replicas = positiveInt(f, v)),
   '--snapshots': (o, v) => (o.snapshots = v),
   '--semi-space': (o, v, f) => (o.semiSpaceMb = positiveInt(f, v)),
+  '--churn': (o, v, f) => (o.churnSeconds = positiveInt(f, v)),
   '--gateway': (o, v, f) => {
     if (v !== 'child' && v !== 'in-process') throw new UsageError(`${f}: expected child or in-process`);
     o.gateway = v;

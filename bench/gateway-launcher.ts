@@ -33,6 +33,8 @@ export interface GatewayHandle {
   settledMemory(): Promise<SettledMemory>;
   /** Writes a heap snapshot of the gateway to `path` (after a collection); in-process, of this whole process. */
   heapSnapshot(path: string): Promise<void>;
+  /** Its WebSocket door's open sockets, bytes held unsent (in all and on one socket) and sockets closed for reading slowly. */
+  wsStats(): Promise<WsStats>;
   /** Where its requests' time went (phase-clock.ts); reads null in-process. */
   phases: PhaseReader;
   close(): Promise<void>;
@@ -45,6 +47,17 @@ export interface SettledMemory {
   arrayBuffers: number;
   /** The young generation's resident pages (absent in runs made before it was read). */
   newSpace?: number;
+}
+
+export interface WsStats {
+  sockets: number;
+  bufferedBytes: number;
+  maxBufferedBytes: number;
+  closedSlow: number;
+}
+
+function isWsStats(value: unknown): value is WsStats {
+  return isObject(value) && ['sockets', 'bufferedBytes', 'maxBufferedBytes', 'closedSlow'].every((k) => typeof value[k] === 'number');
 }
 
 function isSettledMemory(value: unknown): value is SettledMemory {
@@ -88,6 +101,7 @@ async function startInProcess(env: Record<string, string>, loaderOptions: Loader
       return Promise.resolve({ rss, heapUsed, external, arrayBuffers });
     },
     heapSnapshot: (path) => Promise.resolve(void writeHeapSnapshot(path)),
+    wsStats: () => Promise.resolve(gateway.wsStats()),
     phases: NO_PHASES,
     close: () => gateway.close(),
   };
@@ -112,6 +126,11 @@ export async function startGatewayChild(script: string, env: Record<string, stri
       return memory;
     },
     heapSnapshot: async (path) => void (await child.ask('heap-snapshot', { path })),
+    wsStats: async () => {
+      const stats = await child.ask('ws-stats');
+      if (!isWsStats(stats)) throw new Error('gateway child: ws-stats answered no stats');
+      return stats;
+    },
     phases: child.phases,
     close: () => child.close(),
   };

@@ -28,7 +28,7 @@ const consoleIo: RunIo = {
 
 /** The subscribers scenario alone: its figures printed, and added to results.json (`subscribers`). */
 async function subscribersScenario(options: BenchOptions, io: RunIo): Promise<SubscribersResult> {
-  const result = await runSubscribers({ subscribers: options.subscribers, perSocket: options.perSocket, warm: options.warm, snapshots: options.snapshots, semiSpaceMb: options.semiSpaceMb, gateway: options.gateway, log: io.log });
+  const result = await runSubscribers({ subscribers: options.subscribers, perSocket: options.perSocket, warm: options.warm, snapshots: options.snapshots, semiSpaceMb: options.semiSpaceMb, churnSeconds: options.churnSeconds, gateway: options.gateway, log: io.log });
   io.print(formatSubscribers(result));
   if (options.out !== null) {
     const path = resolve(packageRoot(), options.out);

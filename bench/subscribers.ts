@@ -22,6 +22,8 @@ import { startSandbox, type RunningSandbox } from '../src/sandbox';
 import type { GatewayMode } from './args';
 import { networkGraph } from './queries/network-graph';
 import { benchGatewayEnv, startGatewayProcess, type SettledMemory } from './gateway-launcher';
+import { runSlowReaders, type SlowReadersResult } from './slow-readers';
+import { runChurn, type ChurnResult } from './churn';
 
 export interface SubscribersResult {
   /** Followers (subscriptions) asked for, and those that got their first event. */
@@ -68,6 +70,10 @@ export interface SubscribersResult {
   changeToP99Ms?: number;
   /** Polls of the followed network per poll interval while everyone follows (its record read: one per poll). */
   pollsPerInterval?: number;
+  /** Followers that stopped reading during a burst of changes, and what that did to the others (bench/slow-readers.ts; absent in runs before it). */
+  slowReaders?: SlowReadersResult;
+  /** Followers coming and going after everyone left (`--churn`; absent: not run). */
+  churn?: ChurnResult;
   /** Once every socket is gone: polls of the network in the two intervals after the first (0: the poller stopped), and settled memory. */
   pollsAfterLeaving?: number;
   settledAfterLeaving?: SettledMemory;
@@ -79,6 +85,8 @@ export interface SubscribersOptions {
   perSocket?: number;
   /** Serve a short query load before the baseline: the young generation's one-off growth is then in it. */
   warm?: boolean;
+  /** Seconds of churn after everyone left (bench/churn.ts); none: not run. */
+  churnSeconds?: number;
   /** A directory for the gateway's heap snapshots (before any socket, after every first event); none: no snapshot. */
   snapshots?: string | null;
   /** The gateway's young generation was set (`--semi-space`: NODE_OPTIONS=--max-semi-space-size=MB); null: V8's own. */
@@ -91,6 +99,11 @@ export const POLL_INTERVAL_MS = 250;
 /** Sockets opened at once (the kernel's accept queue, this process's event loop). */
 export const OPENING_BATCH = 100;
 export const WAIT_MS = 120_000;
+/** Followers that stop reading during the burst (at most a tenth of them), and the changes of the burst. */
+export const SLOW_READERS = 200;
+export const BURST_CHANGES = 20;
+/** Followers per round of churn. */
+export const CHURN_ROUND = 1000;
 /** Whole-network queries a warmed gateway serves before its baseline (`--warm`). */
 export const WARM_QUERIES = 20;
 const NETWORK_ROUTE = 'GET /rest/v1/networks/{networkId}';
@@ -272,6 +285,9 @@ export async function runSubscribers(options: SubscribersOptions): Promise<Subsc
     await until(() => followers.changes >= connected, WAIT_MS);
     const seen = Array.from(followers.changeAt.filter((t) => t > 0), (t) => t - changedAt).sort((a, b) => a - b);
 
+    // Some stop reading while a burst of changes comes: the others are not to wait for them.
+    const slowReaders = await runSlowReaders({ followers, gateway, token: sandbox.tokens.admin, networkId: network.id, slow: Math.min(SLOW_READERS, Math.floor(connected / 10)), changes: BURST_CHANGES, log: options.log });
+
     // Everyone leaves: the poller stops within an interval, and memory goes back.
     followers.closeAll();
     await sleep(POLL_INTERVAL_MS * 2);
@@ -279,6 +295,10 @@ export async function runSubscribers(options: SubscribersOptions): Promise<Subsc
     await sleep(POLL_INTERVAL_MS * 2);
     const pollsAfterLeaving = networkPolls(sandbox) - pollsLeft;
     const settledAfterLeaving = await gateway.settledMemory();
+    const churn =
+      options.churnSeconds !== undefined && options.churnSeconds > 0
+        ? await runChurn({ gateway, token: sandbox.tokens.admin, networkId: network.id, seconds: options.churnSeconds, perRound: Math.min(options.subscribers, CHURN_ROUND), perSocket, polls: () => networkPolls(sandbox), log: options.log })
+        : undefined;
     return {
       subscribers: options.subscribers,
       connected,
@@ -306,8 +326,10 @@ export async function runSubscribers(options: SubscribersOptions): Promise<Subsc
       firstEventsToAllMs: round(lastFirst - openedAt),
       changeToP99Ms: round(percentile(seen, 99)),
       pollsPerInterval,
+      slowReaders,
       pollsAfterLeaving,
       settledAfterLeaving,
+      ...(churn ? { churn } : {}),
     };
   } finally {
     followers.closeAll();

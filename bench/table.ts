@@ -233,5 +233,15 @@ export function formatSubscribers(r: SubscribersResult): string {
           `first event after subscribe p50 ${r.firstEventMs?.p50} ms, p99 ${r.firstEventMs?.p99} ms; all first events in ${r.firstEventsToAllMs} ms; change → p99 follower ${r.changeToP99Ms} ms; polls per interval ${r.pollsPerInterval}; after leaving: ${r.pollsAfterLeaving} polls, settled RSS ${mib(r.settledAfterLeaving?.rss ?? 0)}`,
         ]
       : []),
+    ...(r.slowReaders
+      ? [
+          `${r.slowReaders.slowFollowers} followers stop reading, a burst of ${r.slowReaders.changes} changes: ${r.slowReaders.othersReached} of ${r.slowReaders.others} others got its last change (first ${r.slowReaders.toFirstMs} ms, p99 ${r.slowReaders.toP99Ms} ms, last ${r.slowReaders.toLastMs} ms); the gateway held at most ${(r.slowReaders.maxBufferedBytes / 1024).toFixed(0)} KiB unsent (${(r.slowReaders.maxSocketBufferedBytes / 1024).toFixed(0)} KiB on one socket); ${r.slowReaders.closedSlow} closed for reading slowly`,
+        ]
+      : []),
+    ...(r.churn
+      ? [
+          `churn for ${r.churn.seconds} s: ${r.churn.followers} followers came and went in ${r.churn.rounds} rounds; settled RSS ${mib(r.churn.settledBefore.rss)} → ${mib(r.churn.settledAfter.rss)}, heap ${mib(r.churn.settledBefore.heapUsed)} → ${mib(r.churn.settledAfter.heapUsed)}; ${r.churn.pollsAfter} polls after the last round left`,
+        ]
+      : []),
   ].join('\n');
 }

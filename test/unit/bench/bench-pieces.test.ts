@@ -57,8 +57,9 @@ describe('args', () => {
       warm: false,
       snapshots: null,
       semiSpaceMb: null,
+      churnSeconds: 0,
     });
-    expect(parseArgs(['--semi-space', '64', '--snapshots=/tmp/s'])).toMatchObject({ semiSpaceMb: 64, snapshots: '/tmp/s' });
+    expect(parseArgs(['--semi-space', '64', '--snapshots=/tmp/s', '--churn', '60'])).toMatchObject({ semiSpaceMb: 64, snapshots: '/tmp/s', churnSeconds: 60 });
     expect(() => parseArgs(['--semi-space', '0'])).toThrow();
   });
 
