@@ -82,6 +82,8 @@ export function subscribe(deps: SubscribeDeps): Stage {
     if (connection && connection.subscriptions >= max) {
       return refusal(record, [new LimitExceededError('subscriptionsPerConnection', max, `this connection runs ${max} subscriptions already (MAX_SUBSCRIPTIONS_PER_CONNECTION); complete one first`, { scope: 'caller' })]);
     }
+    const operation = run.operation;
+    if (!operation) throw new Error('subscribe needs the operation (the operation stage)');
     const hold = new SubscriptionHold(deps, run);
     try {
       await verifyCaller(caller);
@@ -90,8 +92,6 @@ export function subscribe(deps: SubscribeDeps): Stage {
       hold.end();
       return refusal(record, [error]);
     }
-    const operation = run.operation;
-    if (!operation) throw new Error('subscribe needs the operation (the operation stage)');
     const context = deps.createContext(caller, record.cancellation, record.calls, record.trace);
     let source: AsyncIterable<unknown> | ExecutionResult;
     try {
