@@ -30,10 +30,10 @@ const memorySettled: ChildQuestion = async () => {
     if (typeof gc === 'function') Reflect.apply(gc, undefined, []);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
+  const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
   // The young generation's pages: they grow under load up to --max-semi-space-size and stay.
   const newSpace = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.physical_space_size ?? 0;
-  return { rss, heapUsed, external, arrayBuffers, newSpace };
+  return { rss, heapUsed, heapTotal, external, arrayBuffers, newSpace };
 };
 
 /** A heap snapshot written to the message's `path` (after a collection): what the process holds, object by object. */

@@ -47,6 +47,8 @@ export interface SettledMemory {
   arrayBuffers: number;
   /** The young generation's resident pages (absent in runs made before it was read). */
   newSpace?: number;
+  /** The heap V8 holds from the system, used or not (absent in runs made before it was read). */
+  heapTotal?: number;
 }
 
 export interface WsStats {
@@ -97,8 +99,8 @@ async function startInProcess(env: Record<string, string>, loaderOptions: Loader
     cpuMicros: () => Promise.resolve(null),
     rssBytes: () => Promise.resolve(process.memoryUsage().rss),
     settledMemory: () => {
-      const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
-      return Promise.resolve({ rss, heapUsed, external, arrayBuffers });
+      const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
+      return Promise.resolve({ rss, heapUsed, heapTotal, external, arrayBuffers });
     },
     heapSnapshot: (path) => Promise.resolve(void writeHeapSnapshot(path)),
     wsStats: () => Promise.resolve(gateway.wsStats()),
