@@ -55,6 +55,8 @@ export interface StartGatewayOptions {
   cacheClock?: () => number;
   /** The clock of the upstream breakers, Retry-After windows and retry budgets (tests move their own). @default Date.now */
   upstreamClock?: () => number;
+  /** The clock of the upstream-call quota's minutes (tests hold it inside one). @default Date.now */
+  quotaClock?: () => number;
 }
 
 const PROBE_TIMEOUT_MS = 2000;
@@ -83,7 +85,13 @@ export async function composeGateway(config: Config, options: StartGatewayOption
       })
     : null;
   // Pollers, provisionings, persisted queries and quotas: in this process, or shared by the fleet in Redis (src/state).
-  const fleet = createFleetState({ config: config.fleet, callerUpstreamCallsPerMinute: config.limits.callerUpstreamCallsPerMinute, registry, warn: (message, fields) => logger.warn(fields ?? {}, message) });
+  const fleet = createFleetState({
+    config: config.fleet,
+    callerUpstreamCallsPerMinute: config.limits.callerUpstreamCallsPerMinute,
+    registry,
+    warn: (message, fields) => logger.warn(fields ?? {}, message),
+    ...(options.quotaClock ? { quotaClock: options.quotaClock } : {}),
+  });
   // Reads shared and cached across requests (src/upstream/cache); changes heard from the fleet over Redis.
   const changeBus = config.fleet.redisUrl === null ? null : createRedisChangeBus(config.fleet.redisUrl, (message, fields) => logger.warn(fields ?? {}, message));
   // Batching off is the naive plan the benchmark compares against: every call its own, nothing shared or cached.

@@ -59,14 +59,16 @@ export interface FleetStateOptions {
   config: FleetSettings;
   /** `CALLER_UPSTREAM_CALLS_PER_MINUTE`: null, no quota. */
   callerUpstreamCallsPerMinute: number | null;
+  /** The quota's clock (its windows are the clock's minutes). @default Date.now */
+  quotaClock?: () => number;
   /** Where the fleet's metrics go (leases held, takeovers, fleet polls). */
   registry: Registry;
   warn(message: string, fields?: Record<string, unknown>): void;
 }
 
 export function createFleetState(options: FleetStateOptions): FleetState {
-  const { config, callerUpstreamCallsPerMinute: perMinute } = options;
-  if (config.redisUrl === null) return createMemoryState(perMinute);
+  const { config, callerUpstreamCallsPerMinute: perMinute, quotaClock } = options;
+  if (config.redisUrl === null) return createMemoryState(perMinute, quotaClock);
   const link = new RedisLink(config.redisUrl, options.warn, config.redisTlsCaFile === null ? null : { ca: readCa(config.redisTlsCaFile) });
   const fleet = createFleetMetrics(options.registry);
   // What was read back from Redis and failed its check (a MAC, a document's hash): ignored and counted.
@@ -77,7 +79,7 @@ export function createFleetState(options: FleetStateOptions): FleetState {
     provisionings: (limits, run, ownerFor) => createFleetProvisionings({ link, limits, run, ownerFor, tokenKey: config.tokenKey, metrics: fleet, warn: options.warn, untrusted }),
     persistedQueries: (limits) => new RedisPersistedQueries(link, limits, untrusted),
     idempotency: () => new RedisIdempotencyStore({ link, tokenKey: config.tokenKey }),
-    quota: perMinute === null ? null : createCallQuota(new RedisMinuteCounter(link), perMinute),
+    quota: perMinute === null ? null : createCallQuota(new RedisMinuteCounter(link), perMinute, quotaClock),
     verdicts: config.tokenKey === null ? null : new RedisVerdicts(link, config.tokenKey, untrusted),
     upstreamClosures: new RedisClosureBoard(link, config.tokenKey),
     check: () => link.check(),
@@ -94,14 +96,14 @@ function readCa(path: string): Buffer {
   }
 }
 
-function createMemoryState(perMinute: number | null): FleetState {
+function createMemoryState(perMinute: number | null, quotaClock: (() => number) | undefined): FleetState {
   return {
     mode: 'memory',
     pollers: (settings, metrics) => createPollerRegistry(settings, metrics),
     provisionings: (limits, run) => createProvisioningJobs(limits, run),
     persistedQueries: (limits) => new MemoryPersistedQueries(limits),
     idempotency: () => new MemoryIdempotencyStore(),
-    quota: perMinute === null ? null : createCallQuota(new MemoryMinuteCounter(), perMinute),
+    quota: perMinute === null ? null : createCallQuota(new MemoryMinuteCounter(), perMinute, quotaClock),
     verdicts: null,
     upstreamClosures: new MemoryClosureBoard(),
     check: () => ({ status: 'memory' }),

@@ -64,7 +64,8 @@ describe('one opaque token spelt four ways', () => {
       if (req.url.endsWith('/identity/v1/organization')) return json(res, 200, { id: 'org-opaque', name: 'Opaque' });
       return json(res, 404, { message: 'not here' });
     });
-    gateway = await startTestGateway({ upstream: { baseUrl: upstream.url }, limits: { callerUpstreamCallsPerMinute: 3 } });
+    // The quota's windows are the clock's minutes: held inside one, no minute ends mid-test.
+    gateway = await startTestGateway({ upstream: { baseUrl: upstream.url }, limits: { callerUpstreamCallsPerMinute: 3 } }, { quotaClock: () => Date.UTC(2026, 0, 1, 12, 0, 30) });
   });
   afterAll(async () => {
     await gateway?.close();
