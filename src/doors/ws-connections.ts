@@ -110,7 +110,7 @@ type OnMessage = (data: string) => Promise<void>;
 /**
  * A socket as graphql-ws's server sees it (`protocol`, `send`, `close`, `onMessage`): methods of
  * one class, not four closures per socket. Its messages and its close come through one listener
- * for every socket (`Wires`), which finds the socket's wire.
+ * each for every socket (`serveConnections`), which finds the socket's wire.
  */
 class Wire {
   /** graphql-ws's handler of the socket's messages, once it gave one. */

@@ -170,16 +170,18 @@ class EventStream implements AnswerStream, StreamListener<unknown>, Follower {
     if (!this.listener) return;
     this.inFlight += 1;
     if (this.inFlight > MAX_EVENTS_IN_FLIGHT) return this.onError(new GatewayError(ErrorCode.OPERATION_BUDGET_EXCEEDED, `more than ${MAX_EVENTS_IN_FLIGHT} events of this subscription wait for their execution; it ends`));
-    const result = this.events.run(this, item);
-    const after = this.tail === null ? result : this.tail.then(() => result);
-    const tail: Promise<void> = after.then(
-      (value) => this.deliver(tail, value),
-      (error: unknown) => this.deliver(tail, this.lastResult(error), true),
+    // Settled at once into what to deliver: a failed execution waiting behind an earlier event is
+    // handled here, never left an unhandled rejection until its turn.
+    const outcome = this.events.run(this, item).then(
+      (value) => ({ value, last: false }),
+      (error: unknown) => ({ value: this.lastResult(error), last: true }),
     );
+    const after = this.tail === null ? outcome : this.tail.then(() => outcome);
+    const tail: Promise<void> = after.then(({ value, last }) => this.deliver(tail, value, last));
     this.tail = tail;
   }
 
-  private deliver(tail: Promise<void>, value: FormattedExecutionResult, last = false): void {
+  private deliver(tail: Promise<void>, value: FormattedExecutionResult, last: boolean): void {
     this.inFlight -= 1;
     if (this.tail === tail) this.tail = null; // nothing after it: no promise kept between events
     if (last) return this.close(value);
